@@ -1,0 +1,185 @@
+package ir
+
+// ExprKind classifies pure expressions.
+type ExprKind uint8
+
+// Expression kinds. Expressions read locals and constants only.
+const (
+	EConst  ExprKind = iota // Val
+	ELocal                  // Local (slot of the current frame)
+	EUnary                  // Op A
+	EBinary                 // A Op B
+	// EGlobalAddr is the address of cell 0 of global Global (block Global+1).
+	EGlobalAddr
+	// EIndex is the address A + B*Stride, where A points to an array of Len
+	// elements; B outside [0, Len) is a runtime error.
+	EIndex
+	// EField is the address A + Offset, where A is a pointer to a record; a null
+	// A is a runtime error.
+	EField
+	// ECast narrows A to Type.Width bits (sign- or zero-extending per Type.Signed).
+	ECast
+)
+
+// Operator is a unary or binary operator.
+type Operator uint8
+
+// Operators. Arithmetic wraps around in 64 bits; / and % by zero are runtime
+// errors; shifts by a count outside [0, 63] are runtime errors.
+const (
+	OpNeg    Operator = iota // -A
+	OpNot                    // !A (logical)
+	OpBitNot                 // ^A
+	OpAdd
+	OpSub
+	OpMul
+	OpDiv
+	OpMod
+	OpAnd // bitwise &
+	OpOr  // bitwise |
+	OpXor
+	OpShl
+	OpShr
+	OpEq
+	OpNe
+	OpLt
+	OpLe
+	OpGt
+	OpGe
+	OpLAnd // logical and of already-evaluated operands (no short circuit; the front end lowers && with branches when operands have effects)
+	OpLOr
+)
+
+var operatorNames = [...]string{"-", "!", "~", "+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "==", "!=", "<", "<=", ">", ">=", "&&", "||"}
+
+func (o Operator) String() string { return operatorNames[o] }
+
+// Expr is a pure expression tree.
+type Expr struct {
+	Kind   ExprKind
+	Op     Operator
+	Val    int64
+	Local  int
+	Global int // index into Program.Globals
+	A, B   *Expr
+	Len    int // EIndex
+	Stride int // EIndex
+	Offset int // EField
+	Type   *Type
+	Pos    Pos
+}
+
+// Op is an instruction opcode.
+type Op uint8
+
+// Instruction opcodes. "Visible" instructions touch shared state and are
+// scheduling points; the others run without interruption.
+const (
+	INop       Op = iota
+	IAssign       // Dst = A
+	ILoad         // visible: Dst = *Addr (Order)
+	IStore        // visible: *Addr = A (Order)
+	IRMW          // visible: Dst = old *Addr; *Addr = RMW(old, A) (Order)
+	ICAS          // visible: Dst = old *Addr; if old == A { *Addr = B } (Order on success, FailOrder on failure); Dst2 (if >= 0) = success
+	IFence        // visible: fence (Order)
+	ILock         // visible: lock mutex *Addr (blocks while held)
+	IUnlock       // visible: unlock mutex *Addr
+	ITryLock      // visible: Dst = 1 and lock if free, else Dst = 0
+	IWait         // visible: wait on cond *Addr, releasing mutex *B (B is an address expression); reacquires before continuing
+	ISignal       // visible: wake one waiter of cond *Addr
+	IBroadcast    // visible: wake all waiters of cond *Addr
+	ISpawn        // visible: Dst = handle of a new thread running Func(Args)
+	IJoin         // visible: wait for thread A to finish; Dst (if >= 0) = its result
+	ICall         // Dst (if >= 0) = Func(Args); for methods Args[0] is the receiver
+	IReturn       // return A (nil for void)
+	IJump         // goto Target
+	IBranch       // if A goto Target else goto Target2
+	IAssert       // if !A: assertion violation (Msg)
+	IAssume       // if !A: the thread blocks for good (Kind tells assume or spin)
+	INondet       // Dst = a nondeterministic value in [A, B]
+	IAtomicBegin
+	IAtomicEnd
+	IAlloc    // Dst = pointer to a fresh heap block of Record; Args give the initial value of each cell (missing ones are 0). Allocation is thread-local: no event.
+	ILoopHead // loop bound check: Dst = Dst + 1; if Dst > Bound (0: the global --unroll) the thread stops with "bound hit"
+	ISelf     // Dst = the current thread's handle
+	IFail     // an unconditional runtime error (Msg), e.g. reach_error()
+)
+
+var opNames = [...]string{"nop", "assign", "load", "store", "rmw", "cas", "fence", "lock", "unlock", "trylock", "wait", "signal", "broadcast", "spawn", "join", "call", "return", "jump", "branch", "assert", "assume", "nondet", "atomic_begin", "atomic_end", "alloc", "loophead", "self", "fail"}
+
+func (o Op) String() string { return opNames[o] }
+
+// IsVisible reports whether instructions with opcode o are scheduling points.
+func (o Op) IsVisible() bool {
+	switch o {
+	case ILoad, IStore, IRMW, ICAS, IFence, ILock, IUnlock, ITryLock, IWait, ISignal, IBroadcast, ISpawn, IJoin:
+		return true
+	}
+	return false
+}
+
+// RMWKind is the operation of an IRMW instruction.
+type RMWKind uint8
+
+// RMW operations.
+const (
+	RMWAdd RMWKind = iota
+	RMWSub
+	RMWXchg
+	RMWAnd
+	RMWOr
+	RMWXor
+)
+
+var rmwNames = [...]string{"fetch_add", "fetch_sub", "exchange", "fetch_and", "fetch_or", "fetch_xor"}
+
+func (k RMWKind) String() string { return rmwNames[k] }
+
+// Apply returns the value an RMW of kind k writes, given the old value and the operand.
+func (k RMWKind) Apply(old, v int64) int64 {
+	switch k {
+	case RMWAdd:
+		return old + v
+	case RMWSub:
+		return old - v
+	case RMWXchg:
+		return v
+	case RMWAnd:
+		return old & v
+	case RMWOr:
+		return old | v
+	case RMWXor:
+		return old ^ v
+	}
+	panic("ir: bad RMW kind")
+}
+
+// AssumeKind distinguishes user assumptions from spin-loop waits.
+type AssumeKind uint8
+
+// Assume kinds.
+const (
+	AssumeUser AssumeKind = iota // assume(c): a false c discards the execution (blocked)
+	AssumeSpin                   // await(c) or a side-effect-free spin loop: a failed iteration blocks (GenMC's spin-assume)
+)
+
+// Instr is one instruction. Unused operand fields are nil / -1 / zero.
+type Instr struct {
+	Op        Op
+	Pos       Pos
+	Dst       int // destination local, -1 if none
+	Dst2      int // second destination (ICAS success flag), -1 if none
+	Addr      *Expr
+	A, B      *Expr
+	Args      []*Expr
+	Func      *Func
+	Order     Order
+	FailOrder Order
+	RMW       RMWKind
+	Target    int
+	Target2   int
+	Msg       string
+	Record    *Record    // IAlloc
+	Assume    AssumeKind // IAssume
+	Bound     int        // ILoopHead: 0 means the global unroll bound
+}
