@@ -1,0 +1,1043 @@
+package ncmc
+
+import (
+	"fmt"
+	"strings"
+
+	"ncmc/ir"
+	"ncmc/seg"
+)
+
+// ThreadStatus is where a thread stands between two steps.
+type ThreadStatus uint8
+
+// Thread statuses.
+const (
+	Runnable    ThreadStatus = iota // at a visible instruction, maybe disabled (lock held, join pending)
+	WaitingCond                     // in wait(): released the mutex, waiting for a signal
+	Done                            // returned from its function
+	Blocked                         // assume/await failed: blocked for good
+	BoundHit                        // stopped at a loop or step bound
+	Failed                          // hit an assertion failure or runtime error
+)
+
+// ChoiceKind says what a non-scheduling choice is about.
+type ChoiceKind uint8
+
+// Choice kinds.
+const (
+	ChooseNondet ChoiceKind = iota // a nondet(lo, hi) value: index = value - lo
+	ChooseWaiter                   // which waiter signal() wakes: index into the waiters in wait order
+)
+
+// Chooser resolves the nondeterminism of one execution. Choose is called only
+// when n >= 2 and must return an index in [0, n).
+type Chooser interface {
+	Choose(kind ChoiceKind, n int) int
+}
+
+// Config are the per-execution bounds.
+type Config struct {
+	Unroll   int // default loop bound (ILoopHead with Bound 0)
+	MaxSteps int // visible steps per execution; 0 = unlimited
+}
+
+type frame struct {
+	fn     *ir.Func
+	pc     int
+	locals []int64
+	retDst int             // caller's destination local, -1 if none
+	inv    *seg.Invocation // the invocation this frame is, if linearizable
+}
+
+type thread struct {
+	num        int32
+	name       string
+	frames     []frame
+	status     ThreadStatus
+	signaled   bool  // WaitingCond → woken, must re-lock (status back to Runnable)
+	waitMutex  int64 // the mutex to re-lock after wait
+	waitCond   int64
+	spawnCount int
+	allocCount int
+	result     int64
+	atomic     int // depth of atomic blocks
+	why        string
+}
+
+// TraceStep is one line of a counterexample story.
+type TraceStep struct {
+	Thread string `json:"thread"`
+	Pos    ir.Pos `json:"-"`
+	Line   int    `json:"line"`
+	Source string `json:"source,omitempty"`
+	What   string `json:"what"`
+}
+
+// Execution is one run of a program being built step by step. It owns its
+// memory, threads and execution graph. The explorer drives it: Enabled lists
+// the threads that can take a visible step, Step takes one.
+type Execution struct {
+	prog    *ir.Program
+	names   *Names
+	cfg     Config
+	chooser Chooser
+
+	mem     [][]int64 // by block id
+	threads []*thread // by thread number (nil: not in this execution)
+	live    []int32   // thread numbers in creation order
+	atomicT int32     // thread inside an atomic block, or -1
+	waiters map[int64][]int32
+
+	// G is the execution graph built so far.
+	G     *seg.Graph
+	Trace []TraceStep
+	steps int
+
+	// Outcome of the run so far.
+	violation  string // non-empty: assertion failure / runtime error / deadlock
+	violKind   string // "assertion", "runtime-error", "deadlock"
+	violPos    ir.Pos
+	boundHit   string
+	finished   bool
+	collecting bool // record Trace
+}
+
+// NewExecution starts an execution of prog: globals initialised and the main
+// thread positioned at its first visible instruction.
+func NewExecution(prog *ir.Program, names *Names, cfg Config, chooser Chooser, trace bool) *Execution {
+	x := &Execution{prog: prog, names: names, cfg: cfg, chooser: chooser, atomicT: -1,
+		waiters: map[int64][]int32{}, collecting: trace}
+	x.mem = make([][]int64, len(prog.Globals)+1)
+	x.G = seg.New()
+	x.G.LocName = names.LocName
+	for i, g := range prog.Globals {
+		cells := make([]int64, len(g.Init))
+		copy(cells, g.Init)
+		x.mem[i+1] = cells
+		for off, v := range g.Init {
+			if v != 0 {
+				x.G.InitVal[ir.MakePtr(i+1, off)] = v
+			}
+		}
+	}
+	main := x.newThread("0", -1, seg.Init)
+	x.pushFrame(main, prog.Main, nil, -1)
+	x.advance(main)
+	return x
+}
+
+func (x *Execution) newThread(name string, parent int32, spawn seg.EventID) *thread {
+	num := x.names.Thread(name)
+	t := &thread{num: num, name: name}
+	for int(num) >= len(x.threads) {
+		x.threads = append(x.threads, nil)
+	}
+	x.threads[num] = t
+	x.live = append(x.live, num)
+	x.G.AddThread(num, name, parent, spawn)
+	return t
+}
+
+func (x *Execution) pushFrame(t *thread, f *ir.Func, args []int64, retDst int) {
+	locals := make([]int64, len(f.Locals))
+	copy(locals, args)
+	t.frames = append(t.frames, frame{fn: f, locals: locals, retDst: retDst})
+}
+
+// Threads returns the numbers of the threads created so far, in creation order.
+func (x *Execution) Threads() []int32 { return x.live }
+
+// ThreadName returns the stable name of thread t.
+func (x *Execution) ThreadName(t int32) string { return x.threads[t].name }
+
+// Finished reports whether the execution is over (all threads done, a
+// violation, or no thread can move).
+func (x *Execution) Finished() bool { return x.finished }
+
+// Violation returns the violation message and kind, empty if none.
+func (x *Execution) Violation() (msg, kind string, pos ir.Pos) {
+	return x.violation, x.violKind, x.violPos
+}
+
+// BoundHit returns the bound that stopped some thread, empty if none.
+func (x *Execution) BoundHit() string { return x.boundHit }
+
+// Steps is the number of visible steps taken.
+func (x *Execution) Steps() int { return x.steps }
+
+// Blocked reports whether the execution ended with some thread blocked by a
+// failed assume/await (and no violation): such executions are discarded.
+func (x *Execution) Blocked() bool {
+	if !x.finished || x.violation != "" || x.boundHit != "" {
+		return false
+	}
+	for _, n := range x.live {
+		if x.threads[n].status == Blocked {
+			return true
+		}
+	}
+	return false
+}
+
+// Complete reports whether every thread ran to its end without a violation.
+func (x *Execution) Complete() bool {
+	if !x.finished || x.violation != "" || x.boundHit != "" {
+		return false
+	}
+	for _, n := range x.live {
+		if x.threads[n].status != Done {
+			return false
+		}
+	}
+	return true
+}
+
+// enabled reports whether thread t can take a visible step now.
+func (x *Execution) enabled(t *thread) bool {
+	if t.status != Runnable {
+		return false
+	}
+	fr := &t.frames[len(t.frames)-1]
+	in := &fr.fn.Body[fr.pc]
+	switch in.Op {
+	case ir.ILock:
+		addr, err := x.eval(fr, in.Addr)
+		if err != nil {
+			return true // the step reports the error
+		}
+		v, ok := x.peek(addr)
+		return !ok || v == 0
+	case ir.IWait:
+		if t.signaled {
+			v, ok := x.peek(t.waitMutex)
+			return !ok || v == 0
+		}
+		return true
+	case ir.IJoin:
+		h, err := x.eval(fr, in.A)
+		if err != nil {
+			return true
+		}
+		c := x.threadByHandle(h)
+		return c == nil || c.status == Done
+	}
+	return true
+}
+
+func (x *Execution) threadByHandle(h int64) *thread {
+	n := h - 1
+	if n < 0 || n >= int64(len(x.threads)) {
+		return nil
+	}
+	return x.threads[n]
+}
+
+// Enabled returns the threads that can take a visible step, in creation order.
+// Inside an atomic block only its thread is enabled (while it can move).
+func (x *Execution) Enabled() []int32 {
+	if x.finished {
+		return nil
+	}
+	if x.atomicT >= 0 {
+		if t := x.threads[x.atomicT]; x.enabled(t) {
+			return []int32{t.num}
+		}
+	}
+	var en []int32
+	for _, n := range x.live {
+		if x.enabled(x.threads[n]) {
+			en = append(en, n)
+		}
+	}
+	return en
+}
+
+// checkEnd finishes the execution when no thread can move, classifying a deadlock.
+func (x *Execution) checkEnd() {
+	if x.finished {
+		return
+	}
+	if len(x.Enabled()) > 0 {
+		return
+	}
+	x.finished = true
+	if x.boundHit != "" {
+		return
+	}
+	var stuck []string
+	for _, n := range x.live {
+		t := x.threads[n]
+		switch t.status {
+		case Blocked:
+			return // a failed assume: discarded, not a deadlock
+		case Runnable, WaitingCond:
+			stuck = append(stuck, fmt.Sprintf("t%s %s", t.name, x.blockedOn(t)))
+		}
+	}
+	if len(stuck) > 0 {
+		x.violation = "deadlock: " + strings.Join(stuck, "; ")
+		x.violKind = "deadlock"
+		x.note(nil, "deadlock: every live thread is blocked: "+strings.Join(stuck, "; "))
+	}
+}
+
+func (x *Execution) blockedOn(t *thread) string {
+	fr := &t.frames[len(t.frames)-1]
+	in := &fr.fn.Body[fr.pc]
+	where := ""
+	if in.Pos.IsValid() {
+		where = fmt.Sprintf(" (line %d)", in.Pos.Line)
+	}
+	switch {
+	case t.status == WaitingCond:
+		return "waits on condition " + x.names.LocName(t.waitCond) + where
+	case in.Op == ir.IWait:
+		return "waits to re-lock " + x.names.LocName(t.waitMutex) + where
+	case in.Op == ir.ILock:
+		addr, _ := x.eval(fr, in.Addr)
+		owner := ""
+		if v, ok := x.peek(addr); ok && v != 0 {
+			owner = " held by t" + x.names.ThreadName(int32(v-1))
+		}
+		return "waits for " + x.names.LocName(addr) + owner + where
+	case in.Op == ir.IJoin:
+		h, _ := x.eval(fr, in.A)
+		return "waits to join t" + x.names.ThreadName(int32(h-1)) + where
+	}
+	return "is stuck" + where
+}
+
+// Step runs one visible instruction of thread tn (which must be enabled) and
+// then the thread's invisible instructions up to its next visible one.
+func (x *Execution) Step(tn int32) {
+	t := x.threads[tn]
+	x.steps++
+	x.exec(t)
+	if x.cfg.MaxSteps > 0 && x.steps >= x.cfg.MaxSteps && !x.finished {
+		x.boundHit = fmt.Sprintf("step bound %d hit", x.cfg.MaxSteps)
+		x.finished = true
+		return
+	}
+	x.checkEnd()
+}
+
+// Run drives the execution to its end with sched picking among enabled threads.
+func (x *Execution) Run(sched func(enabled []int32) int32) {
+	x.checkEnd()
+	for !x.finished {
+		x.Step(sched(x.Enabled()))
+	}
+}
+
+type rtError struct {
+	msg string
+}
+
+func (x *Execution) eval(fr *frame, e *ir.Expr) (int64, *rtError) {
+	switch e.Kind {
+	case ir.EConst:
+		return e.Val, nil
+	case ir.ELocal:
+		return fr.locals[e.Local], nil
+	case ir.EGlobalAddr:
+		return ir.MakePtr(e.Global+1, 0), nil
+	case ir.EUnary:
+		a, err := x.eval(fr, e.A)
+		if err != nil {
+			return 0, err
+		}
+		switch e.Op {
+		case ir.OpNeg:
+			return -a, nil
+		case ir.OpNot:
+			return b2i(a == 0), nil
+		case ir.OpBitNot:
+			return ^a, nil
+		}
+	case ir.EBinary:
+		a, err := x.eval(fr, e.A)
+		if err != nil {
+			return 0, err
+		}
+		b, err := x.eval(fr, e.B)
+		if err != nil {
+			return 0, err
+		}
+		return binop(e.Op, a, b)
+	case ir.EIndex:
+		base, err := x.eval(fr, e.A)
+		if err != nil {
+			return 0, err
+		}
+		i, err := x.eval(fr, e.B)
+		if err != nil {
+			return 0, err
+		}
+		if base == 0 {
+			return 0, &rtError{"null pointer dereference"}
+		}
+		if i < 0 || i >= int64(e.Len) {
+			return 0, &rtError{fmt.Sprintf("array index %d out of bounds [0, %d)", i, e.Len)}
+		}
+		return base + i*int64(e.Stride), nil
+	case ir.EField:
+		base, err := x.eval(fr, e.A)
+		if err != nil {
+			return 0, err
+		}
+		if base == 0 {
+			return 0, &rtError{"null pointer dereference"}
+		}
+		return base + int64(e.Offset), nil
+	case ir.ECast:
+		a, err := x.eval(fr, e.A)
+		if err != nil {
+			return 0, err
+		}
+		return castInt(a, e.Type), nil
+	}
+	return 0, &rtError{fmt.Sprintf("internal error: bad expression kind %d", e.Kind)}
+}
+
+func castInt(a int64, t *ir.Type) int64 {
+	if t == nil || t.Kind == ir.TBool {
+		return b2i(a != 0)
+	}
+	w := t.Width
+	if w <= 0 || w >= 64 {
+		return a
+	}
+	if t.Signed {
+		s := 64 - uint(w)
+		return a << s >> s
+	}
+	return int64(uint64(a) & (1<<uint(w) - 1))
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func binop(op ir.Operator, a, b int64) (int64, *rtError) {
+	switch op {
+	case ir.OpAdd:
+		return a + b, nil
+	case ir.OpSub:
+		return a - b, nil
+	case ir.OpMul:
+		return a * b, nil
+	case ir.OpDiv, ir.OpMod:
+		if b == 0 {
+			return 0, &rtError{"division by zero"}
+		}
+		if b == -1 { // avoid the MinInt64 / -1 trap; wrap like two's complement
+			if op == ir.OpDiv {
+				return -a, nil
+			}
+			return 0, nil
+		}
+		if op == ir.OpDiv {
+			return a / b, nil
+		}
+		return a % b, nil
+	case ir.OpAnd:
+		return a & b, nil
+	case ir.OpOr:
+		return a | b, nil
+	case ir.OpXor:
+		return a ^ b, nil
+	case ir.OpShl, ir.OpShr:
+		if b < 0 || b > 63 {
+			return 0, &rtError{fmt.Sprintf("shift count %d out of range [0, 63]", b)}
+		}
+		if op == ir.OpShl {
+			return a << uint(b), nil
+		}
+		return a >> uint(b), nil
+	case ir.OpEq:
+		return b2i(a == b), nil
+	case ir.OpNe:
+		return b2i(a != b), nil
+	case ir.OpLt:
+		return b2i(a < b), nil
+	case ir.OpLe:
+		return b2i(a <= b), nil
+	case ir.OpGt:
+		return b2i(a > b), nil
+	case ir.OpGe:
+		return b2i(a >= b), nil
+	case ir.OpLAnd:
+		return b2i(a != 0 && b != 0), nil
+	case ir.OpLOr:
+		return b2i(a != 0 || b != 0), nil
+	}
+	return 0, &rtError{fmt.Sprintf("internal error: bad operator %d", op)}
+}
+
+// cell returns the memory cell at loc, or an error for an invalid address.
+func (x *Execution) cell(loc int64) (*int64, *rtError) {
+	b, off := ir.PtrBlock(loc), ir.PtrOffset(loc)
+	if loc == 0 {
+		return nil, &rtError{"null pointer dereference"}
+	}
+	if b <= 0 || b >= len(x.mem) || x.mem[b] == nil || off >= len(x.mem[b]) {
+		return nil, &rtError{fmt.Sprintf("invalid memory address %#x", loc)}
+	}
+	return &x.mem[b][off], nil
+}
+
+func (x *Execution) peek(loc int64) (int64, bool) {
+	c, err := x.cell(loc)
+	if err != nil {
+		return 0, false
+	}
+	return *c, true
+}
+
+// fail records a violation in thread t and ends the execution.
+func (x *Execution) fail(t *thread, pos ir.Pos, kind, msg string) {
+	t.status = Failed
+	x.violation = msg
+	x.violKind = kind
+	x.violPos = pos
+	x.finished = true
+	x.G.Append(seg.Event{ID: seg.EventID{T: t.num}, Kind: seg.KError, Msg: msg, Pos: pos})
+	x.note(t, msg)
+}
+
+func (x *Execution) note(t *thread, what string) {
+	if !x.collecting {
+		return
+	}
+	st := TraceStep{What: what}
+	if t != nil {
+		st.Thread = "t" + t.name
+		if len(t.frames) > 0 {
+			fr := &t.frames[len(t.frames)-1]
+			if fr.pc < len(fr.fn.Body) {
+				st.Pos = fr.fn.Body[fr.pc].Pos
+			}
+		}
+	}
+	x.addTrace(st)
+}
+
+func (x *Execution) noteAt(t *thread, pos ir.Pos, what string) {
+	if !x.collecting {
+		return
+	}
+	x.addTrace(TraceStep{Thread: "t" + t.name, Pos: pos, What: what})
+}
+
+func (x *Execution) addTrace(st TraceStep) {
+	st.Line = st.Pos.Line
+	if st.Pos.IsValid() && st.Pos.File == x.prog.File {
+		st.Source = sourceLine(x.prog.Source, st.Pos.Line)
+	}
+	x.Trace = append(x.Trace, st)
+}
+
+func sourceLine(src []byte, line int) string {
+	if line <= 0 {
+		return ""
+	}
+	lines := strings.SplitN(string(src), "\n", line+1)
+	if line > len(lines) {
+		return ""
+	}
+	return strings.TrimSpace(lines[line-1])
+}
+
+func (x *Execution) rt(t *thread, pos ir.Pos, err *rtError) {
+	x.fail(t, pos, "runtime-error", "runtime error: "+err.msg)
+}
+
+func (x *Execution) event(t *thread, e seg.Event) seg.EventID {
+	e.ID.T = t.num
+	return x.G.Append(e)
+}
+
+// lastWrite returns the mo-latest write to loc (SC: the write a read reads from).
+func (x *Execution) lastWrite(loc int64) seg.EventID {
+	mo := x.G.MO[loc]
+	if len(mo) == 0 {
+		return seg.Init
+	}
+	return mo[len(mo)-1]
+}
+
+func (x *Execution) val(t *thread, v int64, typ *ir.Type) string {
+	return x.names.FormatValue(v, typ)
+}
+
+// exec runs the visible instruction at t's pc, then advances t.
+func (x *Execution) exec(t *thread) {
+	fr := &t.frames[len(t.frames)-1]
+	in := &fr.fn.Body[fr.pc]
+	pos := in.Pos
+	addr := int64(0)
+	if in.Addr != nil {
+		a, err := x.eval(fr, in.Addr)
+		if err != nil {
+			x.rt(t, pos, err)
+			return
+		}
+		addr = a
+	}
+	var c *int64
+	if in.Addr != nil {
+		var err *rtError
+		c, err = x.cell(addr)
+		if err != nil {
+			x.rt(t, pos, err)
+			return
+		}
+	}
+	loc := func() string { return x.names.LocName(addr) }
+	switch in.Op {
+	case ir.ILoad:
+		v := *c
+		x.event(t, seg.Event{Kind: seg.KRead, Loc: addr, RVal: v, Order: in.Order, RF: x.lastWrite(addr), Pos: pos})
+		fr.locals[in.Dst] = v
+		x.noteAt(t, pos, fmt.Sprintf("reads %s = %s", loc(), x.val(t, v, localType(fr, in.Dst))))
+	case ir.IStore:
+		v, err := x.eval(fr, in.A)
+		if err != nil {
+			x.rt(t, pos, err)
+			return
+		}
+		*c = v
+		x.event(t, seg.Event{Kind: seg.KWrite, Loc: addr, WVal: v, Order: in.Order, Pos: pos})
+		x.noteAt(t, pos, fmt.Sprintf("writes %s = %s", loc(), x.val(t, v, in.A.Type)))
+	case ir.IRMW:
+		v, err := x.eval(fr, in.A)
+		if err != nil {
+			x.rt(t, pos, err)
+			return
+		}
+		old := *c
+		nv := in.RMW.Apply(old, v)
+		*c = nv
+		x.event(t, seg.Event{Kind: seg.KRMW, Loc: addr, RVal: old, WVal: nv, Order: in.Order, RF: x.lastWrite(addr), Pos: pos})
+		if in.Dst >= 0 {
+			fr.locals[in.Dst] = old
+		}
+		x.noteAt(t, pos, fmt.Sprintf("%s on %s: %d -> %d", in.RMW, loc(), old, nv))
+	case ir.ICAS:
+		exp, err := x.eval(fr, in.A)
+		if err != nil {
+			x.rt(t, pos, err)
+			return
+		}
+		des, err := x.eval(fr, in.B)
+		if err != nil {
+			x.rt(t, pos, err)
+			return
+		}
+		old := *c
+		rf := x.lastWrite(addr)
+		if old == exp {
+			*c = des
+			x.event(t, seg.Event{Kind: seg.KRMW, Loc: addr, RVal: old, WVal: des, Order: in.Order, RF: rf, Pos: pos})
+			x.noteAt(t, pos, fmt.Sprintf("cas on %s succeeds: %d -> %d", loc(), old, des))
+		} else {
+			x.event(t, seg.Event{Kind: seg.KRead, Loc: addr, RVal: old, Order: in.FailOrder, RF: rf, Pos: pos})
+			x.noteAt(t, pos, fmt.Sprintf("cas on %s fails: reads %d, expected %d", loc(), old, exp))
+		}
+		if in.Dst >= 0 {
+			fr.locals[in.Dst] = old
+		}
+		if in.Dst2 >= 0 {
+			fr.locals[in.Dst2] = b2i(old == exp)
+		}
+	case ir.IFence:
+		x.event(t, seg.Event{Kind: seg.KFence, Order: in.Order, Pos: pos})
+		x.noteAt(t, pos, "fence "+in.Order.String())
+	case ir.ILock:
+		x.lock(t, addr, c, pos)
+	case ir.ITryLock:
+		if *c == 0 {
+			x.lock(t, addr, c, pos)
+			fr.locals[in.Dst] = 1
+		} else {
+			x.event(t, seg.Event{Kind: seg.KRead, Loc: addr, RVal: *c, Order: ir.OrderAcq, RF: x.lastWrite(addr), Pos: pos})
+			fr.locals[in.Dst] = 0
+			x.noteAt(t, pos, "trylock "+loc()+" fails (held)")
+		}
+	case ir.IUnlock:
+		if *c != int64(t.num)+1 {
+			x.rt(t, pos, &rtError{"unlock of mutex " + loc() + " not held by this thread"})
+			return
+		}
+		x.unlock(t, addr, c, pos)
+	case ir.IWait:
+		if t.signaled {
+			// Re-acquire the mutex after being woken; the wait completes.
+			mc, err := x.cell(t.waitMutex)
+			if err != nil {
+				x.rt(t, pos, err)
+				return
+			}
+			t.signaled = false
+			x.lock(t, t.waitMutex, mc, pos)
+			break
+		}
+		maddr, err := x.eval(fr, in.B)
+		if err != nil {
+			x.rt(t, pos, err)
+			return
+		}
+		mc, err := x.cell(maddr)
+		if err != nil {
+			x.rt(t, pos, err)
+			return
+		}
+		if *mc != int64(t.num)+1 {
+			x.rt(t, pos, &rtError{"wait on " + loc() + " without holding mutex " + x.names.LocName(maddr)})
+			return
+		}
+		x.unlock(t, maddr, mc, pos)
+		t.status = WaitingCond
+		t.waitMutex, t.waitCond = maddr, addr
+		x.waiters[addr] = append(x.waiters[addr], t.num)
+		x.noteAt(t, pos, "waits on "+loc())
+		return // pc stays at the wait until re-locked
+	case ir.ISignal, ir.IBroadcast:
+		ws := x.waiters[addr]
+		kind := seg.KSignal
+		if in.Op == ir.IBroadcast {
+			kind = seg.KBroadcast
+		}
+		x.event(t, seg.Event{Kind: kind, Loc: addr, Pos: pos})
+		switch {
+		case len(ws) == 0:
+			x.noteAt(t, pos, in.Op.String()+" "+loc()+" (no waiter)")
+		case in.Op == ir.IBroadcast:
+			for _, w := range ws {
+				x.wake(x.threads[w])
+			}
+			delete(x.waiters, addr)
+			x.noteAt(t, pos, fmt.Sprintf("broadcast %s wakes %d waiter(s)", loc(), len(ws)))
+		default:
+			i := 0
+			if len(ws) > 1 {
+				i = x.chooser.Choose(ChooseWaiter, len(ws))
+			}
+			w := ws[i]
+			x.waiters[addr] = append(ws[:i:i], ws[i+1:]...)
+			x.wake(x.threads[w])
+			x.noteAt(t, pos, fmt.Sprintf("signal %s wakes t%s", loc(), x.threads[w].name))
+		}
+	case ir.ISpawn:
+		args := make([]int64, len(in.Args))
+		for i, a := range in.Args {
+			v, err := x.eval(fr, a)
+			if err != nil {
+				x.rt(t, pos, err)
+				return
+			}
+			args[i] = v
+		}
+		t.spawnCount++
+		name := fmt.Sprintf("%s.%d", t.name, t.spawnCount)
+		child := x.names.Thread(name)
+		sp := x.event(t, seg.Event{Kind: seg.KSpawn, Other: child, Pos: pos})
+		ct := x.newThread(name, t.num, sp)
+		x.pushFrame(ct, in.Func, args, -1)
+		if in.Dst >= 0 {
+			fr.locals[in.Dst] = int64(ct.num) + 1
+		}
+		x.noteAt(t, pos, fmt.Sprintf("spawns t%s running %s", name, in.Func.FullName()))
+		fr.pc++
+		x.advance(ct)
+		x.advance(t)
+		return
+	case ir.IJoin:
+		h, err := x.eval(fr, in.A)
+		if err != nil {
+			x.rt(t, pos, err)
+			return
+		}
+		ct := x.threadByHandle(h)
+		if ct == nil {
+			x.rt(t, pos, &rtError{fmt.Sprintf("join of an invalid thread handle %d", h)})
+			return
+		}
+		x.event(t, seg.Event{Kind: seg.KJoin, Other: ct.num, Pos: pos})
+		if in.Dst >= 0 {
+			fr.locals[in.Dst] = ct.result
+		}
+		x.noteAt(t, pos, "joins t"+ct.name)
+	default:
+		x.rt(t, pos, &rtError{"internal error: " + in.Op.String() + " is not a visible instruction"})
+		return
+	}
+	if x.finished {
+		return
+	}
+	fr = &t.frames[len(t.frames)-1]
+	fr.pc++
+	x.advance(t)
+}
+
+func localType(fr *frame, i int) *ir.Type {
+	if i >= 0 && i < len(fr.fn.Locals) {
+		return fr.fn.Locals[i].Type
+	}
+	return nil
+}
+
+func (x *Execution) lock(t *thread, addr int64, c *int64, pos ir.Pos) {
+	rf := x.lastWrite(addr)
+	old := *c
+	*c = int64(t.num) + 1
+	x.event(t, seg.Event{Kind: seg.KLock, Loc: addr, RVal: old, WVal: *c, Order: ir.OrderAcq, RF: rf, Pos: pos})
+	x.noteAt(t, pos, "locks "+x.names.LocName(addr))
+}
+
+func (x *Execution) unlock(t *thread, addr int64, c *int64, pos ir.Pos) {
+	*c = 0
+	x.event(t, seg.Event{Kind: seg.KUnlock, Loc: addr, WVal: 0, Order: ir.OrderRel, Pos: pos})
+	x.noteAt(t, pos, "unlocks "+x.names.LocName(addr))
+}
+
+func (x *Execution) wake(w *thread) {
+	w.status = Runnable
+	w.signaled = true
+}
+
+// advance runs t's invisible instructions until it reaches a visible one, ends,
+// blocks or fails.
+func (x *Execution) advance(t *thread) {
+	for !x.finished && t.status == Runnable {
+		fr := &t.frames[len(t.frames)-1]
+		if fr.pc >= len(fr.fn.Body) {
+			x.ret(t, 0)
+			continue
+		}
+		in := &fr.fn.Body[fr.pc]
+		if in.Op.IsVisible() {
+			return
+		}
+		pos := in.Pos
+		switch in.Op {
+		case ir.INop:
+		case ir.IAssign:
+			v, err := x.eval(fr, in.A)
+			if err != nil {
+				x.rt(t, pos, err)
+				return
+			}
+			fr.locals[in.Dst] = v
+		case ir.IJump:
+			fr.pc = in.Target
+			continue
+		case ir.IBranch:
+			v, err := x.eval(fr, in.A)
+			if err != nil {
+				x.rt(t, pos, err)
+				return
+			}
+			if v != 0 {
+				fr.pc = in.Target
+			} else {
+				fr.pc = in.Target2
+			}
+			continue
+		case ir.IAssert:
+			v, err := x.eval(fr, in.A)
+			if err != nil {
+				x.rt(t, pos, err)
+				return
+			}
+			if v == 0 {
+				x.fail(t, pos, "assertion", "assertion failed: "+in.Msg)
+				return
+			}
+		case ir.IFail:
+			x.fail(t, pos, "assertion", in.Msg)
+			return
+		case ir.IAssume:
+			v, err := x.eval(fr, in.A)
+			if err != nil {
+				x.rt(t, pos, err)
+				return
+			}
+			if v == 0 {
+				t.status = Blocked
+				what := "assume fails: the thread blocks for good"
+				if in.Assume == ir.AssumeSpin {
+					what = "await condition is false: the thread blocks (spin-assume)"
+				}
+				t.why = what
+				x.event(t, seg.Event{Kind: seg.KBlock, Msg: what, Pos: pos})
+				x.noteAt(t, pos, what)
+				x.releaseAtomic(t)
+				return
+			}
+		case ir.INondet:
+			lo, err := x.eval(fr, in.A)
+			if err != nil {
+				x.rt(t, pos, err)
+				return
+			}
+			hi, err := x.eval(fr, in.B)
+			if err != nil {
+				x.rt(t, pos, err)
+				return
+			}
+			if hi < lo {
+				x.rt(t, pos, &rtError{fmt.Sprintf("nondet range [%d, %d] is empty", lo, hi)})
+				return
+			}
+			if hi-lo >= 1<<20 {
+				x.rt(t, pos, &rtError{fmt.Sprintf("nondet range [%d, %d] is too large to enumerate", lo, hi)})
+				return
+			}
+			v := lo
+			if hi > lo {
+				v = lo + int64(x.chooser.Choose(ChooseNondet, int(hi-lo+1)))
+			}
+			fr.locals[in.Dst] = v
+			x.noteAt(t, pos, fmt.Sprintf("chooses nondet value %d", v))
+		case ir.IAtomicBegin:
+			t.atomic++
+			x.atomicT = t.num
+		case ir.IAtomicEnd:
+			t.atomic--
+			if t.atomic <= 0 {
+				t.atomic = 0
+				x.atomicT = -1
+			}
+		case ir.IAlloc:
+			t.allocCount++
+			b := x.names.HeapBlock(t.name, t.allocCount, in.Record)
+			for b >= len(x.mem) {
+				x.mem = append(x.mem, nil)
+			}
+			cells := make([]int64, in.Record.Size)
+			for i, a := range in.Args {
+				if i >= len(cells) {
+					break
+				}
+				v, err := x.eval(fr, a)
+				if err != nil {
+					x.rt(t, pos, err)
+					return
+				}
+				cells[i] = v
+			}
+			x.mem[b] = cells
+			fr.locals[in.Dst] = ir.MakePtr(b, 0)
+		case ir.ILoopHead:
+			fr.locals[in.Dst]++
+			bound := in.Bound
+			if bound == 0 {
+				bound = x.cfg.Unroll
+			}
+			if fr.locals[in.Dst] > int64(bound) {
+				t.status = BoundHit
+				x.boundHit = fmt.Sprintf("loop unroll bound %d hit at %s", bound, pos)
+				x.noteAt(t, pos, x.boundHit)
+				x.releaseAtomic(t)
+				return
+			}
+		case ir.ISelf:
+			fr.locals[in.Dst] = int64(t.num) + 1
+		case ir.ICall:
+			args := make([]int64, len(in.Args))
+			for i, a := range in.Args {
+				v, err := x.eval(fr, a)
+				if err != nil {
+					x.rt(t, pos, err)
+					return
+				}
+				args[i] = v
+			}
+			if len(t.frames) > 10000 {
+				x.rt(t, pos, &rtError{"call stack too deep (10000 frames)"})
+				return
+			}
+			fr.pc++
+			x.pushFrame(t, in.Func, args, in.Dst)
+			if in.Func.Kind == ir.FuncLinearizable {
+				inv := &seg.Invocation{Method: in.Func.Name, Type: in.Func.FullName()}
+				if in.Func.Recv != nil {
+					inv.Type = in.Func.Recv.Name
+				}
+				if len(args) > 0 {
+					inv.Obj = args[0]
+					inv.Args = append([]int64(nil), args[1:]...)
+				}
+				inv.Begin = x.event(t, seg.Event{Kind: seg.KInvBegin, Loc: inv.Obj, Inv: inv, Pos: pos})
+				t.frames[len(t.frames)-1].inv = inv
+				x.noteAt(t, pos, fmt.Sprintf("calls %s.%s(%s)", x.names.LocName(inv.Obj), inv.Method, joinInts(inv.Args)))
+			}
+			continue
+		case ir.IReturn:
+			v := int64(0)
+			if in.A != nil {
+				var err *rtError
+				v, err = x.eval(fr, in.A)
+				if err != nil {
+					x.rt(t, pos, err)
+					return
+				}
+			}
+			x.ret(t, v)
+			continue
+		default:
+			x.rt(t, pos, &rtError{"internal error: unknown instruction " + in.Op.String()})
+			return
+		}
+		fr.pc++
+	}
+}
+
+func joinInts(vs []int64) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = fmt.Sprint(v)
+	}
+	return strings.Join(s, ", ")
+}
+
+func (x *Execution) releaseAtomic(t *thread) {
+	if x.atomicT == t.num {
+		x.atomicT = -1
+		t.atomic = 0
+	}
+}
+
+// ret pops t's top frame returning v.
+func (x *Execution) ret(t *thread, v int64) {
+	fr := t.frames[len(t.frames)-1]
+	t.frames = t.frames[:len(t.frames)-1]
+	if fr.inv != nil {
+		fr.inv.Ret = v
+		fr.inv.HasRet = fr.fn.Result != nil && fr.fn.Result.Kind != ir.TVoid
+		fr.inv.Done = true
+		pos := fr.fn.Pos
+		if fr.pc < len(fr.fn.Body) {
+			pos = fr.fn.Body[fr.pc].Pos
+		}
+		fr.inv.End = x.event(t, seg.Event{Kind: seg.KInvEnd, Loc: fr.inv.Obj, Inv: fr.inv, Pos: pos})
+		if fr.inv.HasRet {
+			x.noteAt(t, pos, fmt.Sprintf("%s.%s returns %d", x.names.LocName(fr.inv.Obj), fr.inv.Method, v))
+		}
+	}
+	if len(t.frames) == 0 {
+		t.status = Done
+		t.result = v
+		x.event(t, seg.Event{Kind: seg.KThreadEnd, WVal: v})
+		x.releaseAtomic(t)
+		return
+	}
+	if fr.retDst >= 0 {
+		t.frames[len(t.frames)-1].locals[fr.retDst] = v
+	}
+}

@@ -1,0 +1,155 @@
+package ncmc
+
+import (
+	"context"
+	"fmt"
+
+	"ncmc/ir"
+)
+
+// The reference explorer is the oracle of every faster explorer: it
+// enumerates every interleaving of visible steps (and every nondeterministic
+// choice) by depth-first search over the tree of choices, re-executing the
+// program from the start for each leaf. It is slow and obviously correct:
+// there is no reduction of any kind.
+
+// choicePoint is one node of the DFS path: n alternatives, k taken.
+type choicePoint struct {
+	n, k int
+	kind int // 0: schedule, 1+: ChoiceKind+1 (sanity check on replay)
+}
+
+// dfsChooser replays the recorded path and extends it with first choices.
+type dfsChooser struct {
+	path  []choicePoint
+	depth int
+	err   error
+}
+
+func (c *dfsChooser) pick(kind, n int) int {
+	if c.depth < len(c.path) {
+		p := c.path[c.depth]
+		if p.n != n || p.kind != kind {
+			if c.err == nil {
+				c.err = fmt.Errorf("internal error: replay diverged at choice %d (had %d alternatives of kind %d, now %d of kind %d)", c.depth, p.n, p.kind, n, kind)
+			}
+			if p.k >= n {
+				p.k = n - 1
+			}
+		}
+		c.depth++
+		return p.k
+	}
+	c.path = append(c.path, choicePoint{n: n, kind: kind})
+	c.depth++
+	return 0
+}
+
+// Choose implements Chooser.
+func (c *dfsChooser) Choose(kind ChoiceKind, n int) int { return c.pick(int(kind)+1, n) }
+
+func (c *dfsChooser) schedule(en []int32) int32 {
+	if len(en) == 1 {
+		return en[0]
+	}
+	return en[c.pick(0, len(en))]
+}
+
+// next moves to the next unexplored leaf; false when the tree is exhausted.
+func (c *dfsChooser) next() bool {
+	c.depth = 0
+	for len(c.path) > 0 {
+		top := &c.path[len(c.path)-1]
+		if top.k+1 < top.n {
+			top.k++
+			return true
+		}
+		c.path = c.path[:len(c.path)-1]
+	}
+	return false
+}
+
+func (c *dfsChooser) pending() int {
+	q := 0
+	for _, p := range c.path {
+		q += p.n - 1 - p.k
+	}
+	return q
+}
+
+// replayChooser follows a recorded path exactly (for counterexamples).
+type replayChooser struct {
+	path  []choicePoint
+	depth int
+}
+
+func (c *replayChooser) pick(n int) int {
+	if c.depth < len(c.path) {
+		k := c.path[c.depth].k
+		c.depth++
+		if k < n {
+			return k
+		}
+	}
+	return 0
+}
+
+func (c *replayChooser) Choose(kind ChoiceKind, n int) int { return c.pick(n) }
+
+func (c *replayChooser) schedule(en []int32) int32 {
+	if len(en) == 1 {
+		return en[0]
+	}
+	return en[c.pick(len(en))]
+}
+
+func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
+	names := NewNames(prog)
+	col := newCollector(prog, names, opts)
+	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps}
+	ch := &dfsChooser{}
+	var cex []choicePoint
+	stopped, stopKind := "", ""
+	for {
+		if err := ctx.Err(); err != nil {
+			stopped, stopKind = budgetReason(err, opts), "time"
+			break
+		}
+		if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
+			stopped, stopKind = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions), "executions"
+			break
+		}
+		x := NewExecution(prog, names, cfg, ch, false)
+		x.Run(ch.schedule)
+		if ch.err != nil {
+			return nil, ch.err
+		}
+		if col.add(x) && cex == nil {
+			cex = append([]choicePoint(nil), ch.path...)
+			if !opts.KeepGoing {
+				break
+			}
+		}
+		col.progress(ch.pending())
+		if !ch.next() {
+			break
+		}
+	}
+	res := col.result("reference", stopped, stopKind)
+	if cex != nil {
+		rc := &replayChooser{path: cex}
+		x := NewExecution(prog, names, cfg, rc, true)
+		x.Run(rc.schedule)
+		res.Counterexample = x.Trace
+		res.Graph = x.G
+		_, _, res.ViolationPos = x.Violation()
+	}
+	return res, nil
+}
+
+func budgetReason(err error, opts Options) string {
+	if err == context.DeadlineExceeded && opts.Timeout > 0 {
+		return fmt.Sprintf("time bound %s hit", opts.Timeout)
+	}
+	return "exploration cancelled: " + err.Error()
+}

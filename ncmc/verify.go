@@ -1,0 +1,368 @@
+// Package ncmc is the checker: the interpreter that runs an ir.Program one
+// execution at a time while building its execution graph, the explorers that
+// decide which executions to run, verdicts, counterexamples and statistics.
+//
+// The entry point is Verify.
+package ncmc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"ncmc/ir"
+	"ncmc/seg"
+)
+
+// Verdict is the answer of a verification run.
+type Verdict string
+
+// Verdicts.
+const (
+	Verified  Verdict = "verified"  // every execution explored, no violation, no bound hit
+	Violation Verdict = "violation" // an assertion failure, runtime error or deadlock was found
+	Unknown   Verdict = "unknown"   // a bound was hit before a violation was found
+)
+
+// Options configure Verify. The zero value is usable: SC, reference explorer,
+// unroll 8, no execution limit, no timeout.
+type Options struct {
+	Model         string        // memory model; "sc" (default)
+	Explorer      string        // "reference" (default)
+	Unroll        int           // default loop bound; 0 means 8
+	MaxExecutions int           // stop after this many executions (0: no limit)
+	MaxSteps      int           // visible steps per execution (0: 100000)
+	Timeout       time.Duration // wall-clock limit (0: none)
+	// KeepGoing explores past the first violation, collecting every outcome.
+	KeepGoing bool
+	// Classes counts distinct classes of executions (read-value vectors, rf graphs).
+	Classes bool
+	// Progress, if set, is called about every ProgressEvery with running statistics.
+	Progress      func(Stats)
+	ProgressEvery time.Duration
+}
+
+// DefaultUnroll is the loop bound used when Options.Unroll is 0.
+const DefaultUnroll = 8
+
+// DefaultMaxSteps is the per-execution step bound used when Options.MaxSteps is 0.
+const DefaultMaxSteps = 100000
+
+func (o *Options) normalize() error {
+	if o.Model == "" {
+		o.Model = "sc"
+	}
+	if o.Explorer == "" {
+		o.Explorer = "reference"
+	}
+	if o.Unroll == 0 {
+		o.Unroll = DefaultUnroll
+	}
+	if o.MaxSteps == 0 {
+		o.MaxSteps = DefaultMaxSteps
+	}
+	if o.Unroll < 0 || o.MaxSteps < 0 || o.MaxExecutions < 0 || o.Timeout < 0 {
+		return errors.New("bounds must not be negative")
+	}
+	if o.ProgressEvery == 0 {
+		o.ProgressEvery = 250 * time.Millisecond
+	}
+	return nil
+}
+
+// Stats are running counters of an exploration.
+type Stats struct {
+	Executions int           `json:"executions"` // executions run (complete, blocked, bound-hit and violating)
+	Complete   int           `json:"complete"`   // executions in which every thread finished
+	Blocked    int           `json:"blocked"`    // executions discarded by a failed assume/await
+	BoundHits  int           `json:"bound_hits"` // executions stopped by a loop or step bound
+	Violations int           `json:"violations"` // violating executions seen
+	Steps      int64         `json:"steps"`      // visible steps over all executions
+	Queue      int           `json:"queue"`      // pending work (choice points left on the DFS stack)
+	Elapsed    time.Duration `json:"-"`
+}
+
+// Outcome is a distinct final result of complete (or violating) executions.
+type Outcome struct {
+	// State lists the final values of the globals, e.g. "x=1 y=0 a=[1,2]".
+	State string `json:"state"`
+	// Violation is empty for a complete execution, else what went wrong.
+	Violation string `json:"violation,omitempty"`
+	// Executions is how many explored executions ended in this outcome.
+	Executions int `json:"executions"`
+}
+
+// Classes counts distinct execution classes seen (with Options.Classes).
+type Classes struct {
+	ReadValues int `json:"read_values"` // distinct vectors of values read, per thread
+	RF         int `json:"rf"`          // distinct reads-from graphs
+}
+
+// Result is the answer of Verify.
+type Result struct {
+	Verdict Verdict `json:"verdict"`
+	// Reason says why: the violation, the bound that was hit, or "all executions explored".
+	Reason string `json:"reason"`
+	// Kind classifies the reason: assertion, runtime-error, deadlock, unroll, steps,
+	// executions, time, or empty for verified.
+	Kind     string    `json:"kind,omitempty"`
+	Model    string    `json:"model"`
+	Explorer string    `json:"explorer"`
+	Stats    Stats     `json:"stats"`
+	Outcomes []Outcome `json:"outcomes"`
+	Classes  *Classes  `json:"classes,omitempty"`
+	// Counterexample tells the violating execution step by step.
+	Counterexample []TraceStep `json:"counterexample,omitempty"`
+	// ViolationPos is where the violation happened (assertion or error site).
+	ViolationPos ir.Pos `json:"-"`
+	// Graph is the execution graph of the counterexample, or of the first
+	// complete execution when there is none.
+	Graph   *seg.Graph    `json:"-"`
+	Elapsed time.Duration `json:"-"`
+}
+
+// Verify explores the executions of prog under opts and returns a verdict.
+// It returns an error only for bad options; bounds, timeouts and
+// cancellation of ctx give an Unknown verdict.
+func Verify(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
+	if err := opts.normalize(); err != nil {
+		return nil, err
+	}
+	if prog == nil || prog.Main == nil {
+		return nil, errors.New("program has no main function")
+	}
+	switch opts.Model {
+	case "sc":
+	default:
+		return nil, fmt.Errorf("memory model %q is not supported yet (supported: sc)", opts.Model)
+	}
+	if opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
+		defer cancel()
+	}
+	switch opts.Explorer {
+	case "reference":
+		return exploreReference(ctx, prog, opts)
+	}
+	return nil, fmt.Errorf("explorer %q is not available (available: reference)", opts.Explorer)
+}
+
+// collector accumulates outcomes, classes and the verdict over executions.
+type collector struct {
+	prog     *ir.Program
+	names    *Names
+	opts     Options
+	start    time.Time
+	stats    Stats
+	outcomes map[string]*Outcome
+	order    []string
+	rvKeys   map[string]struct{}
+	rfKeys   map[string]struct{}
+
+	violation  string
+	violKind   string
+	boundHit   string
+	firstGraph *seg.Graph
+	lastReport time.Time
+}
+
+func newCollector(prog *ir.Program, names *Names, opts Options) *collector {
+	return &collector{prog: prog, names: names, opts: opts, start: time.Now(),
+		outcomes: map[string]*Outcome{}, rvKeys: map[string]struct{}{}, rfKeys: map[string]struct{}{}}
+}
+
+// add records a finished execution; it reports whether it was a violation.
+func (c *collector) add(x *Execution) bool {
+	c.stats.Executions++
+	c.stats.Steps += int64(x.Steps())
+	msg, kind, _ := x.Violation()
+	switch {
+	case msg != "":
+		c.stats.Violations++
+		if c.violation == "" {
+			c.violation, c.violKind = msg, kind
+		}
+		c.addOutcome(x, msg)
+		return true
+	case x.BoundHit() != "":
+		c.stats.BoundHits++
+		if c.boundHit == "" {
+			c.boundHit = x.BoundHit()
+		}
+	case x.Blocked():
+		c.stats.Blocked++
+	case x.Complete():
+		c.stats.Complete++
+		c.addOutcome(x, "")
+		if c.firstGraph == nil {
+			c.firstGraph = x.G
+		}
+	}
+	if c.opts.Classes && (x.Complete()) {
+		c.rvKeys[readValueKey(x.G)] = struct{}{}
+		c.rfKeys[rfKey(x.G)] = struct{}{}
+	}
+	return false
+}
+
+func (c *collector) addOutcome(x *Execution, violation string) {
+	st := FinalState(x)
+	key := st + "\x00" + violation
+	o, ok := c.outcomes[key]
+	if !ok {
+		o = &Outcome{State: st, Violation: violation}
+		c.outcomes[key] = o
+		c.order = append(c.order, key)
+	}
+	o.Executions++
+}
+
+func (c *collector) progress(queue int) {
+	if c.opts.Progress == nil {
+		return
+	}
+	now := time.Now()
+	if now.Sub(c.lastReport) < c.opts.ProgressEvery {
+		return
+	}
+	c.lastReport = now
+	s := c.stats
+	s.Queue = queue
+	s.Elapsed = now.Sub(c.start)
+	c.opts.Progress(s)
+}
+
+// result builds the Result; stopped is non-empty when a budget ended the search.
+func (c *collector) result(explorer, stopped, stopKind string) *Result {
+	r := &Result{Model: c.opts.Model, Explorer: explorer, Stats: c.stats}
+	r.Elapsed = time.Since(c.start)
+	r.Stats.Elapsed = r.Elapsed
+	keys := append([]string(nil), c.order...)
+	sort.Strings(keys)
+	for _, k := range keys {
+		r.Outcomes = append(r.Outcomes, *c.outcomes[k])
+	}
+	if r.Outcomes == nil {
+		r.Outcomes = []Outcome{}
+	}
+	if c.opts.Classes {
+		r.Classes = &Classes{ReadValues: len(c.rvKeys), RF: len(c.rfKeys)}
+	}
+	switch {
+	case c.violation != "":
+		r.Verdict, r.Reason, r.Kind = Violation, c.violation, c.violKind
+	case stopped != "":
+		r.Verdict, r.Reason, r.Kind = Unknown, stopped, stopKind
+	case c.boundHit != "":
+		r.Verdict, r.Reason = Unknown, "bound hit: "+c.boundHit
+		r.Kind = "unroll"
+		if strings.HasPrefix(c.boundHit, "step") {
+			r.Kind = "steps"
+		}
+	default:
+		r.Verdict, r.Reason = Verified, "all executions explored"
+		if c.stats.Complete == 0 {
+			r.Reason = "all executions explored (none completes: every execution is blocked)"
+		}
+	}
+	r.Graph = c.firstGraph
+	return r
+}
+
+// FinalState renders the final values of all globals of x.
+func FinalState(x *Execution) string {
+	var parts []string
+	for i, g := range x.prog.Globals {
+		if s := formatCells(x, g.Type, x.mem[i+1], 0); s != "" {
+			parts = append(parts, g.Name+"="+s)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// formatCells renders a value of type t stored at cells[off:]; mutexes and
+// condition variables are left out (empty string).
+func formatCells(x *Execution, t *ir.Type, cells []int64, off int) string {
+	switch t.Kind {
+	case ir.TMutex, ir.TCond:
+		return ""
+	case ir.TArray:
+		es := t.Elem.Size()
+		var items []string
+		for i := 0; i < t.Len; i++ {
+			s := formatCells(x, t.Elem, cells, off+i*es)
+			if s == "" {
+				return ""
+			}
+			items = append(items, s)
+		}
+		return "[" + strings.Join(items, ",") + "]"
+	case ir.TRecord:
+		var items []string
+		for _, f := range t.Record.Fields {
+			if s := formatCells(x, f.Type, cells, off+f.Offset); s != "" {
+				items = append(items, f.Name+"="+s)
+			}
+		}
+		if len(items) == 0 {
+			return ""
+		}
+		return "{" + strings.Join(items, ",") + "}"
+	}
+	if off >= len(cells) {
+		return "?"
+	}
+	return x.names.FormatValue(cells[off], t)
+}
+
+// readValueKey identifies an execution by the values each thread read, in order.
+func readValueKey(g *seg.Graph) string {
+	var b strings.Builder
+	for t, evs := range g.Threads {
+		if len(evs) == 0 {
+			continue
+		}
+		b.WriteString(g.Names[t])
+		b.WriteByte(':')
+		for i := range evs {
+			e := &evs[i]
+			if e.Kind.IsRead() {
+				fmt.Fprintf(&b, "%d@%d,", e.RVal, e.Loc)
+			}
+		}
+		b.WriteByte(';')
+	}
+	return b.String()
+}
+
+// rfKey identifies an execution by its events and reads-from edges.
+func rfKey(g *seg.Graph) string {
+	var b strings.Builder
+	name := func(id seg.EventID) string {
+		if id.IsInit() {
+			return "init"
+		}
+		return fmt.Sprintf("%s.%d", g.Names[id.T], id.I)
+	}
+	for t, evs := range g.Threads {
+		if len(evs) == 0 {
+			continue
+		}
+		b.WriteString(g.Names[t])
+		b.WriteByte(':')
+		for i := range evs {
+			e := &evs[i]
+			fmt.Fprintf(&b, "%d/%d/%d/%d", e.Kind, e.Loc, e.RVal, e.WVal)
+			if e.Kind.IsRead() {
+				b.WriteString("<" + name(e.RF))
+			}
+			b.WriteByte(',')
+		}
+		b.WriteByte(';')
+	}
+	return b.String()
+}
