@@ -36,10 +36,45 @@ type Chooser interface {
 	Choose(kind ChoiceKind, n int) int
 }
 
-// Config are the per-execution bounds.
+// MemModel is the operational memory model an execution runs under.
+type MemModel uint8
+
+// Operational memory models of the interpreter.
+const (
+	SC  MemModel = iota // sequential consistency: every store is visible at once
+	TSO                 // total store order: one FIFO store buffer per thread
+	PSO                 // partial store order: one FIFO store buffer per thread and location
+)
+
+func (m MemModel) String() string { return [...]string{"sc", "tso", "pso"}[m] }
+
+// Config are the per-execution bounds and the memory model.
 type Config struct {
 	Unroll   int // default loop bound (ILoopHead with Bound 0)
 	MaxSteps int // visible steps per execution; 0 = unlimited
+	Model    MemModel
+}
+
+// Action is one schedulable step: a visible instruction of thread T, or (Flush)
+// the write-back of thread T's oldest buffered store to Loc (TSO/PSO only).
+type Action struct {
+	T     int32
+	Flush bool
+	Loc   int64
+}
+
+func (a Action) String() string {
+	if a.Flush {
+		return fmt.Sprintf("flush(t%d,%#x)", a.T, a.Loc)
+	}
+	return fmt.Sprintf("t%d", a.T)
+}
+
+// bufEntry is a store waiting in a store buffer.
+type bufEntry struct {
+	loc int64
+	val int64
+	ev  seg.EventID
 }
 
 type frame struct {
@@ -63,6 +98,7 @@ type thread struct {
 	result     int64
 	atomic     int // depth of atomic blocks
 	why        string
+	buf        []bufEntry // pending stores (TSO/PSO), oldest first
 }
 
 // TraceStep is one line of a counterexample story.
@@ -220,7 +256,7 @@ func (x *Execution) enabled(t *thread) bool {
 			return true
 		}
 		c := x.threadByHandle(h)
-		return c == nil || c.status == Done
+		return c == nil || (c.status == Done && len(c.buf) == 0)
 	}
 	return true
 }
@@ -233,21 +269,43 @@ func (x *Execution) threadByHandle(h int64) *thread {
 	return x.threads[n]
 }
 
-// Enabled returns the threads that can take a visible step, in creation order.
-// Inside an atomic block only its thread is enabled (while it can move).
-func (x *Execution) Enabled() []int32 {
+// Enabled returns the actions that can be taken now: the visible steps of
+// enabled threads in creation order, then (TSO/PSO) the possible flushes.
+// Inside an atomic block only its thread can move (while it can).
+func (x *Execution) Enabled() []Action {
 	if x.finished {
 		return nil
 	}
 	if x.atomicT >= 0 {
 		if t := x.threads[x.atomicT]; x.enabled(t) {
-			return []int32{t.num}
+			return []Action{{T: t.num}}
 		}
 	}
-	var en []int32
+	var en []Action
 	for _, n := range x.live {
 		if x.enabled(x.threads[n]) {
-			en = append(en, n)
+			en = append(en, Action{T: n})
+		}
+	}
+	if x.cfg.Model != SC {
+		for _, n := range x.live {
+			t := x.threads[n]
+			for i, b := range t.buf {
+				if x.cfg.Model == TSO {
+					en = append(en, Action{T: n, Flush: true, Loc: b.loc})
+					break
+				}
+				first := true
+				for _, c := range t.buf[:i] {
+					if c.loc == b.loc {
+						first = false
+						break
+					}
+				}
+				if first {
+					en = append(en, Action{T: n, Flush: true, Loc: b.loc})
+				}
+			}
 		}
 	}
 	return en
@@ -308,12 +366,17 @@ func (x *Execution) blockedOn(t *thread) string {
 	return "is stuck" + where
 }
 
-// Step runs one visible instruction of thread tn (which must be enabled) and
-// then the thread's invisible instructions up to its next visible one.
-func (x *Execution) Step(tn int32) {
-	t := x.threads[tn]
+// Step takes action a, which must be one of Enabled(). A thread step runs one
+// visible instruction and then the thread's invisible instructions up to its
+// next visible one; a flush writes a buffered store to memory.
+func (x *Execution) Step(a Action) {
+	t := x.threads[a.T]
 	x.steps++
-	x.exec(t)
+	if a.Flush {
+		x.flushOne(t, a.Loc)
+	} else {
+		x.exec(t)
+	}
 	if x.cfg.MaxSteps > 0 && x.steps >= x.cfg.MaxSteps && !x.finished {
 		x.boundHit = fmt.Sprintf("step bound %d hit", x.cfg.MaxSteps)
 		x.finished = true
@@ -322,12 +385,53 @@ func (x *Execution) Step(tn int32) {
 	x.checkEnd()
 }
 
-// Run drives the execution to its end with sched picking among enabled threads.
-func (x *Execution) Run(sched func(enabled []int32) int32) {
+// Run drives the execution to its end with sched picking among enabled actions.
+func (x *Execution) Run(sched func(enabled []Action) Action) {
 	x.checkEnd()
 	for !x.finished {
 		x.Step(sched(x.Enabled()))
 	}
+}
+
+// flushOne writes t's oldest buffered store to loc (any location under TSO) to memory.
+func (x *Execution) flushOne(t *thread, loc int64) {
+	for i, b := range t.buf {
+		if x.cfg.Model == TSO || b.loc == loc {
+			t.buf = append(t.buf[:i:i], t.buf[i+1:]...)
+			x.commit(t, b)
+			return
+		}
+	}
+}
+
+// commit makes a buffered store visible: memory and modification order.
+func (x *Execution) commit(t *thread, b bufEntry) {
+	if c, err := x.cell(b.loc); err == nil {
+		*c = b.val
+	}
+	x.G.MO[b.loc] = append(x.G.MO[b.loc], b.ev)
+	x.noteAt(t, ir.Pos{}, fmt.Sprintf("store buffer flushes %s = %d", x.names.LocName(b.loc), b.val))
+}
+
+// drain flushes all of t's buffered stores, oldest first (fences, RMWs, locks, spawn, join).
+func (x *Execution) drain(t *thread) {
+	for len(t.buf) > 0 {
+		b := t.buf[0]
+		t.buf = t.buf[1:]
+		x.commit(t, b)
+	}
+	t.buf = nil
+}
+
+// readLoc returns what t reads at loc: its own newest buffered store to loc
+// (store forwarding) or memory, with the write read from.
+func (x *Execution) readLoc(t *thread, loc int64, c *int64) (int64, seg.EventID) {
+	for i := len(t.buf) - 1; i >= 0; i-- {
+		if t.buf[i].loc == loc {
+			return t.buf[i].val, t.buf[i].ev
+		}
+	}
+	return *c, x.lastWrite(loc)
 }
 
 type rtError struct {
@@ -598,10 +702,13 @@ func (x *Execution) exec(t *thread) {
 		}
 	}
 	loc := func() string { return x.names.LocName(addr) }
+	if len(t.buf) > 0 && in.Op != ir.ILoad && in.Op != ir.IStore && !(in.Op == ir.IFence && in.Order != ir.OrderSC) {
+		x.drain(t) // RMWs, locks and other synchronisation act as full fences
+	}
 	switch in.Op {
 	case ir.ILoad:
-		v := *c
-		x.event(t, seg.Event{Kind: seg.KRead, Loc: addr, RVal: v, Order: in.Order, RF: x.lastWrite(addr), Pos: pos})
+		v, rf := x.readLoc(t, addr, c)
+		x.event(t, seg.Event{Kind: seg.KRead, Loc: addr, RVal: v, Order: in.Order, RF: rf, Pos: pos})
 		fr.locals[in.Dst] = v
 		x.noteAt(t, pos, fmt.Sprintf("reads %s = %s", loc(), x.val(t, v, localType(fr, in.Dst))))
 	case ir.IStore:
@@ -610,9 +717,15 @@ func (x *Execution) exec(t *thread) {
 			x.rt(t, pos, err)
 			return
 		}
-		*c = v
-		x.event(t, seg.Event{Kind: seg.KWrite, Loc: addr, WVal: v, Order: in.Order, Pos: pos})
-		x.noteAt(t, pos, fmt.Sprintf("writes %s = %s", loc(), x.val(t, v, in.A.Type)))
+		if x.cfg.Model == SC {
+			*c = v
+			x.event(t, seg.Event{Kind: seg.KWrite, Loc: addr, WVal: v, Order: in.Order, Pos: pos})
+			x.noteAt(t, pos, fmt.Sprintf("writes %s = %s", loc(), x.val(t, v, in.A.Type)))
+		} else {
+			id := x.G.AppendNoMO(seg.Event{ID: seg.EventID{T: t.num}, Kind: seg.KWrite, Loc: addr, WVal: v, Order: in.Order, Pos: pos})
+			t.buf = append(t.buf, bufEntry{loc: addr, val: v, ev: id})
+			x.noteAt(t, pos, fmt.Sprintf("writes %s = %s (into its store buffer)", loc(), x.val(t, v, in.A.Type)))
+		}
 	case ir.IRMW:
 		v, err := x.eval(fr, in.A)
 		if err != nil {

@@ -161,3 +161,25 @@ func TestReferenceDeadlock(t *testing.T) {
 		t.Errorf("reason %q should name both mutexes", res.Reason)
 	}
 }
+
+// Under TSO and PSO the store-buffering outcome r1=0 r2=0 becomes reachable.
+func TestReferenceSBRelaxed(t *testing.T) {
+	for _, model := range []string{"tso", "pso"} {
+		res, err := Verify(context.Background(), sbProgram(), Options{Model: model, KeepGoing: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Verdict != Violation {
+			t.Fatalf("%s: verdict %s, want violation (r1=r2=0 reachable)", model, res.Verdict)
+		}
+		found := false
+		for _, o := range res.Outcomes {
+			if strings.Contains(o.State, "r1=0 r2=0") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: r1=0 r2=0 not among %v", model, res.Outcomes)
+		}
+	}
+}

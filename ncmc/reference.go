@@ -48,7 +48,7 @@ func (c *dfsChooser) pick(kind, n int) int {
 // Choose implements Chooser.
 func (c *dfsChooser) Choose(kind ChoiceKind, n int) int { return c.pick(int(kind)+1, n) }
 
-func (c *dfsChooser) schedule(en []int32) int32 {
+func (c *dfsChooser) schedule(en []Action) Action {
 	if len(en) == 1 {
 		return en[0]
 	}
@@ -96,7 +96,7 @@ func (c *replayChooser) pick(n int) int {
 
 func (c *replayChooser) Choose(kind ChoiceKind, n int) int { return c.pick(n) }
 
-func (c *replayChooser) schedule(en []int32) int32 {
+func (c *replayChooser) schedule(en []Action) Action {
 	if len(en) == 1 {
 		return en[0]
 	}
@@ -106,7 +106,8 @@ func (c *replayChooser) schedule(en []int32) int32 {
 func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
 	names := NewNames(prog)
 	col := newCollector(prog, names, opts)
-	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps}
+	model, _ := parseModel(opts.Model)
+	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model}
 	ch := &dfsChooser{}
 	var cex []choicePoint
 	stopped, stopKind := "", ""

@@ -134,10 +134,8 @@ func Verify(ctx context.Context, prog *ir.Program, opts Options) (*Result, error
 	if prog == nil || prog.Main == nil {
 		return nil, errors.New("program has no main function")
 	}
-	switch opts.Model {
-	case "sc":
-	default:
-		return nil, fmt.Errorf("memory model %q is not supported yet (supported: sc)", opts.Model)
+	if _, err := parseModel(opts.Model); err != nil {
+		return nil, err
 	}
 	if opts.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -365,4 +363,17 @@ func rfKey(g *seg.Graph) string {
 		b.WriteByte(';')
 	}
 	return b.String()
+}
+
+// parseModel maps a model name to the interpreter's operational model.
+func parseModel(name string) (MemModel, error) {
+	switch name {
+	case "sc":
+		return SC, nil
+	case "tso":
+		return TSO, nil
+	case "pso":
+		return PSO, nil
+	}
+	return SC, fmt.Errorf("memory model %q is not supported (supported: sc, tso, pso)", name)
 }

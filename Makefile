@@ -1,0 +1,51 @@
+# ncmc — build, demo and tests. Works on a fresh Debian/Ubuntu machine with Go:
+# `make deps` installs the C library the Z3 binding links against when it is missing.
+GO      ?= go
+BIN     := bin/ncmc
+SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build demo test vet fmt-check fuzz bench clean
+
+all: build
+
+deps:
+	@if [ ! -f /usr/include/z3.h ] && ! pkg-config --exists z3 2>/dev/null; then \
+		echo "ncmc: installing libz3-dev (needed by the Z3 binding)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libz3-dev; \
+	fi
+
+build: deps
+	$(GO) build -o $(BIN) ./cmd/ncmc
+
+# The demo verifies a correct and a buggy Peterson lock and shows a deadlock.
+demo: build
+	./$(BIN) verify examples/peterson.cir
+	@echo
+	./$(BIN) verify examples/peterson-buggy.cir; test $$? -eq 1
+	@echo
+	./$(BIN) verify examples/deadlock-abba.cir; test $$? -eq 1
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "not gofmt-formatted:"; echo "$$out"; exit 1; fi
+
+vet: deps
+	$(GO) vet ./...
+
+test: deps fmt-check vet
+	$(GO) test ./...
+
+# Short fuzzing of every fuzz target (FUZZTIME=60s for the full run).
+FUZZTIME ?= 10s
+fuzz: deps
+	@for pkg in $$($(GO) list ./...); do \
+		for t in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
+			echo "== $$pkg $$t"; $(GO) test $$pkg -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) || exit 1; \
+		done; \
+	done
+
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -rf bin
