@@ -31,9 +31,10 @@ const (
 )
 
 // Chooser resolves the nondeterminism of one execution. Choose is called only
-// when n >= 2 and must return an index in [0, n).
+// when n >= 2, by thread t (the thread making the choice), and must return an
+// index in [0, n).
 type Chooser interface {
-	Choose(kind ChoiceKind, n int) int
+	Choose(t int32, kind ChoiceKind, n int) int
 }
 
 // MemModel is the operational memory model an execution runs under.
@@ -838,7 +839,7 @@ func (x *Execution) exec(t *thread) {
 		default:
 			i := 0
 			if len(ws) > 1 {
-				i = x.chooser.Choose(ChooseWaiter, len(ws))
+				i = x.chooser.Choose(t.num, ChooseWaiter, len(ws))
 			}
 			w := ws[i]
 			x.waiters[addr] = append(ws[:i:i], ws[i+1:]...)
@@ -1013,7 +1014,7 @@ func (x *Execution) advance(t *thread) {
 			}
 			v := lo
 			if hi > lo {
-				v = lo + int64(x.chooser.Choose(ChooseNondet, int(hi-lo+1)))
+				v = lo + int64(x.chooser.Choose(t.num, ChooseNondet, int(hi-lo+1)))
 			}
 			fr.locals[in.Dst] = v
 			x.noteAt(t, pos, fmt.Sprintf("chooses nondet value %d", v))

@@ -46,7 +46,7 @@ func (c *dfsChooser) pick(kind, n int) int {
 }
 
 // Choose implements Chooser.
-func (c *dfsChooser) Choose(kind ChoiceKind, n int) int { return c.pick(int(kind)+1, n) }
+func (c *dfsChooser) Choose(_ int32, kind ChoiceKind, n int) int { return c.pick(int(kind)+1, n) }
 
 func (c *dfsChooser) schedule(en []Action) Action {
 	if len(en) == 1 {
@@ -94,7 +94,7 @@ func (c *replayChooser) pick(n int) int {
 	return 0
 }
 
-func (c *replayChooser) Choose(kind ChoiceKind, n int) int { return c.pick(n) }
+func (c *replayChooser) Choose(_ int32, kind ChoiceKind, n int) int { return c.pick(n) }
 
 func (c *replayChooser) schedule(en []Action) Action {
 	if len(en) == 1 {
