@@ -54,6 +54,10 @@ type Config struct {
 	Unroll   int // default loop bound (ILoopHead with Bound 0)
 	MaxSteps int // visible steps per execution; 0 = unlimited
 	Model    MemModel
+	// MaxThreadSteps bounds the instructions (visible and invisible) one
+	// thread may execute; a thread that exceeds it stops with "bound hit",
+	// so spin loops cannot hang a run. 0 = unlimited.
+	MaxThreadSteps int
 }
 
 // Action is one schedulable step: a visible instruction of thread T, or (Flush)
@@ -100,6 +104,7 @@ type thread struct {
 	atomic     int // depth of atomic blocks
 	why        string
 	buf        []bufEntry // pending stores (TSO/PSO), oldest first
+	instrs     int        // instructions executed (for Config.MaxThreadSteps)
 }
 
 // TraceStep is one line of a counterexample story.
@@ -928,6 +933,12 @@ func (x *Execution) wake(w *thread) {
 // blocks or fails.
 func (x *Execution) advance(t *thread) {
 	for !x.finished && t.status == Runnable {
+		if x.cfg.MaxThreadSteps > 0 {
+			if t.instrs++; t.instrs > x.cfg.MaxThreadSteps {
+				x.threadBoundHit(t)
+				return
+			}
+		}
 		fr := &t.frames[len(t.frames)-1]
 		if fr.pc >= len(fr.fn.Body) {
 			x.ret(t, 0)
@@ -1118,6 +1129,18 @@ func joinInts(vs []int64) string {
 		s[i] = fmt.Sprint(v)
 	}
 	return strings.Join(s, ", ")
+}
+
+// threadBoundHit stops t at its per-thread step budget (Config.MaxThreadSteps).
+func (x *Execution) threadBoundHit(t *thread) {
+	t.status = BoundHit
+	var pos ir.Pos
+	if fr := &t.frames[len(t.frames)-1]; fr.pc < len(fr.fn.Body) {
+		pos = fr.fn.Body[fr.pc].Pos
+	}
+	x.boundHit = fmt.Sprintf("step bound %d of thread t%s hit at %s (a spin loop or a long-running loop?)", x.cfg.MaxThreadSteps, t.name, pos)
+	x.noteAt(t, pos, x.boundHit)
+	x.releaseAtomic(t)
 }
 
 func (x *Execution) releaseAtomic(t *thread) {
