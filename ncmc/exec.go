@@ -75,6 +75,25 @@ func (a Action) String() string {
 	return fmt.Sprintf("t%d", a.T)
 }
 
+// StepInfo records one step of an execution.
+type StepInfo struct {
+	Action Action
+	// Event is the step's main event (for a flush: the write made visible);
+	// seg.Init if the step made none.
+	Event seg.EventID
+	// Atomic is the id (>= 1) of the atomic section the step ran in, 0 if none.
+	Atomic int
+}
+
+// ChoiceRec records one nondeterministic choice: thread T chose K of N
+// alternatives of Kind during step Step (-1: before the first step).
+type ChoiceRec struct {
+	T    int32
+	Kind ChoiceKind
+	N, K int
+	Step int
+}
+
 // bufEntry is a store waiting in a store buffer.
 type bufEntry struct {
 	loc int64
@@ -102,6 +121,7 @@ type thread struct {
 	allocCount int
 	result     int64
 	atomic     int // depth of atomic blocks
+	sec        int // current atomic section id
 	why        string
 	buf        []bufEntry // pending stores (TSO/PSO), oldest first
 	instrs     int        // instructions executed (for Config.MaxThreadSteps)
@@ -134,7 +154,11 @@ type Execution struct {
 	// G is the execution graph built so far.
 	G     *seg.Graph
 	Trace []TraceStep
-	steps int
+	// Log lists the steps taken, in order; Choices the choices made.
+	Log     []StepInfo
+	Choices []ChoiceRec
+	steps   int
+	nextSec int
 
 	// Outcome of the run so far.
 	violation  string // non-empty: assertion failure / runtime error / deadlock
@@ -378,11 +402,21 @@ func (x *Execution) blockedOn(t *thread) string {
 func (x *Execution) Step(a Action) {
 	t := x.threads[a.T]
 	x.steps++
+	info := StepInfo{Action: a, Event: seg.Init}
+	if t.atomic > 0 {
+		info.Atomic = t.sec
+	}
+	n := len(x.G.Threads[a.T])
+	x.Log = append(x.Log, info)
 	if a.Flush {
-		x.flushOne(t, a.Loc)
+		info.Event = x.flushOne(t, a.Loc)
 	} else {
 		x.exec(t)
+		if len(x.G.Threads[a.T]) > n {
+			info.Event = seg.EventID{T: a.T, I: int32(n)}
+		}
 	}
+	x.Log[len(x.Log)-1] = info
 	if x.cfg.MaxSteps > 0 && x.steps >= x.cfg.MaxSteps && !x.finished {
 		x.boundHit = fmt.Sprintf("step bound %d hit", x.cfg.MaxSteps)
 		x.finished = true
@@ -400,14 +434,25 @@ func (x *Execution) Run(sched func(enabled []Action) Action) {
 }
 
 // flushOne writes t's oldest buffered store to loc (any location under TSO) to memory.
-func (x *Execution) flushOne(t *thread, loc int64) {
+func (x *Execution) flushOne(t *thread, loc int64) seg.EventID {
 	for i, b := range t.buf {
 		if x.cfg.Model == TSO || b.loc == loc {
 			t.buf = append(t.buf[:i:i], t.buf[i+1:]...)
 			x.commit(t, b)
-			return
+			return b.ev
 		}
 	}
+	return seg.Init
+}
+
+// choose asks the chooser (when there is a choice) and records the choice.
+func (x *Execution) choose(t *thread, kind ChoiceKind, n int) int {
+	k := 0
+	if n > 1 {
+		k = x.chooser.Choose(t.num, kind, n)
+		x.Choices = append(x.Choices, ChoiceRec{T: t.num, Kind: kind, N: n, K: k, Step: len(x.Log) - 1})
+	}
+	return k
 }
 
 // commit makes a buffered store visible: memory and modification order.
@@ -842,10 +887,7 @@ func (x *Execution) exec(t *thread) {
 			delete(x.waiters, addr)
 			x.noteAt(t, pos, fmt.Sprintf("broadcast %s wakes %d waiter(s)", loc(), len(ws)))
 		default:
-			i := 0
-			if len(ws) > 1 {
-				i = x.chooser.Choose(t.num, ChooseWaiter, len(ws))
-			}
+			i := x.choose(t, ChooseWaiter, len(ws))
 			w := ws[i]
 			x.waiters[addr] = append(ws[:i:i], ws[i+1:]...)
 			x.wake(x.threads[w])
@@ -1023,13 +1065,14 @@ func (x *Execution) advance(t *thread) {
 				x.rt(t, pos, &rtError{fmt.Sprintf("nondet range [%d, %d] is too large to enumerate", lo, hi)})
 				return
 			}
-			v := lo
-			if hi > lo {
-				v = lo + int64(x.chooser.Choose(t.num, ChooseNondet, int(hi-lo+1)))
-			}
+			v := lo + int64(x.choose(t, ChooseNondet, int(hi-lo+1)))
 			fr.locals[in.Dst] = v
 			x.noteAt(t, pos, fmt.Sprintf("chooses nondet value %d", v))
 		case ir.IAtomicBegin:
+			if t.atomic == 0 {
+				x.nextSec++
+				t.sec = x.nextSec
+			}
 			t.atomic++
 			x.atomicT = t.num
 		case ir.IAtomicEnd:

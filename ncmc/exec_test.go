@@ -72,7 +72,7 @@ func sbProgram() *ir.Program {
 }
 
 func TestReferenceSB(t *testing.T) {
-	res, err := Verify(context.Background(), sbProgram(), Options{KeepGoing: true, Classes: true})
+	res, err := Verify(context.Background(), sbProgram(), Options{Explorer: "reference", KeepGoing: true, Classes: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,4 +182,33 @@ func TestReferenceSBRelaxed(t *testing.T) {
 			t.Errorf("%s: r1=0 r2=0 not among %v", model, res.Outcomes)
 		}
 	}
+}
+
+// MCR reaches the same outcomes as the reference explorer on SB, with fewer executions.
+func TestMCRSB(t *testing.T) {
+	ref, err := Verify(context.Background(), sbProgram(), Options{Explorer: "reference", KeepGoing: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Verify(context.Background(), sbProgram(), Options{Explorer: "mcr", KeepGoing: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Explorer != "mcr" || m.Verdict != ref.Verdict {
+		t.Fatalf("mcr: explorer %s verdict %s; reference verdict %s", m.Explorer, m.Verdict, ref.Verdict)
+	}
+	if got, want := outcomeSet(m), outcomeSet(ref); got != want {
+		t.Errorf("mcr outcomes %s, reference %s", got, want)
+	}
+	if m.Stats.Executions >= ref.Stats.Executions {
+		t.Errorf("mcr executions %d not fewer than reference %d", m.Stats.Executions, ref.Stats.Executions)
+	}
+}
+
+func outcomeSet(r *Result) string {
+	var s []string
+	for _, o := range r.Outcomes {
+		s = append(s, o.State+"|"+o.Violation)
+	}
+	return strings.Join(s, "\n")
 }

@@ -30,8 +30,10 @@ const (
 // Options configure Verify. The zero value is usable: SC, reference explorer,
 // unroll 8, no execution limit, no timeout.
 type Options struct {
-	Model         string        // memory model; "sc" (default)
-	Explorer      string        // "reference" (default)
+	Model    string // memory model; "sc" (default)
+	Explorer string // "mcr" (default) or "reference"
+	// QueryTimeout bounds each SMT query of the mcr explorer (0: 10s).
+	QueryTimeout  time.Duration
 	Unroll        int           // default loop bound; 0 means 8
 	MaxExecutions int           // stop after this many executions (0: no limit)
 	MaxSteps      int           // visible steps per execution (0: 100000)
@@ -56,7 +58,7 @@ func (o *Options) normalize() error {
 		o.Model = "sc"
 	}
 	if o.Explorer == "" {
-		o.Explorer = "reference"
+		o.Explorer = "mcr"
 	}
 	if o.Unroll == 0 {
 		o.Unroll = DefaultUnroll
@@ -75,14 +77,20 @@ func (o *Options) normalize() error {
 
 // Stats are running counters of an exploration.
 type Stats struct {
-	Executions int           `json:"executions"` // executions run (complete, blocked, bound-hit and violating)
-	Complete   int           `json:"complete"`   // executions in which every thread finished
-	Blocked    int           `json:"blocked"`    // executions discarded by a failed assume/await
-	BoundHits  int           `json:"bound_hits"` // executions stopped by a loop or step bound
-	Violations int           `json:"violations"` // violating executions seen
-	Steps      int64         `json:"steps"`      // visible steps over all executions
-	Queue      int           `json:"queue"`      // pending work (choice points left on the DFS stack)
+	Executions int           `json:"executions"`            // executions run (complete, blocked, bound-hit and violating)
+	Complete   int           `json:"complete"`              // executions in which every thread finished
+	Blocked    int           `json:"blocked"`               // executions discarded by a failed assume/await
+	BoundHits  int           `json:"bound_hits"`            // executions stopped by a loop or step bound
+	Violations int           `json:"violations"`            // violating executions seen
+	Steps      int64         `json:"steps"`                 // visible steps over all executions
+	Queue      int           `json:"queue"`                 // pending work (choice points left on the DFS stack, or seeds)
+	Seeds      int           `json:"seeds,omitempty"`       // mcr: distinct seeds generated (incl. the initial one)
+	SMTQueries int           `json:"smt_queries,omitempty"` // mcr: solver queries
+	SMTTime    time.Duration `json:"-"`
+	ReplayTime time.Duration `json:"-"`
 	Elapsed    time.Duration `json:"-"`
+	SMTMS      float64       `json:"smt_ms,omitempty"`
+	ReplayMS   float64       `json:"replay_ms,omitempty"`
 }
 
 // Outcome is a distinct final result of complete (or violating) executions.
@@ -108,9 +116,11 @@ type Result struct {
 	Reason string `json:"reason"`
 	// Kind classifies the reason: assertion, runtime-error, deadlock, unroll, steps,
 	// executions, time, or empty for verified.
-	Kind     string    `json:"kind,omitempty"`
-	Model    string    `json:"model"`
-	Explorer string    `json:"explorer"`
+	Kind     string `json:"kind,omitempty"`
+	Model    string `json:"model"`
+	Explorer string `json:"explorer"`
+	// Note explains a fallback (e.g. to the reference explorer).
+	Note     string    `json:"note,omitempty"`
 	Stats    Stats     `json:"stats"`
 	Outcomes []Outcome `json:"outcomes"`
 	Classes  *Classes  `json:"classes,omitempty"`
@@ -145,8 +155,17 @@ func Verify(ctx context.Context, prog *ir.Program, opts Options) (*Result, error
 	switch opts.Explorer {
 	case "reference":
 		return exploreReference(ctx, prog, opts)
+	case "mcr":
+		if why := mcrUnsupported(prog, opts); why != "" {
+			res, err := exploreReference(ctx, prog, opts)
+			if res != nil {
+				res.Note = why + "; explored with the reference explorer instead"
+			}
+			return res, err
+		}
+		return exploreMCR(ctx, prog, opts)
 	}
-	return nil, fmt.Errorf("explorer %q is not available (available: reference)", opts.Explorer)
+	return nil, fmt.Errorf("explorer %q is not available (available: mcr, reference)", opts.Explorer)
 }
 
 // collector accumulates outcomes, classes and the verdict over executions.
@@ -239,6 +258,8 @@ func (c *collector) result(explorer, stopped, stopKind string) *Result {
 	r := &Result{Model: c.opts.Model, Explorer: explorer, Stats: c.stats}
 	r.Elapsed = time.Since(c.start)
 	r.Stats.Elapsed = r.Elapsed
+	r.Stats.SMTMS = float64(r.Stats.SMTTime.Microseconds()) / 1000
+	r.Stats.ReplayMS = float64(r.Stats.ReplayTime.Microseconds()) / 1000
 	keys := append([]string(nil), c.order...)
 	sort.Strings(keys)
 	for _, k := range keys {

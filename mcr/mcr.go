@@ -1,0 +1,791 @@
+// Package mcr implements maximal causality reduction (MCR) under sequential
+// consistency: from one observed execution it builds ordering constraints
+// (must-happen-before, lock mutual exclusion, value-based read validity),
+// asks the SMT solver for reorderings in which one read returns a value it
+// has not returned yet, and turns each model into a seed: a schedule prefix
+// that the interpreter replays before continuing with its default scheduler.
+//
+// Pivots, each giving at most one seed:
+//   - every read after the frozen prefix, for every other value written to
+//     its location (or its initial value): "r reads v";
+//   - in a complete execution, the final value of every observed location,
+//     for every other value written to it ("the last write to x writes v"),
+//     so that final states that no read observes are reached too;
+//   - every pair of threads that each hold one lock while requesting the
+//     other's ("deadlock"), so lock-order deadlocks are found although no
+//     read distinguishes them;
+//   - every nondeterministic choice (nondet values) after the frozen prefix,
+//     for every other alternative (no solving needed).
+//
+// The encoding (see research/mcr-and-ncmc.md §1.3) is the maximal causal
+// model with value-based validity: a read keeps its value if it reads from
+// some write of the same value (or the initial value) with no write of a
+// different value in between. Rather than the thesis's recursive Φ_rw, every
+// read placed before the pivot must be valid ("O_r < O_e ∨ valid(e)"); this
+// covers the feasibility of interfering writes placed before the chosen
+// write, since their own reads are then constrained too. The prefix of a seed
+// is the smallest set of events the model needs (the pivot, its program-order
+// predecessors, the writes each included read reads from, the unlocks that
+// included lock acquisitions must follow, spawns and joined threads), plus
+// the frozen prefix, ordered as in the model.
+package mcr
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"ncmc/seg"
+	"ncmc/smt"
+)
+
+// Step is one step of an observed execution: thread T's visible step, or
+// (Flush) the write-back of a buffered store. Event is its main event in the
+// graph (seg.Init if none); Atomic the id of its atomic section (0: none).
+type Step struct {
+	T      int32
+	Flush  bool
+	Loc    int64
+	Event  seg.EventID
+	Atomic int
+}
+
+// Choice is a nondeterministic choice made by thread T during step Step
+// (-1: before any step): K of N alternatives.
+type Choice struct {
+	T    int32
+	N, K int
+	Step int
+}
+
+// Trace is an observed execution.
+type Trace struct {
+	G       *seg.Graph
+	Steps   []Step
+	Choices []Choice
+	// Frozen is the number of leading steps replayed from the seed; only what
+	// happens after them is pivoted.
+	Frozen int
+	// FrozenChoices is the number of choices of each thread fixed by the seed.
+	FrozenChoices map[int32]int
+	// Complete reports that every thread finished: final values are pivots.
+	Complete bool
+	// FinalLocs are the locations whose final values are observed.
+	FinalLocs []int64
+}
+
+// Expect is what a replayed step must produce.
+type Expect struct {
+	Kind     seg.Kind
+	HasEvent bool
+	Loc      int64
+	RVal     int64
+	WVal     int64
+	AnyWVal  bool // the pivot RMW: its written value follows from the new read value
+}
+
+// Seed is a schedule prefix to replay, with per-thread choices.
+type Seed struct {
+	Steps   []Step
+	Expect  []Expect
+	Choices map[int32][]int
+	// Why says which pivot produced the seed, for provenance.
+	Why string
+}
+
+// Key identifies a seed (identical seeds give identical executions).
+func (s *Seed) Key() string {
+	var b strings.Builder
+	for _, st := range s.Steps {
+		if st.Flush {
+			fmt.Fprintf(&b, "f%d:%d,", st.T, st.Loc)
+		} else {
+			fmt.Fprintf(&b, "%d,", st.T)
+		}
+	}
+	ts := make([]int, 0, len(s.Choices))
+	for t := range s.Choices {
+		ts = append(ts, int(t))
+	}
+	sort.Ints(ts)
+	for _, t := range ts {
+		fmt.Fprintf(&b, "|%d:%v", t, s.Choices[int32(t)])
+	}
+	return b.String()
+}
+
+// Options configure seed generation.
+type Options struct {
+	QueryTimeout time.Duration // per SMT query (0: 10s)
+}
+
+// Stats count the work of seed generation.
+type Stats struct {
+	Queries int
+	Sat     int
+	Unsat   int
+	Unknown int
+	SMTTime time.Duration
+}
+
+// Generator produces seeds from traces. It owns one SMT solver and is not
+// safe for concurrent use: use one per worker.
+type Generator struct {
+	opts   Options
+	solver *smt.Solver
+	Stats  Stats
+}
+
+// NewGenerator returns a generator with its own solver.
+func NewGenerator(opts Options) *Generator {
+	if opts.QueryTimeout == 0 {
+		opts.QueryTimeout = 10 * time.Second
+	}
+	return &Generator{opts: opts, solver: smt.New(smt.Options{Timeout: opts.QueryTimeout})}
+}
+
+// Close releases the solver.
+func (g *Generator) Close() { g.solver.Close() }
+
+// lockPair is a critical section: lock step a, unlock step b (-1: never released).
+type lockPair struct {
+	a, b  int
+	t     int32
+	mutex int64
+}
+
+type section struct{ first, last int }
+
+// trace analysis shared by the pivots of one trace.
+type analysis struct {
+	tr     *Trace
+	b      *smt.Builder
+	o      []smt.Var
+	ev     []*seg.Event
+	thr    map[int32][]int // steps of each thread (thread steps only)
+	posInT []int           // index of a step within its thread's list
+	reads  []int           // data reads (KRead, KRMW on non-mutex locations)
+	writes map[int64][]int // data writes by location
+	pairs  []lockPair
+	secs   map[int]*section
+	spawn  map[int32]int // child thread -> spawn step
+	valid  map[int]smt.Formula
+	mutex  map[int64]bool
+}
+
+func (g *Generator) analyse(tr *Trace) (*analysis, error) {
+	a := &analysis{tr: tr, b: smt.NewBuilder(), thr: map[int32][]int{}, writes: map[int64][]int{},
+		secs: map[int]*section{}, spawn: map[int32]int{}, valid: map[int]smt.Formula{}, mutex: map[int64]bool{}}
+	n := len(tr.Steps)
+	a.o = make([]smt.Var, n)
+	a.ev = make([]*seg.Event, n)
+	a.posInT = make([]int, n)
+	for i, st := range tr.Steps {
+		a.o[i] = a.b.NewVar(fmt.Sprintf("O%d", i))
+		if !st.Event.IsInit() {
+			a.ev[i] = tr.G.Event(st.Event)
+		}
+		if st.Flush {
+			return nil, fmt.Errorf("mcr: store-buffer flushes are not supported (SC only)")
+		}
+		a.posInT[i] = len(a.thr[st.T])
+		a.thr[st.T] = append(a.thr[st.T], i)
+		if st.Atomic > 0 {
+			s := a.secs[st.Atomic]
+			if s == nil {
+				s = &section{first: i}
+				a.secs[st.Atomic] = s
+			}
+			s.last = i
+		}
+	}
+	for i, e := range a.ev {
+		if e == nil {
+			continue
+		}
+		switch e.Kind {
+		case seg.KLock, seg.KUnlock:
+			a.mutex[e.Loc] = true
+		case seg.KSignal, seg.KBroadcast:
+			return nil, fmt.Errorf("mcr: condition variables are not supported")
+		case seg.KSpawn:
+			a.spawn[e.Other] = i
+		}
+	}
+	open := map[int64]int{} // mutex -> index into pairs of the open section, per thread below
+	for t, steps := range a.thr {
+		for k := range open {
+			delete(open, k)
+		}
+		for _, i := range steps {
+			e := a.ev[i]
+			if e == nil {
+				continue
+			}
+			switch e.Kind {
+			case seg.KLock:
+				a.pairs = append(a.pairs, lockPair{a: i, b: -1, t: t, mutex: e.Loc})
+				open[e.Loc] = len(a.pairs) - 1
+			case seg.KUnlock:
+				if p, ok := open[e.Loc]; ok {
+					a.pairs[p].b = i
+					delete(open, e.Loc)
+				}
+			}
+		}
+	}
+	sort.Slice(a.pairs, func(i, j int) bool { return a.pairs[i].a < a.pairs[j].a })
+	for i, e := range a.ev {
+		if e == nil {
+			continue
+		}
+		switch e.Kind {
+		case seg.KRead, seg.KRMW:
+			if a.mutex[e.Loc] {
+				return nil, fmt.Errorf("mcr: trylock is not supported")
+			}
+			a.reads = append(a.reads, i)
+		}
+		if e.Kind == seg.KWrite || e.Kind == seg.KRMW {
+			a.writes[e.Loc] = append(a.writes[e.Loc], i)
+		}
+	}
+	return a, nil
+}
+
+func (a *analysis) lt(i, j int) smt.Formula { return a.b.Lt(a.o[i], a.o[j]) }
+
+// mhb is the conjunction of must-happen-before edges and the frozen prefix.
+func (a *analysis) mhb() smt.Formula {
+	var fs []smt.Formula
+	for _, steps := range a.thr {
+		for k := 1; k < len(steps); k++ {
+			fs = append(fs, a.lt(steps[k-1], steps[k]))
+		}
+	}
+	for child, s := range a.spawn {
+		if steps := a.thr[child]; len(steps) > 0 {
+			fs = append(fs, a.lt(s, steps[0]))
+		}
+	}
+	for j, e := range a.ev {
+		if e != nil && e.Kind == seg.KJoin {
+			if steps := a.thr[e.Other]; len(steps) > 0 {
+				fs = append(fs, a.lt(steps[len(steps)-1], j))
+			}
+		}
+	}
+	f := a.tr.Frozen
+	for i := 1; i < f; i++ {
+		fs = append(fs, a.lt(i-1, i))
+	}
+	if f > 0 {
+		for _, steps := range a.thr {
+			for _, i := range steps {
+				if i >= f {
+					fs = append(fs, a.lt(f-1, i))
+					break
+				}
+			}
+		}
+	}
+	return a.b.And(fs...)
+}
+
+// validFor is the formula "read step e returns v": it reads from the initial
+// value or from some write of value v, with no write of another value between.
+func (a *analysis) validFor(e int, v int64) smt.Formula {
+	ev := a.ev[e]
+	ws := a.writes[ev.Loc]
+	var alts []smt.Formula
+	if a.tr.G.InitVal[ev.Loc] == v {
+		var c []smt.Formula
+		for _, w := range ws {
+			if w != e && a.ev[w].WVal != v {
+				c = append(c, a.lt(e, w))
+			}
+		}
+		alts = append(alts, a.b.And(c...))
+	}
+	for _, w := range ws {
+		if w == e || a.ev[w].WVal != v {
+			continue
+		}
+		c := []smt.Formula{a.lt(w, e)}
+		for _, w2 := range ws {
+			if w2 != e && w2 != w && a.ev[w2].WVal != v {
+				c = append(c, a.b.Or(a.lt(w2, w), a.lt(e, w2)))
+			}
+		}
+		alts = append(alts, a.b.And(c...))
+	}
+	return a.b.Or(alts...)
+}
+
+func (a *analysis) validOld(e int) smt.Formula {
+	if f, ok := a.valid[e]; ok {
+		return f
+	}
+	f := a.validFor(e, a.ev[e].RVal)
+	a.valid[e] = f
+	return f
+}
+
+// cutoff expresses "step i is not in the prefix" for a pivot: either a step
+// index (the prefix is what precedes it) or an extra variable.
+type cutoff struct {
+	v smt.Var
+}
+
+func (a *analysis) after(c cutoff, i int) smt.Formula { return a.b.Lt(c.v, a.o[i]) }
+
+// prefixConstraints: every step before the cutoff keeps its reads' values,
+// lock sections exclude each other and atomic sections are not interleaved.
+// skip is a read exempt from validity (the pivot), -1 if none.
+func (a *analysis) prefixConstraints(c cutoff, skip int) smt.Formula {
+	var fs []smt.Formula
+	for _, e := range a.reads {
+		if e == skip {
+			continue
+		}
+		if e < a.tr.Frozen {
+			fs = append(fs, a.validOld(e))
+			continue
+		}
+		fs = append(fs, a.b.Or(a.after(c, e), a.validOld(e)))
+	}
+	for i, p := range a.pairs {
+		for _, q := range a.pairs[i+1:] {
+			if p.t == q.t || p.mutex != q.mutex {
+				continue
+			}
+			alts := []smt.Formula{a.after(c, p.a), a.after(c, q.a)}
+			if p.b >= 0 {
+				alts = append(alts, a.lt(p.b, q.a))
+			}
+			if q.b >= 0 {
+				alts = append(alts, a.lt(q.b, p.a))
+			}
+			fs = append(fs, a.b.Or(alts...))
+		}
+	}
+	for _, s := range a.secs {
+		t := a.tr.Steps[s.first].T
+		for f, st := range a.tr.Steps {
+			if st.T == t || (f < a.tr.Frozen && s.last < a.tr.Frozen) {
+				continue
+			}
+			fs = append(fs, a.b.Or(a.lt(f, s.first), a.lt(s.last, f), a.after(c, f), a.after(c, s.first)))
+		}
+	}
+	return a.b.And(fs...)
+}
+
+// Seeds returns the seeds of every pivot of tr.
+func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
+	a, err := g.analyse(tr)
+	if err != nil {
+		return nil, err
+	}
+	s := g.solver
+	s.ResetWith(a.b)
+	s.Assert(a.mhb())
+	var seeds []Seed
+	seen := map[string]bool{}
+	add := func(sd Seed) {
+		k := sd.Key()
+		if !seen[k] {
+			seen[k] = true
+			seeds = append(seeds, sd)
+		}
+	}
+
+	// 1. Reads after the frozen prefix: each other value.
+	for _, r := range a.reads {
+		if r < tr.Frozen {
+			continue
+		}
+		vals := a.candidateValues(r)
+		if len(vals) == 0 {
+			continue
+		}
+		s.Push()
+		s.Assert(a.prefixConstraints(cutoff{a.o[r]}, r))
+		for _, v := range vals {
+			s.Push()
+			s.Assert(a.validFor(r, v))
+			ok, err := g.check(ctx)
+			if err != nil {
+				s.Pop()
+				s.Pop()
+				return seeds, err
+			}
+			if ok {
+				model := g.model(a)
+				sd := a.seed(model, []int{r}, r, v)
+				sd.Why = fmt.Sprintf("step %d (%s) reads %d", r, tr.G.Label(a.ev[r]), v)
+				add(sd)
+			}
+			s.Pop()
+		}
+		s.Pop()
+	}
+
+	// 2. Final values of observed locations.
+	if tr.Complete {
+		if err := g.finalPivots(ctx, a, add); err != nil {
+			return seeds, err
+		}
+	}
+
+	// 3. Lock-order deadlocks between two threads.
+	if err := g.deadlockPivots(ctx, a, add); err != nil {
+		return seeds, err
+	}
+
+	// 4. Nondeterministic choices: no solving, the observed order is a model.
+	g.choicePivots(a, add)
+	return seeds, nil
+}
+
+func (a *analysis) candidateValues(r int) []int64 {
+	ev := a.ev[r]
+	seen := map[int64]bool{ev.RVal: true}
+	var vals []int64
+	if iv := a.tr.G.InitVal[ev.Loc]; !seen[iv] {
+		seen[iv] = true
+		vals = append(vals, iv)
+	}
+	for _, w := range a.writes[ev.Loc] {
+		if v := a.ev[w].WVal; w != r && !seen[v] {
+			seen[v] = true
+			vals = append(vals, v)
+		}
+	}
+	return vals
+}
+
+func (g *Generator) check(ctx context.Context) (bool, error) {
+	t0 := time.Now()
+	res, err := g.solver.Check(ctx)
+	g.Stats.SMTTime += time.Since(t0)
+	g.Stats.Queries++
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		g.Stats.Unknown++
+		return false, fmt.Errorf("mcr: solver gave up: %w", err)
+	}
+	switch res {
+	case smt.Sat:
+		g.Stats.Sat++
+		return true, nil
+	case smt.Unsat:
+		g.Stats.Unsat++
+		return false, nil
+	}
+	g.Stats.Unknown++
+	return false, fmt.Errorf("mcr: solver answered unknown")
+}
+
+// model returns the position of every step in the solver's model.
+func (g *Generator) model(a *analysis) []int64 {
+	m := make([]int64, len(a.o))
+	for i, v := range a.o {
+		val, ok := g.solver.Value(v)
+		if !ok {
+			val = int64(i) // unconstrained: any value is fine
+		}
+		m[i] = val
+	}
+	return m
+}
+
+// seed computes the smallest prefix the model needs for the roots, plus the
+// frozen prefix, ordered by the model. pivot (>= 0) is the read whose value
+// changes to v.
+func (a *analysis) seed(model []int64, roots []int, pivot int, v int64) Seed {
+	n := len(a.o)
+	in := make([]bool, n)
+	var work []int
+	add := func(i int) {
+		if i >= 0 && !in[i] {
+			in[i] = true
+			work = append(work, i)
+		}
+	}
+	for i := 0; i < a.tr.Frozen; i++ {
+		add(i)
+	}
+	for _, r := range roots {
+		add(r)
+	}
+	for {
+		for len(work) > 0 {
+			i := work[len(work)-1]
+			work = work[:len(work)-1]
+			st := a.tr.Steps[i]
+			if p := a.posInT[i]; p > 0 {
+				add(a.thr[st.T][p-1])
+			} else if s, ok := a.spawn[st.T]; ok {
+				add(s)
+			}
+			e := a.ev[i]
+			if e == nil {
+				continue
+			}
+			switch e.Kind {
+			case seg.KJoin:
+				if steps := a.thr[e.Other]; len(steps) > 0 {
+					add(steps[len(steps)-1])
+				}
+			case seg.KRead, seg.KRMW:
+				// The write this read reads from in the model.
+				src := -1
+				for _, w := range a.writes[e.Loc] {
+					if w != i && model[w] < model[i] && (src < 0 || model[w] > model[src]) {
+						src = w
+					}
+				}
+				add(src)
+			}
+		}
+		changed := false
+		// Lock acquisitions follow the release of every earlier included section.
+		for _, p := range a.pairs {
+			if !in[p.a] || p.b < 0 || in[p.b] {
+				continue
+			}
+			for _, q := range a.pairs {
+				if q.t != p.t && q.mutex == p.mutex && in[q.a] && model[p.a] < model[q.a] {
+					add(p.b)
+					changed = true
+					break
+				}
+			}
+		}
+		// An atomic section interleaved with later included steps is included whole.
+		for _, s := range a.secs {
+			if in[s.last] {
+				continue
+			}
+			t := a.tr.Steps[s.first].T
+			touched := false
+			for i := s.first; i <= s.last; i++ {
+				if in[i] && a.tr.Steps[i].T == t {
+					touched = true
+					break
+				}
+			}
+			if !touched {
+				continue
+			}
+			for f := 0; f < n; f++ {
+				if in[f] && a.tr.Steps[f].T != t && model[f] > model[s.first] {
+					add(s.last)
+					changed = true
+					break
+				}
+			}
+		}
+		if !changed && len(work) == 0 {
+			break
+		}
+	}
+	var idx []int
+	for i := 0; i < n; i++ {
+		if in[i] {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(x, y int) bool {
+		if model[idx[x]] != model[idx[y]] {
+			return model[idx[x]] < model[idx[y]]
+		}
+		return idx[x] < idx[y]
+	})
+	sd := Seed{Choices: map[int32][]int{}}
+	for _, i := range idx {
+		st := a.tr.Steps[i]
+		sd.Steps = append(sd.Steps, st)
+		ex := Expect{}
+		if e := a.ev[i]; e != nil {
+			ex = Expect{Kind: e.Kind, HasEvent: true, Loc: e.Loc, RVal: e.RVal, WVal: e.WVal}
+			if i == pivot {
+				ex.RVal = v
+				ex.AnyWVal = e.Kind == seg.KRMW
+			}
+		}
+		sd.Expect = append(sd.Expect, ex)
+	}
+	for _, c := range a.tr.Choices {
+		if c.Step < 0 || in[c.Step] {
+			sd.Choices[c.T] = append(sd.Choices[c.T], c.K)
+		}
+	}
+	return sd
+}
+
+func (g *Generator) finalPivots(ctx context.Context, a *analysis, add func(Seed)) error {
+	s := g.solver
+	n := len(a.o)
+	for _, loc := range a.tr.FinalLocs {
+		ws := a.writes[loc]
+		movable := false
+		for _, w := range ws {
+			if w >= a.tr.Frozen {
+				movable = true
+			}
+		}
+		if !movable {
+			continue
+		}
+		final := a.ev[ws[len(ws)-1]].WVal
+		seen := map[int64]bool{final: true}
+		for _, w := range ws {
+			v := a.ev[w].WVal
+			if seen[v] {
+				continue
+			}
+			seen[v] = true
+			// Some write of v comes after every write of another value.
+			var alts []smt.Formula
+			for _, w1 := range ws {
+				if a.ev[w1].WVal != v {
+					continue
+				}
+				var c []smt.Formula
+				for _, w2 := range ws {
+					if a.ev[w2].WVal != v {
+						c = append(c, a.lt(w2, w1))
+					}
+				}
+				alts = append(alts, a.b.And(c...))
+			}
+			s.Push()
+			// Everything is in the prefix: a cutoff after every step.
+			end := a.b.NewVar("END")
+			var after []smt.Formula
+			for i := 0; i < n; i++ {
+				after = append(after, a.b.Lt(a.o[i], end))
+			}
+			s.Assert(a.b.And(after...))
+			s.Assert(a.prefixConstraints(cutoff{end}, -1))
+			s.Assert(a.b.Or(alts...))
+			ok, err := g.check(ctx)
+			if err != nil {
+				s.Pop()
+				return err
+			}
+			if ok {
+				all := make([]int, n)
+				for i := range all {
+					all[i] = i
+				}
+				sd := a.seed(g.model(a), all, -1, 0)
+				sd.Why = fmt.Sprintf("final value of %s is %d", a.tr.G.Loc(loc), v)
+				add(sd)
+			}
+			s.Pop()
+		}
+	}
+	return nil
+}
+
+// holdRequest: thread t holds mutex held (pair p) and requests mutex want at step req.
+type holdRequest struct {
+	t         int32
+	lock      int
+	held      int64
+	req       int
+	want      int64
+	beforeReq int
+}
+
+func (g *Generator) deadlockPivots(ctx context.Context, a *analysis, add func(Seed)) error {
+	var hrs []holdRequest
+	for _, p := range a.pairs {
+		steps := a.thr[p.t]
+		for k := a.posInT[p.a] + 1; k < len(steps); k++ {
+			i := steps[k]
+			if p.b >= 0 && i >= p.b {
+				break
+			}
+			if e := a.ev[i]; e != nil && e.Kind == seg.KLock && e.Loc != p.mutex && i >= a.tr.Frozen {
+				hrs = append(hrs, holdRequest{t: p.t, lock: p.a, held: p.mutex, req: i, want: e.Loc, beforeReq: steps[k-1]})
+			}
+		}
+	}
+	s := g.solver
+	for x, h1 := range hrs {
+		for _, h2 := range hrs[x+1:] {
+			if h1.t == h2.t || h1.held != h2.want || h2.held != h1.want {
+				continue
+			}
+			s.Push()
+			c := cutoff{a.b.NewVar("CUT")}
+			fs := []smt.Formula{a.b.Lt(a.o[h1.beforeReq], c.v), a.b.Lt(a.o[h2.beforeReq], c.v),
+				a.after(c, h1.req), a.after(c, h2.req)}
+			if a.tr.Frozen > 0 {
+				fs = append(fs, a.b.Lt(a.o[a.tr.Frozen-1], c.v))
+			}
+			s.Assert(a.b.And(fs...))
+			s.Assert(a.prefixConstraints(c, -1))
+			ok, err := g.check(ctx)
+			if err != nil {
+				s.Pop()
+				return err
+			}
+			if ok {
+				sd := a.seed(g.model(a), []int{h1.beforeReq, h2.beforeReq}, -1, 0)
+				sd.Why = fmt.Sprintf("deadlock: t%d holds %s and requests %s, t%d the reverse", h1.t, a.tr.G.Loc(h1.held), a.tr.G.Loc(h1.want), h2.t)
+				add(sd)
+			}
+			s.Pop()
+		}
+	}
+	return nil
+}
+
+func (g *Generator) choicePivots(a *analysis, add func(Seed)) {
+	identity := make([]int64, len(a.o))
+	for i := range identity {
+		identity[i] = int64(i)
+	}
+	count := map[int32]int{}
+	for _, c := range a.tr.Choices {
+		idx := count[c.T]
+		count[c.T]++
+		if idx < a.tr.FrozenChoices[c.T] {
+			continue
+		}
+		var roots []int
+		if c.Step >= 0 {
+			roots = append(roots, c.Step)
+		}
+		base := a.seed(identity, roots, -1, 0)
+		for k := 0; k < c.N; k++ {
+			if k == c.K {
+				continue
+			}
+			sd := base
+			sd.Choices = map[int32][]int{}
+			for t, ks := range base.Choices {
+				sd.Choices[t] = append([]int(nil), ks...)
+			}
+			ks := sd.Choices[c.T]
+			if idx < len(ks) {
+				ks = ks[:idx]
+			}
+			for len(ks) < idx {
+				ks = append(ks, 0) // cannot happen: earlier choices of the thread are included
+			}
+			sd.Choices[c.T] = append(ks, k)
+			sd.Why = fmt.Sprintf("choice %d of t%d is %d", idx, c.T, k)
+			add(sd)
+		}
+	}
+}
