@@ -1,0 +1,740 @@
+package cir
+
+import (
+	"fmt"
+
+	"ncmc/ir"
+)
+
+// Lowering turns the checked AST into instructions, following the contract
+// documented in package ir:
+//
+//   - expressions in instructions are pure; every read of a shared location
+//     is its own ILoad into a hidden temp local, every write its own IStore;
+//   - evaluation is left to right; an operand whose pure evaluation may fail
+//     (division, shift) is computed into a temp before later operands emit
+//     instructions, so runtime errors happen in source order;
+//   - && and || branch when the right operand emits instructions or may fail;
+//   - loops reset a hidden counter before the loop and run ILoopHead at the
+//     start of every iteration's body (not for constant range loops);
+//   - every function body ends with an implicit return.
+//
+// Jump targets are label ids during lowering and patched to instruction
+// indices at the end of each function.
+
+func lower(f *File, prog *ir.Program, c *checker) {
+	for _, fd := range c.funcs {
+		fl := &fnLower{c: c, prog: prog, decl: fd, f: fd.fn, firstTemp: len(fd.fn.Locals), targets: map[int]bool{}}
+		fl.function()
+	}
+}
+
+type loopLabels struct{ brk, cont int }
+
+type fnLower struct {
+	c         *checker
+	prog      *ir.Program
+	decl      *FuncDecl
+	f         *ir.Func
+	body      []ir.Instr
+	labels    []int        // label id -> instruction index (-1: not yet bound)
+	targets   map[int]bool // instruction indices that labels are bound to
+	loops     []loopLabels
+	firstTemp int // locals from here on are hidden temps
+	ntemp     int
+	nloop     int
+}
+
+func (l *fnLower) function() {
+	d := l.decl
+	l.block(d.Body)
+	end := d.Body.End
+	ret := l.ins(ir.IReturn, end)
+	if res := l.f.Result; res.Kind != ir.TVoid {
+		ret.A = constOf(0, res, end)
+	}
+	l.emit(ret)
+	for i := range l.body {
+		in := &l.body[i]
+		switch in.Op {
+		case ir.IJump:
+			in.Target = l.labels[in.Target]
+		case ir.IBranch:
+			in.Target = l.labels[in.Target]
+			in.Target2 = l.labels[in.Target2]
+		}
+	}
+	l.f.Body = l.body
+}
+
+// ---- emission helpers ----
+
+func (l *fnLower) ins(op ir.Op, pos ir.Pos) ir.Instr {
+	return ir.Instr{Op: op, Pos: pos, Dst: -1, Dst2: -1}
+}
+
+func (l *fnLower) emit(in ir.Instr) {
+	l.body = append(l.body, in)
+}
+
+func (l *fnLower) newLabel() int {
+	l.labels = append(l.labels, -1)
+	return len(l.labels) - 1
+}
+
+func (l *fnLower) bind(lab int) {
+	l.labels[lab] = len(l.body)
+	l.targets[len(l.body)] = true
+}
+
+func (l *fnLower) jump(lab int, pos ir.Pos) {
+	in := l.ins(ir.IJump, pos)
+	in.Target = lab
+	l.emit(in)
+}
+
+func (l *fnLower) branch(cond *ir.Expr, then, els int, pos ir.Pos) {
+	in := l.ins(ir.IBranch, pos)
+	in.A, in.Target, in.Target2 = cond, then, els
+	l.emit(in)
+}
+
+// temp allocates a hidden temp local.
+func (l *fnLower) temp(t *ir.Type, pos ir.Pos) int {
+	l.ntemp++
+	l.f.Locals = append(l.f.Locals, ir.Local{Name: fmt.Sprint(l.ntemp), Type: t, Pos: pos})
+	return len(l.f.Locals) - 1
+}
+
+func (l *fnLower) isTemp(e *ir.Expr) bool {
+	return e != nil && e.Kind == ir.ELocal && e.Local >= l.firstTemp
+}
+
+func local(slot int, t *ir.Type, pos ir.Pos) *ir.Expr {
+	return &ir.Expr{Kind: ir.ELocal, Local: slot, Type: t, Pos: pos}
+}
+
+func constOf(v int64, t *ir.Type, pos ir.Pos) *ir.Expr {
+	return &ir.Expr{Kind: ir.EConst, Val: v, Type: t, Pos: pos}
+}
+
+// assignLocal emits dst = v. When v is a hidden temp written by the
+// instruction just emitted (and nothing jumps in between), that instruction
+// writes dst directly and the temp is dropped.
+func (l *fnLower) assignLocal(dst int, v *ir.Expr, pos ir.Pos) {
+	if n := len(l.body); l.isTemp(v) && n > 0 && !l.targets[n] && v.Local == len(l.f.Locals)-1 {
+		last := &l.body[n-1]
+		retarget := false
+		switch last.Op {
+		case ir.ILoad, ir.IRMW, ir.ICall, ir.ITryLock, ir.ISpawn, ir.IJoin, ir.INondet, ir.ISelf, ir.IAlloc:
+			if last.Dst == v.Local {
+				last.Dst, retarget = dst, true
+			}
+		case ir.ICAS:
+			if last.Dst2 == v.Local {
+				last.Dst2, retarget = dst, true
+			}
+		}
+		if retarget {
+			l.f.Locals = l.f.Locals[:len(l.f.Locals)-1]
+			l.ntemp--
+			return
+		}
+	}
+	in := l.ins(ir.IAssign, pos)
+	in.Dst, in.A = dst, v
+	l.emit(in)
+}
+
+// spill evaluates e into a fresh temp now (used when e may fail and later
+// operands emit instructions).
+func (l *fnLower) spill(e *ir.Expr, pos ir.Pos) *ir.Expr {
+	t := l.temp(e.Type, pos)
+	in := l.ins(ir.IAssign, pos)
+	in.Dst, in.A = t, e
+	l.emit(in)
+	return local(t, e.Type, pos)
+}
+
+// rvList lowers operands left to right.
+func (l *fnLower) rvList(es []Expr) []*ir.Expr {
+	out := make([]*ir.Expr, len(es))
+	for i, e := range es {
+		x := l.rv(e)
+		if mayFailIR(x) && anyEmits(es[i+1:]) {
+			x = l.spill(x, e.exprPos())
+		}
+		out[i] = x
+	}
+	return out
+}
+
+func anyEmits(es []Expr) bool {
+	for _, e := range es {
+		if emits(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayFailIR reports whether evaluating the pure expression e can fail.
+func mayFailIR(e *ir.Expr) bool {
+	if e == nil {
+		return false
+	}
+	switch e.Kind {
+	case ir.EBinary:
+		switch e.Op {
+		case ir.OpDiv, ir.OpMod, ir.OpShl, ir.OpShr:
+			if e.B.Kind != ir.EConst {
+				return true
+			}
+		}
+		return mayFailIR(e.A) || mayFailIR(e.B)
+	case ir.EUnary, ir.ECast:
+		return mayFailIR(e.A)
+	case ir.EIndex, ir.EField:
+		return true
+	}
+	return false
+}
+
+// ---- statements ----
+
+func (l *fnLower) block(b *Block) {
+	for _, s := range b.Stmts {
+		l.stmt(s)
+	}
+}
+
+func (l *fnLower) stmt(s Stmt) {
+	switch s := s.(type) {
+	case *Block:
+		l.block(s)
+	case *LetStmt:
+		typ := l.f.Locals[s.local].Type
+		if s.Init == nil {
+			l.assignLocal(s.local, constOf(0, typ, s.Pos), s.Pos)
+			return
+		}
+		l.assignLocal(s.local, l.rv(s.Init), s.Pos)
+	case *AssignStmt:
+		l.assign(s)
+	case *ExprStmt:
+		l.effect(s.X)
+	case *IfStmt:
+		l.ifStmt(s)
+	case *WhileStmt:
+		if s.spin {
+			c := l.rv(s.Cond)
+			in := l.ins(ir.IAssume, s.Pos)
+			in.A = &ir.Expr{Kind: ir.EUnary, Op: ir.OpNot, A: c, Type: ir.Bool, Pos: s.Cond.exprPos()}
+			in.Assume = ir.AssumeSpin
+			l.emit(in)
+			return
+		}
+		l.loop(s.Pos, s.Cond, nil, s.Unroll, s.Body)
+	case *ForStmt:
+		if s.Init != nil {
+			l.stmt(s.Init)
+		}
+		l.loop(s.Pos, s.Cond, s.Post, s.Unroll, s.Body)
+	case *RangeStmt:
+		l.rangeLoop(s)
+	case *BranchStmt:
+		ll := l.loops[len(l.loops)-1]
+		if s.Break {
+			l.jump(ll.brk, s.Pos)
+		} else {
+			l.jump(ll.cont, s.Pos)
+		}
+	case *ReturnStmt:
+		in := l.ins(ir.IReturn, s.Pos)
+		if s.Result != nil {
+			in.A = l.rv(s.Result)
+		}
+		l.emit(in)
+	case *AwaitStmt:
+		in := l.ins(ir.IAssume, s.Pos)
+		in.A = l.rv(s.Cond)
+		in.Assume = ir.AssumeSpin
+		l.emit(in)
+	case *AssumeStmt:
+		in := l.ins(ir.IAssume, s.Pos)
+		in.A = l.rv(s.Cond)
+		in.Assume = ir.AssumeUser
+		l.emit(in)
+	case *AssertStmt:
+		in := l.ins(ir.IAssert, s.Pos)
+		in.A = l.rv(s.Cond)
+		in.Msg = s.Msg
+		l.emit(in)
+	case *AtomicStmt:
+		l.emit(l.ins(ir.IAtomicBegin, s.Pos))
+		l.block(s.Body)
+		l.emit(l.ins(ir.IAtomicEnd, s.Body.End))
+	}
+}
+
+func (l *fnLower) assign(s *AssignStmt) {
+	if id, ok := unparen(s.LHS).(*Ident); ok && id.sym.kind == symLocal {
+		l.assignLocal(id.sym.local, l.rv(s.RHS), s.Pos)
+		return
+	}
+	addr := l.addr(s.LHS)
+	v := l.rv(s.RHS)
+	in := l.ins(ir.IStore, s.Pos)
+	in.Addr, in.A, in.Order = addr, v, defaultOrder(s.LHS)
+	l.emit(in)
+}
+
+func (l *fnLower) ifStmt(s *IfStmt) {
+	c := l.rv(s.Cond)
+	then, els, end := l.newLabel(), l.newLabel(), l.newLabel()
+	if s.Else == nil {
+		els = end
+	}
+	l.branch(c, then, els, s.Pos)
+	l.bind(then)
+	l.block(s.Then)
+	if s.Else != nil {
+		l.jump(end, s.Then.End)
+		l.bind(els)
+		l.stmt(s.Else)
+	}
+	l.bind(end)
+}
+
+// counter starts a loop-bound counter, or returns -1 if none is needed.
+func (l *fnLower) counter(pos ir.Pos) int {
+	l.nloop++
+	l.f.Locals = append(l.f.Locals, ir.Local{Name: fmt.Sprintf("loop.%d", l.nloop), Type: ir.Int, Pos: pos})
+	slot := len(l.f.Locals) - 1
+	in := l.ins(ir.IAssign, pos)
+	in.Dst, in.A = slot, constOf(0, ir.Int, pos)
+	l.emit(in)
+	return slot
+}
+
+func (l *fnLower) loopHead(slot int, u *Unroll, pos ir.Pos) {
+	in := l.ins(ir.ILoopHead, pos)
+	in.Dst = slot
+	if u != nil {
+		in.Bound = u.bound
+	}
+	l.emit(in)
+}
+
+// loop lowers a while or C-style for loop (cond nil: forever).
+//
+//	cnt = 0
+//	head:  <cond>; branch c, body, exit
+//	body:  loophead cnt; <body>
+//	cont:  <post>; jump head
+//	exit:
+func (l *fnLower) loop(pos ir.Pos, cond Expr, post Stmt, u *Unroll, body *Block) {
+	cnt := l.counter(pos)
+	head, bodyL, cont, exit := l.newLabel(), l.newLabel(), l.newLabel(), l.newLabel()
+	l.bind(head)
+	if cond != nil {
+		c := l.rv(cond)
+		l.branch(c, bodyL, exit, pos)
+	}
+	l.bind(bodyL)
+	l.loopHead(cnt, u, pos)
+	l.loops = append(l.loops, loopLabels{brk: exit, cont: cont})
+	l.block(body)
+	l.loops = l.loops[:len(l.loops)-1]
+	l.bind(cont)
+	if post != nil {
+		l.stmt(post)
+	}
+	l.jump(head, pos)
+	l.bind(exit)
+}
+
+// rangeLoop lowers `for i in lo..hi`:
+//
+//	i = lo; hi' = hi; [cnt = 0]
+//	head: branch i < hi', body, exit
+//	body: [loophead cnt]; <body>
+//	cont: i = i + 1; jump head
+//	exit:
+func (l *fnLower) rangeLoop(s *RangeStmt) {
+	pos := s.Pos
+	lohi := l.rvList([]Expr{s.Lo, s.Hi})
+	l.assignLocal(s.local, lohi[0], pos)
+	hi := lohi[1]
+	if hi.Kind != ir.EConst && hi.Kind != ir.ELocal {
+		hi = l.spill(hi, s.Hi.exprPos())
+	} else if hi.Kind == ir.ELocal && !l.isTemp(hi) {
+		// A user local could change in the body: snapshot it.
+		hi = l.spill(hi, s.Hi.exprPos())
+	}
+	cnt := -1
+	if !s.constant {
+		cnt = l.counter(pos)
+	}
+	head, bodyL, cont, exit := l.newLabel(), l.newLabel(), l.newLabel(), l.newLabel()
+	iv := local(s.local, ir.Int, s.Var.Pos)
+	l.bind(head)
+	l.branch(&ir.Expr{Kind: ir.EBinary, Op: ir.OpLt, A: iv, B: hi, Type: ir.Bool, Pos: pos}, bodyL, exit, pos)
+	l.bind(bodyL)
+	if cnt >= 0 {
+		l.loopHead(cnt, s.Unroll, pos)
+	}
+	l.loops = append(l.loops, loopLabels{brk: exit, cont: cont})
+	l.block(s.Body)
+	l.loops = l.loops[:len(l.loops)-1]
+	l.bind(cont)
+	inc := l.ins(ir.IAssign, pos)
+	inc.Dst = s.local
+	inc.A = &ir.Expr{Kind: ir.EBinary, Op: ir.OpAdd, A: iv, B: constOf(1, ir.Int, pos), Type: ir.Int, Pos: pos}
+	l.emit(inc)
+	l.jump(head, pos)
+	l.bind(exit)
+}
+
+// effect lowers an expression statement (a call whose value is dropped).
+func (l *fnLower) effect(e Expr) {
+	switch x := e.(type) {
+	case *CallExpr:
+		l.call(x, false)
+	case *SpawnExpr:
+		l.spawn(x, false)
+	case *BuiltinCall:
+		if x.Op == kwJoin {
+			l.join(x, false)
+			return
+		}
+		l.builtin(x)
+	default:
+		l.rv(e)
+	}
+}
+
+// ---- expressions ----
+
+// defaultOrder is the memory order of a plain access to location e: sc for
+// atomic globals and fields (and their elements), na otherwise.
+func defaultOrder(e Expr) ir.Order {
+	if atomicLoc(e) {
+		return ir.OrderSC
+	}
+	return ir.OrderNA
+}
+
+func atomicLoc(e Expr) bool {
+	switch x := unparen(e).(type) {
+	case *Ident:
+		return x.sym != nil && x.sym.kind == symGlobal && x.sym.global.Atomic
+	case *IndexExpr:
+		return atomicLoc(x.X)
+	case *FieldExpr:
+		if x.field == nil {
+			return false
+		}
+		if x.field.Atomic {
+			return true
+		}
+		if t := x.X.info().typ; t != nil && t.Kind == ir.TRecord {
+			return atomicLoc(x.X)
+		}
+	}
+	return false
+}
+
+// addr lowers the address of the shared location e.
+func (l *fnLower) addr(e Expr) *ir.Expr {
+	pos := e.exprPos()
+	switch x := e.(type) {
+	case *ParenExpr:
+		return l.addr(x.X)
+	case *Ident:
+		return &ir.Expr{Kind: ir.EGlobalAddr, Global: x.sym.index, Type: x.sym.typ, Pos: pos}
+	case *IndexExpr:
+		arr := x.X.info().typ
+		a := l.addr(x.X)
+		i := l.rv(x.Index)
+		if mayFailIR(i) {
+			i = l.spill(i, x.Index.exprPos())
+		}
+		return &ir.Expr{Kind: ir.EIndex, A: a, B: i, Len: arr.Len, Stride: arr.Elem.Size(), Type: arr.Elem, Pos: pos}
+	case *FieldExpr:
+		var base *ir.Expr
+		if t := x.X.info().typ; t.Kind == ir.TRecord {
+			base = l.addr(x.X)
+		} else {
+			base = l.rv(x.X)
+		}
+		return &ir.Expr{Kind: ir.EField, A: base, Offset: x.field.f.Offset, Type: x.field.f.Type, Pos: pos}
+	}
+	panic(fmt.Sprintf("cir: internal error: address of %T at %s", e, pos))
+}
+
+// load emits a load of location e with order o into a temp.
+func (l *fnLower) load(e Expr, o ir.Order) *ir.Expr {
+	typ := e.info().typ
+	a := l.addr(e)
+	t := l.temp(typ, e.exprPos())
+	in := l.ins(ir.ILoad, e.exprPos())
+	in.Dst, in.Addr, in.Order = t, a, o
+	l.emit(in)
+	return local(t, typ, e.exprPos())
+}
+
+var unOps = map[tokKind]ir.Operator{tMinus: ir.OpNeg, tBang: ir.OpNot, tTilde: ir.OpBitNot}
+
+var binOps = map[tokKind]ir.Operator{
+	tPlus: ir.OpAdd, tMinus: ir.OpSub, tStar: ir.OpMul, tSlash: ir.OpDiv, tPercent: ir.OpMod,
+	tAmp: ir.OpAnd, tPipe: ir.OpOr, tCaret: ir.OpXor, tShl: ir.OpShl, tShr: ir.OpShr,
+	tEq: ir.OpEq, tNe: ir.OpNe, tLt: ir.OpLt, tLe: ir.OpLe, tGt: ir.OpGt, tGe: ir.OpGe,
+	tAndAnd: ir.OpLAnd, tOrOr: ir.OpLOr,
+}
+
+// rv lowers e as a value and returns a pure expression for it.
+func (l *fnLower) rv(e Expr) *ir.Expr {
+	pos := e.exprPos()
+	typ := e.info().typ
+	switch x := e.(type) {
+	case *Ident:
+		if x.sym.kind == symLocal {
+			return local(x.sym.local, x.sym.typ, pos)
+		}
+		return l.load(x, defaultOrder(x))
+	case *IntLit:
+		return constOf(int64(x.Val), ir.Int, pos)
+	case *BoolLit:
+		return constOf(b2i(x.Val), ir.Bool, pos)
+	case *NullLit:
+		return constOf(0, typ, pos)
+	case *ThisExpr:
+		return local(0, typ, pos)
+	case *ParenExpr:
+		return l.rv(x.X)
+	case *UnaryExpr:
+		return &ir.Expr{Kind: ir.EUnary, Op: unOps[x.Op], A: l.rv(x.X), Type: typ, Pos: pos}
+	case *BinaryExpr:
+		if (x.Op == tAndAnd || x.Op == tOrOr) && (emits(x.Y) || mayFail(x.Y)) {
+			return l.shortCircuit(x)
+		}
+		ops := l.rvList([]Expr{x.X, x.Y})
+		return &ir.Expr{Kind: ir.EBinary, Op: binOps[x.Op], A: ops[0], B: ops[1], Type: typ, Pos: x.OpPos}
+	case *IndexExpr, *FieldExpr:
+		return l.load(e, defaultOrder(e))
+	case *CallExpr:
+		return l.call(x, true)
+	case *SpawnExpr:
+		return l.spawn(x, true)
+	case *BuiltinCall:
+		if x.Op == kwJoin {
+			return l.join(x, true)
+		}
+		return l.builtin(x)
+	case *NewExpr:
+		return l.newExpr(x)
+	}
+	panic(fmt.Sprintf("cir: internal error: value of %T at %s", e, pos))
+}
+
+// shortCircuit lowers X && Y / X || Y with a branch around Y.
+func (l *fnLower) shortCircuit(x *BinaryExpr) *ir.Expr {
+	pos := x.OpPos
+	a := l.rv(x.X)
+	var t int
+	if l.isTemp(a) {
+		t = a.Local // a hidden temp has this one use: reuse it for the result
+	} else {
+		t = l.temp(ir.Bool, pos)
+		in := l.ins(ir.IAssign, pos)
+		in.Dst, in.A = t, a
+		l.emit(in)
+	}
+	rhs, end := l.newLabel(), l.newLabel()
+	tv := local(t, ir.Bool, pos)
+	if x.Op == tAndAnd {
+		l.branch(tv, rhs, end, pos)
+	} else {
+		l.branch(tv, end, rhs, pos)
+	}
+	l.bind(rhs)
+	b := l.rv(x.Y)
+	in := l.ins(ir.IAssign, pos)
+	in.Dst, in.A = t, b
+	l.emit(in)
+	l.bind(end)
+	return local(t, ir.Bool, pos)
+}
+
+// call lowers a function or method call; with value it returns the result.
+func (l *fnLower) call(x *CallExpr, value bool) *ir.Expr {
+	pos := x.exprPos()
+	var callee *FuncDecl
+	var args []*ir.Expr
+	switch f := x.Fun.(type) {
+	case *Ident:
+		callee = f.sym.fn
+	case *FieldExpr:
+		callee = f.method
+		var recv *ir.Expr
+		if t := f.X.info().typ; t.Kind == ir.TRecord {
+			recv = l.addr(f.X)
+		} else {
+			recv = l.rv(f.X)
+		}
+		args = append(args, recv)
+	}
+	args = append(args, l.rvList(x.Args)...)
+	in := l.ins(ir.ICall, pos)
+	in.Func, in.Args = callee.fn, args
+	if !value || callee.fn.Result.Kind == ir.TVoid {
+		l.emit(in)
+		return nil
+	}
+	t := l.temp(callee.fn.Result, pos)
+	in.Dst = t
+	l.emit(in)
+	return local(t, callee.fn.Result, pos)
+}
+
+func (l *fnLower) spawn(x *SpawnExpr, value bool) *ir.Expr {
+	callee := x.Call.Fun.(*Ident).sym.fn
+	in := l.ins(ir.ISpawn, x.Pos)
+	in.Func, in.Args = callee.fn, l.rvList(x.Call.Args)
+	if !value {
+		l.emit(in)
+		return nil
+	}
+	t := l.temp(ir.Thread, x.Pos)
+	in.Dst = t
+	l.emit(in)
+	return local(t, ir.Thread, x.Pos)
+}
+
+func (l *fnLower) join(x *BuiltinCall, value bool) *ir.Expr {
+	in := l.ins(ir.IJoin, x.Pos)
+	in.A = l.rv(x.Args[0])
+	if !value {
+		l.emit(in)
+		return nil
+	}
+	typ := x.typ
+	t := l.temp(typ, x.Pos)
+	in.Dst = t
+	l.emit(in)
+	return local(t, typ, x.Pos)
+}
+
+func (l *fnLower) newExpr(x *NewExpr) *ir.Expr {
+	rec := x.rec.rec
+	vals := make([]Expr, len(x.Inits))
+	for i, fi := range x.Inits {
+		vals[i] = fi.Value
+	}
+	lowered := l.rvList(vals)
+	args := make([]*ir.Expr, rec.Size)
+	for i := range args {
+		args[i] = constOf(0, ir.Int, x.Pos)
+	}
+	for _, fd := range x.rec.Fields {
+		if fd.f.Type.Kind == ir.TBool || fd.f.Type.Kind == ir.TPtr || fd.f.Type.Kind == ir.TThread {
+			args[fd.f.Offset] = constOf(0, fd.f.Type, x.Pos)
+		}
+	}
+	for i, fi := range x.Inits {
+		args[fi.field.f.Offset] = lowered[i]
+	}
+	typ := ir.PtrTo(rec)
+	t := l.temp(typ, x.Pos)
+	in := l.ins(ir.IAlloc, x.Pos)
+	in.Dst, in.Record, in.Args = t, rec, args
+	l.emit(in)
+	return local(t, typ, x.Pos)
+}
+
+var rmwKinds = map[tokKind]ir.RMWKind{
+	kwFetchAdd: ir.RMWAdd, kwFetchSub: ir.RMWSub, kwFetchAnd: ir.RMWAnd,
+	kwFetchOr: ir.RMWOr, kwFetchXor: ir.RMWXor, kwExchange: ir.RMWXchg,
+}
+
+// builtin lowers a builtin call (other than join); it returns its value, or
+// nil for builtins without one.
+func (l *fnLower) builtin(x *BuiltinCall) *ir.Expr {
+	pos := x.Pos
+	switch x.Op {
+	case kwLock, kwUnlock, kwSignal, kwBroadcast:
+		op := map[tokKind]ir.Op{kwLock: ir.ILock, kwUnlock: ir.IUnlock, kwSignal: ir.ISignal, kwBroadcast: ir.IBroadcast}[x.Op]
+		in := l.ins(op, pos)
+		in.Addr = l.addr(x.Args[0])
+		l.emit(in)
+		return nil
+	case kwTrylock:
+		in := l.ins(ir.ITryLock, pos)
+		in.Addr = l.addr(x.Args[0])
+		in.Dst = l.temp(ir.Bool, pos)
+		l.emit(in)
+		return local(in.Dst, ir.Bool, pos)
+	case kwWait:
+		in := l.ins(ir.IWait, pos)
+		in.Addr = l.addr(x.Args[0])
+		in.B = l.addr(x.Args[1])
+		l.emit(in)
+		return nil
+	case kwFence:
+		in := l.ins(ir.IFence, pos)
+		in.Order = x.orders[0]
+		l.emit(in)
+		return nil
+	case kwLoad:
+		v := l.load(x.Args[0], x.orders[0])
+		l.body[len(l.body)-1].Pos = pos
+		return v
+	case kwStore:
+		in := l.ins(ir.IStore, pos)
+		in.Addr = l.addr(x.Args[0])
+		in.A = l.rv(x.Args[1])
+		in.Order = x.orders[0]
+		l.emit(in)
+		return nil
+	case kwFetchAdd, kwFetchSub, kwFetchAnd, kwFetchOr, kwFetchXor, kwExchange:
+		typ := x.typ
+		in := l.ins(ir.IRMW, pos)
+		in.Addr = l.addr(x.Args[0])
+		in.A = l.rv(x.Args[1])
+		in.RMW, in.Order = rmwKinds[x.Op], x.orders[0]
+		in.Dst = l.temp(typ, pos)
+		l.emit(in)
+		return local(in.Dst, typ, pos)
+	case kwCas:
+		typ := x.Args[0].info().typ
+		in := l.ins(ir.ICAS, pos)
+		in.Addr = l.addr(x.Args[0])
+		ed := l.rvList(x.Args[1:3])
+		in.A, in.B = ed[0], ed[1]
+		in.Order, in.FailOrder = x.orders[0], x.orders[1]
+		in.Dst = l.temp(typ, pos)
+		in.Dst2 = l.temp(ir.Bool, pos)
+		l.emit(in)
+		return local(in.Dst2, ir.Bool, pos)
+	case kwNondet:
+		lohi := l.rvList(x.Args)
+		in := l.ins(ir.INondet, pos)
+		in.A, in.B = lohi[0], lohi[1]
+		in.Dst = l.temp(ir.Int, pos)
+		l.emit(in)
+		return local(in.Dst, ir.Int, pos)
+	case kwNondetBool:
+		in := l.ins(ir.INondet, pos)
+		in.A, in.B = constOf(0, ir.Int, pos), constOf(1, ir.Int, pos)
+		in.Dst = l.temp(ir.Bool, pos)
+		l.emit(in)
+		return local(in.Dst, ir.Bool, pos)
+	case kwTid:
+		in := l.ins(ir.ISelf, pos)
+		in.Dst = l.temp(ir.Thread, pos)
+		l.emit(in)
+		return local(in.Dst, ir.Thread, pos)
+	}
+	panic(fmt.Sprintf("cir: internal error: builtin %s at %s", x.Op, pos))
+}

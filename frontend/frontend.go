@@ -1,0 +1,60 @@
+// Package frontend turns source files into ir.Programs. It dispatches on the
+// file extension to a language front end (CIR today, in sub-package cir;
+// litmus and C front ends are planned as sub-packages of their own) and
+// reports errors as an ErrorList: every error of the file, each rendered as
+// "file:line:col: message" followed by the source line and a caret.
+package frontend
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"ncmc/frontend/cir"
+	"ncmc/frontend/diag"
+	"ncmc/ir"
+)
+
+// Error is one positioned front-end error (see diag.Error).
+type Error = diag.Error
+
+// ErrorList is the list of all errors of a source file, sorted by position
+// (see diag.ErrorList). It is the error type returned by LoadFile and the
+// Parse functions when the input is malformed.
+type ErrorList = diag.ErrorList
+
+// LoadFile reads the file at path and lowers it to an ir.Program, choosing
+// the front end by extension: ".cir" is CIR. Other extensions are an error
+// for now. Malformed input yields an ErrorList; an unreadable file yields
+// the error of os.ReadFile.
+func LoadFile(path string) (*ir.Program, error) {
+	ext := strings.ToLower(filepath.Ext(path))
+	switch ext {
+	case ".cir":
+	case ".litmus", ".c", ".i", ".h":
+		return nil, fmt.Errorf("%s: the %s front end is not implemented yet (ncmc reads .cir files)", path, langOf(ext))
+	default:
+		return nil, fmt.Errorf("%s: unknown input file type %q (ncmc reads .cir files)", path, ext)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCIR(path, src)
+}
+
+func langOf(ext string) string {
+	if ext == ".litmus" {
+		return "litmus"
+	}
+	return "C"
+}
+
+// ParseCIR parses, checks and lowers the CIR program src; filename is used
+// in positions (ir.Pos.File, Program.File) and error messages. Program.Source
+// holds src. Malformed programs yield an ErrorList with every syntax error,
+// or, if there are none, every semantic error.
+func ParseCIR(filename string, src []byte) (*ir.Program, error) {
+	return cir.Compile(filename, src)
+}
