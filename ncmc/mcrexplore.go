@@ -3,6 +3,8 @@ package ncmc
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"sync"
 	"time"
 
 	"ncmc/ir"
@@ -136,68 +138,180 @@ func observedLocs(prog *ir.Program) []int64 {
 	return locs
 }
 
+// mcrState is the work shared by the workers of one mcr exploration.
+type mcrState struct {
+	prog  *ir.Program
+	names *Names
+	cfg   Config
+	opts  Options
+	final []int64
+
+	mu      sync.Mutex
+	wake    *sync.Cond
+	queue   []*mcr.Seed
+	seen    map[string]bool
+	active  int
+	done    bool
+	col     *collector
+	cex     *mcr.Seed
+	err     error
+	stopped string
+	stopKnd string
+	replay  time.Duration
+	queries int
+	smtTime time.Duration
+}
+
+// next hands out the next seed, or nil when the exploration is over.
+func (st *mcrState) next(ctx context.Context) *mcr.Seed {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for {
+		if st.done {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			st.stop(budgetReason(err, st.opts), "time")
+			return nil
+		}
+		if st.opts.MaxExecutions > 0 && st.col.stats.Executions+st.active >= st.opts.MaxExecutions && len(st.queue) > 0 {
+			if st.active == 0 {
+				st.stop(fmt.Sprintf("execution bound %d hit", st.opts.MaxExecutions), "executions")
+				return nil
+			}
+			st.wake.Wait()
+			continue
+		}
+		if len(st.queue) > 0 {
+			sd := st.queue[0]
+			st.queue = st.queue[1:]
+			st.active++
+			return sd
+		}
+		if st.active == 0 {
+			st.done = true
+			st.wake.Broadcast()
+			return nil
+		}
+		st.wake.Wait()
+	}
+}
+
+func (st *mcrState) stop(reason, kind string) {
+	if st.stopped == "" && !st.done {
+		st.stopped, st.stopKnd = reason, kind
+	}
+	st.done = true
+	st.wake.Broadcast()
+}
+
+// finish records the execution of sd and the seeds it produced.
+func (st *mcrState) finish(sd *mcr.Seed, x *Execution, seeds []mcr.Seed, replay time.Duration, gs mcr.Stats, err error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.active--
+	defer st.wake.Broadcast()
+	st.replay += replay
+	st.queries += gs.Queries
+	st.smtTime += gs.SMTTime
+	if err != nil {
+		if st.err == nil {
+			st.err = err
+		}
+		st.done = true
+		return
+	}
+	if x == nil {
+		return
+	}
+	if st.col.add(x) && st.cex == nil {
+		st.cex = sd
+		if !st.opts.KeepGoing {
+			st.done = true
+			return
+		}
+	}
+	for i := range seeds {
+		k := seeds[i].Key()
+		if !st.seen[k] {
+			st.seen[k] = true
+			st.queue = append(st.queue, &seeds[i])
+		}
+	}
+	st.col.stats.Seeds = len(st.seen)
+	st.col.stats.SMTQueries = st.queries
+	st.col.stats.SMTTime = st.smtTime
+	st.col.progress(len(st.queue))
+}
+
+func (st *mcrState) worker(ctx context.Context) {
+	gen := mcr.NewGenerator(mcr.Options{QueryTimeout: st.opts.QueryTimeout})
+	defer gen.Close()
+	for {
+		sd := st.next(ctx)
+		if sd == nil {
+			return
+		}
+		before := gen.Stats
+		t0 := time.Now()
+		x, err := runSeed(st.prog, st.names, st.cfg, sd, false)
+		replay := time.Since(t0)
+		var seeds []mcr.Seed
+		if err == nil && !(violated(x) && !st.opts.KeepGoing) {
+			seeds, err = gen.Seeds(ctx, traceOf(x, sd, st.final))
+			if err != nil && ctx.Err() != nil {
+				// Interrupted: this execution's seeds are lost, so the
+				// exploration is incomplete.
+				err = nil
+				seeds = nil
+				st.mu.Lock()
+				st.stop(budgetReason(ctx.Err(), st.opts), "time")
+				st.mu.Unlock()
+			}
+		}
+		d := gen.Stats
+		d.Queries -= before.Queries
+		d.SMTTime -= before.SMTTime
+		st.finish(sd, x, seeds, replay, d, err)
+	}
+}
+
 func exploreMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
 	names := NewNames(prog)
-	col := newCollector(prog, names, opts)
-	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: SC}
-	gen := mcr.NewGenerator(mcr.Options{QueryTimeout: opts.QueryTimeout})
-	defer gen.Close()
-	final := observedLocs(prog)
-	queue := []*mcr.Seed{{Choices: map[int32][]int{}, Why: "initial execution"}}
-	seen := map[string]bool{queue[0].Key(): true}
-	var cex *mcr.Seed
-	stopped, stopKind := "", ""
-	var replay time.Duration
-	for len(queue) > 0 {
-		if err := ctx.Err(); err != nil {
-			stopped, stopKind = budgetReason(err, opts), "time"
-			break
-		}
-		if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
-			stopped, stopKind = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions), "executions"
-			break
-		}
-		sd := queue[0]
-		queue = queue[1:]
-		t0 := time.Now()
-		x, err := runSeed(prog, names, cfg, sd, false)
-		replay += time.Since(t0)
-		if err != nil {
-			return nil, err
-		}
-		if col.add(x) && cex == nil {
-			cex = sd
-			if !opts.KeepGoing {
-				break
-			}
-		}
-		seeds, err := gen.Seeds(ctx, traceOf(x, sd, final))
-		if err != nil {
-			if ctx.Err() != nil {
-				stopped, stopKind = budgetReason(ctx.Err(), opts), "time"
-				break
-			}
-			return nil, err
-		}
-		for i := range seeds {
-			k := seeds[i].Key()
-			if !seen[k] {
-				seen[k] = true
-				queue = append(queue, &seeds[i])
-			}
-		}
-		col.stats.Seeds = len(seen)
-		col.stats.SMTQueries = gen.Stats.Queries
-		col.stats.SMTTime = gen.Stats.SMTTime
-		col.progress(len(queue))
+	st := &mcrState{prog: prog, names: names, opts: opts, final: observedLocs(prog),
+		cfg: Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: SC},
+		col: newCollector(prog, names, opts), seen: map[string]bool{}}
+	st.wake = sync.NewCond(&st.mu)
+	first := &mcr.Seed{Choices: map[int32][]int{}, Why: "initial execution"}
+	st.queue = []*mcr.Seed{first}
+	st.seen[first.Key()] = true
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
 	}
-	col.stats.Seeds = len(seen)
-	col.stats.SMTQueries = gen.Stats.Queries
-	col.stats.SMTTime = gen.Stats.SMTTime
-	col.stats.ReplayTime = replay
-	res := col.result("mcr", stopped, stopKind)
-	if cex != nil {
-		x, err := runSeed(prog, names, cfg, cex, true)
+	var wg sync.WaitGroup
+	for i := 0; i < workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st.worker(ctx)
+		}()
+	}
+	wg.Wait()
+	if st.err != nil {
+		return nil, st.err
+	}
+	if st.stopped == "" && ctx.Err() != nil && len(st.queue) > 0 {
+		st.stopped, st.stopKnd = budgetReason(ctx.Err(), opts), "time"
+	}
+	st.col.stats.Seeds = len(st.seen)
+	st.col.stats.SMTQueries = st.queries
+	st.col.stats.SMTTime = st.smtTime
+	st.col.stats.ReplayTime = st.replay
+	res := st.col.result("mcr", st.stopped, st.stopKnd)
+	res.Workers = workers
+	if st.cex != nil {
+		x, err := runSeed(prog, names, st.cfg, st.cex, true)
 		if err != nil {
 			return nil, err
 		}
@@ -206,4 +320,9 @@ func exploreMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, e
 		_, _, res.ViolationPos = x.Violation()
 	}
 	return res, nil
+}
+
+func violated(x *Execution) bool {
+	msg, _, _ := x.Violation()
+	return msg != ""
 }

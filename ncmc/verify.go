@@ -33,7 +33,10 @@ type Options struct {
 	Model    string // memory model; "sc" (default)
 	Explorer string // "mcr" (default) or "reference"
 	// QueryTimeout bounds each SMT query of the mcr explorer (0: 10s).
-	QueryTimeout  time.Duration
+	QueryTimeout time.Duration
+	// Workers is the number of parallel mcr workers, each with its own Z3
+	// context (0: the number of CPUs).
+	Workers       int
 	Unroll        int           // default loop bound; 0 means 8
 	MaxExecutions int           // stop after this many executions (0: no limit)
 	MaxSteps      int           // visible steps per execution (0: 100000)
@@ -119,6 +122,8 @@ type Result struct {
 	Kind     string `json:"kind,omitempty"`
 	Model    string `json:"model"`
 	Explorer string `json:"explorer"`
+	// Workers is how many parallel workers explored (mcr).
+	Workers int `json:"workers,omitempty"`
 	// Note explains a fallback (e.g. to the reference explorer).
 	Note     string    `json:"note,omitempty"`
 	Stats    Stats     `json:"stats"`

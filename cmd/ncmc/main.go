@@ -1,0 +1,93 @@
+// Command ncmc is a stateless model checker for concurrent programs.
+//
+//	ncmc verify prog.cir [--model sc] [--explorer reference] [--unroll N] ...
+//
+// Exit codes: 0 verified, 1 violation, 2 bad input or usage, 3 unknown.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/alecthomas/kong"
+)
+
+// Exit codes.
+const (
+	exitVerified  = 0
+	exitViolation = 1
+	exitBadInput  = 2
+	exitUnknown   = 3
+)
+
+type cli struct {
+	Verify verifyCmd `cmd:"" help:"Explore every behaviour of a program and report verified, a counterexample, or unknown."`
+}
+
+// env is what a command needs from the process: output streams and whether
+// stderr is a terminal (for progress lines).
+type env struct {
+	ctx        context.Context
+	stdout     io.Writer
+	stderr     io.Writer
+	stderrTerm bool
+}
+
+type exitPanic int
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr, isTerminal(os.Stderr)))
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// run executes the command line args and returns the exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, stderrTerm bool) (code int) {
+	var c cli
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(exitPanic); ok {
+				code = int(e)
+				return
+			}
+			panic(r)
+		}
+	}()
+	parser, err := kong.New(&c,
+		kong.Name("ncmc"),
+		kong.Description("ncmc: a stateless model checker for concurrent programs (CIR).\n\nExit codes: 0 verified, 1 violation, 2 bad input or usage, 3 unknown."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(c int) { panic(exitPanic(c)) }),
+		kong.UsageOnError(),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+	)
+	if err != nil {
+		fmt.Fprintf(stderr, "ncmc: internal error: %v\n", err)
+		return exitBadInput
+	}
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "ncmc: %v\n", err)
+		var pe *kong.ParseError
+		if errors.As(err, &pe) {
+			fmt.Fprintln(stderr, "run 'ncmc --help' for usage")
+		}
+		return exitBadInput
+	}
+	e := &env{ctx: ctx, stdout: stdout, stderr: stderr, stderrTerm: stderrTerm}
+	switch kctx.Command() {
+	case "verify <file>":
+		return c.Verify.run(e)
+	}
+	fmt.Fprintf(stderr, "ncmc: unknown command %q\n", kctx.Command())
+	return exitBadInput
+}

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"ncmc/frontend"
+	"ncmc/ncmc"
+)
+
+type verifyCmd struct {
+	File          string        `arg:"" help:"Program to verify (.cir)." type:"path"`
+	Model         string        `help:"Memory model: sc, tso or pso (tso/pso: operational store buffers, reference explorer)." default:"sc" enum:"sc,tso,pso"`
+	Explorer      string        `help:"Exploration algorithm: mcr (maximal causality reduction with Z3; falls back to reference where unsupported, and says so) or reference (enumerates every interleaving; the oracle)." default:"mcr" enum:"mcr,reference"`
+	Unroll        int           `help:"Default loop bound: a loop whose body runs more often stops the execution with 'bound hit' (verdict unknown). Loops annotated @unroll(N) use N." default:"8"`
+	MaxExecutions int           `name:"max-executions" help:"Stop after N executions (0: no limit); stopping early gives unknown." default:"0"`
+	MaxSteps      int           `name:"max-steps" help:"Visible steps allowed per execution before it counts as a bound hit." default:"100000"`
+	Timeout       time.Duration `help:"Wall-clock limit, e.g. 30s or 5m (0: none); hitting it gives unknown." default:"0"`
+	KeepGoing     bool          `name:"keep-going" help:"Explore past the first violation and list every outcome."`
+	Classes       bool          `help:"Count distinct execution classes (read-value vectors, reads-from graphs)."`
+	JSON          bool          `name:"json" help:"Print one JSON object instead of text."`
+	Dot           string        `help:"Write the execution graph of the counterexample (or of the first complete execution) to this DOT file." type:"path"`
+	Quiet         bool          `short:"q" help:"Print only the verdict line."`
+}
+
+// jsonResult is the --json output: one object per run.
+type jsonResult struct {
+	File           string           `json:"file"`
+	Verdict        ncmc.Verdict     `json:"verdict"`
+	Reason         string           `json:"reason"`
+	Kind           string           `json:"kind,omitempty"`
+	Model          string           `json:"model"`
+	Explorer       string           `json:"explorer"`
+	Executions     int              `json:"executions"`
+	Complete       int              `json:"complete"`
+	Blocked        int              `json:"blocked"`
+	BoundHits      int              `json:"bound_hits"`
+	Outcomes       []ncmc.Outcome   `json:"outcomes"`
+	Classes        *ncmc.Classes    `json:"classes,omitempty"`
+	TimeMS         float64          `json:"time_ms"`
+	Location       string           `json:"location,omitempty"`
+	Counterexample []ncmc.TraceStep `json:"counterexample"`
+	Stats          ncmc.Stats       `json:"stats"`
+}
+
+func (v *verifyCmd) run(e *env) int {
+	prog, err := frontend.LoadFile(v.File)
+	if err != nil {
+		fmt.Fprintln(e.stderr, strings.TrimRight(err.Error(), "\n"))
+		return exitBadInput
+	}
+	opts := ncmc.Options{
+		Model: v.Model, Explorer: v.Explorer, Unroll: v.Unroll,
+		MaxExecutions: v.MaxExecutions, MaxSteps: v.MaxSteps, Timeout: v.Timeout,
+		KeepGoing: v.KeepGoing, Classes: v.Classes,
+	}
+	if v.Unroll <= 0 || v.MaxSteps <= 0 || v.MaxExecutions < 0 || v.Timeout < 0 {
+		fmt.Fprintln(e.stderr, "ncmc: --unroll and --max-steps must be positive; --max-executions and --timeout must not be negative")
+		return exitBadInput
+	}
+	progress := e.stderrTerm && !v.JSON && !v.Quiet
+	if progress {
+		opts.Progress = func(s ncmc.Stats) {
+			rate := float64(s.Executions) / s.Elapsed.Seconds()
+			fmt.Fprintf(e.stderr, "\r\033[K%s: %d executions, %d pending choices, %.0f exec/s, %s", v.File, s.Executions, s.Queue, rate, s.Elapsed.Round(100*time.Millisecond))
+		}
+	}
+	res, err := ncmc.Verify(e.ctx, prog, opts)
+	if progress {
+		fmt.Fprint(e.stderr, "\r\033[K")
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ncmc: %v\n", err)
+		return exitBadInput
+	}
+	if v.Dot != "" && res.Graph != nil {
+		if err := writeDOT(v.Dot, res); err != nil {
+			fmt.Fprintf(e.stderr, "ncmc: %v\n", err)
+			return exitBadInput
+		}
+	}
+	if v.JSON {
+		out := jsonResult{File: v.File, Verdict: res.Verdict, Reason: res.Reason, Kind: res.Kind,
+			Model: res.Model, Explorer: res.Explorer, Executions: res.Stats.Executions,
+			Complete: res.Stats.Complete, Blocked: res.Stats.Blocked, BoundHits: res.Stats.BoundHits,
+			Outcomes: res.Outcomes, Classes: res.Classes, TimeMS: float64(res.Elapsed.Microseconds()) / 1000,
+			Counterexample: res.Counterexample, Stats: res.Stats, Note: res.Note,
+			Seeds: res.Stats.Seeds, SMTQueries: res.Stats.SMTQueries, SMTMS: res.Stats.SMTMS, ReplayMS: res.Stats.ReplayMS}
+		if res.ViolationPos.IsValid() {
+			out.Location = res.ViolationPos.String()
+		}
+		if out.Counterexample == nil {
+			out.Counterexample = []ncmc.TraceStep{}
+		}
+		enc := json.NewEncoder(e.stdout)
+		if err := enc.Encode(out); err != nil {
+			fmt.Fprintf(e.stderr, "ncmc: %v\n", err)
+			return exitBadInput
+		}
+	} else {
+		printText(e.stdout, v, res)
+	}
+	switch res.Verdict {
+	case ncmc.Verified:
+		return exitVerified
+	case ncmc.Violation:
+		return exitViolation
+	}
+	return exitUnknown
+}
+
+func printText(w io.Writer, v *verifyCmd, res *ncmc.Result) {
+	fmt.Fprintf(w, "%s: %s (%s)\n", v.File, strings.ToUpper(string(res.Verdict)), res.Reason)
+	if v.Quiet {
+		return
+	}
+	if res.ViolationPos.IsValid() {
+		fmt.Fprintf(w, "  at %s\n", res.ViolationPos)
+	}
+	s := res.Stats
+	fmt.Fprintf(w, "model %s, explorer %s: %d executions (%d complete, %d blocked, %d bound hits) in %s\n",
+		res.Model, res.Explorer, s.Executions, s.Complete, s.Blocked, s.BoundHits, res.Elapsed.Round(time.Microsecond))
+	if res.Explorer == "mcr" {
+		fmt.Fprintf(w, "mcr: %d seeds, %d SMT queries, SMT %.1f ms, replay %.1f ms\n", s.Seeds, s.SMTQueries, s.SMTMS, s.ReplayMS)
+	}
+	if res.Note != "" {
+		fmt.Fprintf(w, "note: %s\n", res.Note)
+	}
+	if res.Classes != nil {
+		fmt.Fprintf(w, "classes: %d read-value vectors, %d reads-from graphs\n", res.Classes.ReadValues, res.Classes.RF)
+	}
+	if len(res.Counterexample) > 0 {
+		fmt.Fprintln(w, "\ncounterexample:")
+		printTrace(w, res.Counterexample)
+		fmt.Fprintln(w)
+	}
+	if len(res.Outcomes) > 0 {
+		fmt.Fprintf(w, "outcomes (%d distinct):\n", len(res.Outcomes))
+		for _, o := range res.Outcomes {
+			state := o.State
+			if state == "" {
+				state = "(no globals)"
+			}
+			if o.Violation != "" {
+				fmt.Fprintf(w, "  %s   [%s] x%d\n", state, o.Violation, o.Executions)
+			} else {
+				fmt.Fprintf(w, "  %s   x%d\n", state, o.Executions)
+			}
+		}
+	}
+}
+
+func printTrace(w io.Writer, steps []ncmc.TraceStep) {
+	width := 6
+	for _, st := range steps {
+		if len(st.Thread) > width {
+			width = len(st.Thread)
+		}
+	}
+	for _, st := range steps {
+		line := "      "
+		if st.Line > 0 {
+			line = fmt.Sprintf("l.%-4d", st.Line)
+		}
+		text := fmt.Sprintf("  %-*s %s %s", width, st.Thread, line, st.What)
+		if st.Source != "" {
+			text = fmt.Sprintf("%-60s | %s", text, st.Source)
+		}
+		fmt.Fprintln(w, text)
+	}
+}
+
+func writeDOT(path string, res *ncmc.Result) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := writeGraphDOT(f, res); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
