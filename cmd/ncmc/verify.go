@@ -20,6 +20,7 @@ type verifyCmd struct {
 	MaxExecutions int           `name:"max-executions" help:"Stop after N executions (0: no limit); stopping early gives unknown." default:"0"`
 	MaxSteps      int           `name:"max-steps" help:"Visible steps allowed per execution before it counts as a bound hit." default:"100000"`
 	Timeout       time.Duration `help:"Wall-clock limit, e.g. 30s or 5m (0: none); hitting it gives unknown." default:"0"`
+	Workers       int           `help:"Parallel mcr workers, each with its own Z3 context (0: number of CPUs). The verdict and outcome set do not depend on it." default:"0"`
 	KeepGoing     bool          `name:"keep-going" help:"Explore past the first violation and list every outcome."`
 	Classes       bool          `help:"Count distinct execution classes (read-value vectors, reads-from graphs)."`
 	JSON          bool          `name:"json" help:"Print one JSON object instead of text."`
@@ -56,9 +57,9 @@ func (v *verifyCmd) run(e *env) int {
 	opts := ncmc.Options{
 		Model: v.Model, Explorer: v.Explorer, Unroll: v.Unroll,
 		MaxExecutions: v.MaxExecutions, MaxSteps: v.MaxSteps, Timeout: v.Timeout,
-		KeepGoing: v.KeepGoing, Classes: v.Classes,
+		KeepGoing: v.KeepGoing, Classes: v.Classes, Workers: v.Workers,
 	}
-	if v.Unroll <= 0 || v.MaxSteps <= 0 || v.MaxExecutions < 0 || v.Timeout < 0 {
+	if v.Unroll <= 0 || v.MaxSteps <= 0 || v.MaxExecutions < 0 || v.Timeout < 0 || v.Workers < 0 {
 		fmt.Fprintln(e.stderr, "ncmc: --unroll and --max-steps must be positive; --max-executions and --timeout must not be negative")
 		return exitBadInput
 	}
@@ -66,7 +67,7 @@ func (v *verifyCmd) run(e *env) int {
 	if progress {
 		opts.Progress = func(s ncmc.Stats) {
 			rate := float64(s.Executions) / s.Elapsed.Seconds()
-			fmt.Fprintf(e.stderr, "\r\033[K%s: %d executions, %d pending choices, %.0f exec/s, %s", v.File, s.Executions, s.Queue, rate, s.Elapsed.Round(100*time.Millisecond))
+			fmt.Fprintf(e.stderr, "\r\033[K%s: %d executions, queue %d, %.0f exec/s, %s", v.File, s.Executions, s.Queue, rate, s.Elapsed.Round(100*time.Millisecond))
 		}
 	}
 	res, err := ncmc.Verify(e.ctx, prog, opts)
