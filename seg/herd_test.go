@@ -271,12 +271,14 @@ func r(regs []map[string]int64, t int, n string) int64 { return regs[t][n] }
 
 // The c11-herd tests, transcribed from bench/litmus/c11-herd/*.litmus.
 var herdTests = map[string]litmusProg{
-	"2+2W+rel":  twoTwoW(rel),
-	"2+2W+rlx":  twoTwoW(rlx),
-	"CoWW+rlx":  {locs: []string{"x"}, threads: []func(*lc){func(c *lc) { c.store("x", 1, rlx); c.store("x", 2, rlx) }}, cond: func(_ []map[string]int64, m map[string]int64) bool { return m["x"] == 1 }},
-	"3.SB+rlx":  {locs: []string{"x", "y", "z"}, threads: []func(*lc){sbThread("x", "y", rlx, rlx), sbThread("y", "z", rlx, rlx), sbThread("z", "x", rlx, rlx)}, cond: func(g []map[string]int64, _ map[string]int64) bool { return r(g, 0, "r0") == 0 && r(g, 1, "r0") == 0 && r(g, 2, "r0") == 0 }},
-	"SB+rlx":    sbTest(rlx, rlx, na),
-	"SB+sc":     sbTest(sc, sc, na),
+	"2+2W+rel": twoTwoW(rel),
+	"2+2W+rlx": twoTwoW(rlx),
+	"CoWW+rlx": {locs: []string{"x"}, threads: []func(*lc){func(c *lc) { c.store("x", 1, rlx); c.store("x", 2, rlx) }}, cond: func(_ []map[string]int64, m map[string]int64) bool { return m["x"] == 1 }},
+	"3.SB+rlx": {locs: []string{"x", "y", "z"}, threads: []func(*lc){sbThread("x", "y", rlx, rlx), sbThread("y", "z", rlx, rlx), sbThread("z", "x", rlx, rlx)}, cond: func(g []map[string]int64, _ map[string]int64) bool {
+		return r(g, 0, "r0") == 0 && r(g, 1, "r0") == 0 && r(g, 2, "r0") == 0
+	}},
+	"SB+rlx":              sbTest(rlx, rlx, na),
+	"SB+sc":               sbTest(sc, sc, na),
 	"SB+rlx+acqrelfences": sbTest(rlx, rlx, ar),
 	"SB+xchg-sc": {locs: []string{"x", "y"}, threads: []func(*lc){
 		func(c *lc) { c.set("r9", c.xchg("x", 1, sc)); c.set("r0", c.load("y", sc)) },
