@@ -102,7 +102,11 @@ type enumResult struct {
 }
 
 // enumerate builds every execution graph of p and evaluates model m.
-func enumerate(t *testing.T, p litmusProg, m *Model) enumResult {
+func enumerate(t *testing.T, p litmusProg, m *Model) enumResult { return countWith(t, p, m, nil) }
+
+// countWith is enumerate that also calls visit (if not nil) on every
+// consistent graph.
+func countWith(t *testing.T, p litmusProg, m *Model, visit func(*Graph)) enumResult {
 	locs := map[string]int64{}
 	for i, x := range p.locs {
 		locs[x] = ir.MakePtr(i+1, 0)
@@ -144,7 +148,7 @@ func enumerate(t *testing.T, p litmusProg, m *Model) enumResult {
 		if run.pos != len(guess) {
 			return // a shorter guess already covered this (cannot happen)
 		}
-		res.add(enumGraphs(p, ctxs, m, locs))
+		res.add(enumGraphs(p, ctxs, m, locs, visit))
 	}
 	rec(nil)
 	return res
@@ -157,7 +161,7 @@ func (r *enumResult) add(o enumResult) {
 }
 
 // enumGraphs tries every rf and mo for the events the threads produced.
-func enumGraphs(p litmusProg, ctxs []*lc, m *Model, locs map[string]int64) enumResult {
+func enumGraphs(p litmusProg, ctxs []*lc, m *Model, locs map[string]int64, visit func(*Graph)) enumResult {
 	g := New()
 	g.LocName = func(l int64) string {
 		for n, v := range locs {
@@ -215,6 +219,9 @@ func enumGraphs(p litmusProg, ctxs []*lc, m *Model, locs map[string]int64) enumR
 				return
 			}
 			res.consistent++
+			if visit != nil {
+				visit(g)
+			}
 			mem := map[string]int64{}
 			for n, l := range locs {
 				mem[n] = g.WriteValue(lastMO(g, l), l)
