@@ -99,6 +99,17 @@ func (l *fnLower) branch(cond *ir.Expr, then, els int, pos ir.Pos) {
 	l.emit(in)
 }
 
+// terminated reports whether control cannot fall through to the next
+// instruction: the last one is a jump or return and no label points here.
+func (l *fnLower) terminated() bool {
+	n := len(l.body)
+	if n == 0 || l.targets[n] {
+		return false
+	}
+	op := l.body[n-1].Op
+	return op == ir.IJump || op == ir.IReturn
+}
+
 // temp allocates a hidden temp local.
 func (l *fnLower) temp(t *ir.Type, pos ir.Pos) int {
 	l.ntemp++
@@ -227,9 +238,14 @@ func (l *fnLower) stmt(s Stmt) {
 		l.ifStmt(s)
 	case *WhileStmt:
 		if s.spin {
+			// while (c) {} == await(!c)
 			c := l.rv(s.Cond)
 			in := l.ins(ir.IAssume, s.Pos)
-			in.A = &ir.Expr{Kind: ir.EUnary, Op: ir.OpNot, A: c, Type: ir.Bool, Pos: s.Cond.exprPos()}
+			if c.Kind == ir.EUnary && c.Op == ir.OpNot {
+				in.A = c.A
+			} else {
+				in.A = &ir.Expr{Kind: ir.EUnary, Op: ir.OpNot, A: c, Type: ir.Bool, Pos: s.Cond.exprPos()}
+			}
 			in.Assume = ir.AssumeSpin
 			l.emit(in)
 			return
@@ -299,7 +315,9 @@ func (l *fnLower) ifStmt(s *IfStmt) {
 	l.bind(then)
 	l.block(s.Then)
 	if s.Else != nil {
-		l.jump(end, s.Then.End)
+		if !l.terminated() {
+			l.jump(end, s.Then.End)
+		}
 		l.bind(els)
 		l.stmt(s.Else)
 	}
@@ -514,8 +532,14 @@ func (l *fnLower) rv(e Expr) *ir.Expr {
 	case *ParenExpr:
 		return l.rv(x.X)
 	case *UnaryExpr:
+		if v, ok := constValue(x); ok {
+			return constOf(v, typ, pos)
+		}
 		return &ir.Expr{Kind: ir.EUnary, Op: unOps[x.Op], A: l.rv(x.X), Type: typ, Pos: pos}
 	case *BinaryExpr:
+		if v, ok := constValue(x); ok {
+			return constOf(v, typ, x.OpPos)
+		}
 		if (x.Op == tAndAnd || x.Op == tOrOr) && (emits(x.Y) || mayFail(x.Y)) {
 			return l.shortCircuit(x)
 		}
