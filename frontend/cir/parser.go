@@ -614,7 +614,11 @@ func (p *parser) forStmt() Stmt {
 		s.Cond = p.expr()
 	}
 	p.expect(tSemi)
-	if p.tok.kind != tRParen {
+	switch p.tok.kind {
+	case tRParen:
+	case kwLet:
+		s.Post = p.letStmt() // rejected by the checker with a clear message
+	default:
 		s.Post = p.simpleStmt()
 	}
 	p.expect(tRParen)

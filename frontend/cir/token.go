@@ -173,5 +173,8 @@ func (t token) describe() string {
 	case tEOF:
 		return "end of file"
 	}
+	if t.kind.isKeyword() {
+		return "keyword " + t.kind.String()
+	}
 	return "'" + t.kind.String() + "'"
 }
