@@ -12,12 +12,14 @@ import (
 // completion when it is joined, or at the end of main). It follows the ir
 // doc comments; it is not the checker's interpreter.
 type seqExec struct {
-	p       *ir.Program
-	mem     [][]int64
-	unroll  int
-	threads []*seqThread
-	steps   int
-	atomic  int
+	p        *ir.Program
+	mem      [][]int64
+	unroll   int
+	threads  []*seqThread
+	steps    int
+	maxSteps int
+	depth    int
+	atomic   int
 }
 
 type seqThread struct {
@@ -30,7 +32,7 @@ type seqThread struct {
 type seqStop struct{ msg string }
 
 func newSeqExec(p *ir.Program, unroll int) *seqExec {
-	x := &seqExec{p: p, unroll: unroll, mem: make([][]int64, len(p.Globals)+1)}
+	x := &seqExec{p: p, unroll: unroll, mem: make([][]int64, len(p.Globals)+1), maxSteps: 1e6}
 	for i, g := range p.Globals {
 		x.mem[i+1] = append([]int64(nil), g.Init...)
 	}
@@ -144,11 +146,15 @@ func (x *seqExec) eval(e *ir.Expr, locals []int64) int64 {
 }
 
 func (x *seqExec) call(f *ir.Func, args []int64) int64 {
+	if x.depth++; x.depth > 200 {
+		x.stop("call depth limit")
+	}
+	defer func() { x.depth-- }()
 	locals := make([]int64, len(f.Locals))
 	copy(locals, args)
 	pc := 0
 	for {
-		if x.steps++; x.steps > 1e6 {
+		if x.steps++; x.steps > x.maxSteps {
 			x.stop("step limit")
 		}
 		in := &f.Body[pc]
@@ -263,6 +269,9 @@ func (x *seqExec) call(f *ir.Func, args []int64) int64 {
 			cells := make([]int64, in.Record.Size)
 			for i, e := range in.Args {
 				cells[i] = ev(e)
+			}
+			if len(x.mem) > 1e5 {
+				x.stop("heap limit")
 			}
 			x.mem = append(x.mem, cells)
 			locals[in.Dst] = ir.MakePtr(len(x.mem)-1, 0)
