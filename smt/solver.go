@@ -121,6 +121,7 @@ type Stats struct {
 	CacheHits  int // translation-cache hits
 	MaxDepth   int // largest Push depth reached
 	Z3Asserted int // formulas sent to Z3 with assert
+	Z3Models   int // models fetched from Z3 (lazily, see CheckTimeout)
 }
 
 // frame is one level of the assertion stack.
@@ -139,6 +140,7 @@ type model struct {
 	ok    bool
 	vals  []int64 // by Var; valid where has
 	has   []bool  // variables that have a value (active at Check time)
+	z3    bool    // found by Z3: values are evaluated lazily
 	known []bool  // Z3 path: vals[v] already evaluated
 	zm    *z3.Model
 }
@@ -151,7 +153,7 @@ type Solver struct {
 	*Builder
 	opts Options
 
-	zctx *z3.Context
+	zctx *z3.Context // created lazily, on the first Check that needs Z3
 	zs   *z3.Solver
 
 	consts   []z3.Int // Z3 constant for each Var
@@ -184,27 +186,34 @@ func New(opts Options) *Solver {
 		b = NewBuilder()
 	}
 	opts.Builder = nil
-	cfg := z3.NewContextConfig()
-	cfg.SetBool("model", true)
-	zctx := z3.NewContext(cfg)
 	s := &Solver{
 		Builder: b,
 		opts:    opts,
-		zctx:    zctx,
-		zs:      z3.NewSolver(zctx),
 		memo:    make(map[*node]z3.Bool),
-		active:  make(map[*node]struct{}),
 	}
 	s.resetFrames()
 	return s
 }
 
-func (s *Solver) resetFrames() {
+// ensureZ3 creates the Z3 context and solver if they do not exist yet.
+func (s *Solver) ensureZ3() {
+	if s.zs != nil {
+		return
+	}
+	cfg := z3.NewContextConfig()
+	cfg.SetBool("model", true)
+	s.zctx = z3.NewContext(cfg)
+	s.zs = z3.NewSolver(s.zctx)
+	s.zTimeout = 0
 	// Pushing once before asserting anything switches Z3's combined
 	// solver to its incremental core, which is much faster for our
 	// push/check/pop pattern. That scope is frame 0's.
 	s.zs.Push()
-	s.zPushed = 1
+}
+
+// resetFrames empties the assertion stack. Z3 must be empty or absent.
+func (s *Solver) resetFrames() {
+	s.zPushed = 1 // frame 0 owns the initial Z3 scope (see ensureZ3)
 	s.frames = []*frame{{pushed: true}}
 	s.active = make(map[*node]struct{})
 	s.varActive = s.varActive[:0]
@@ -243,7 +252,10 @@ func (s *Solver) Reset() { s.ResetWith(NewBuilder()) }
 // ResetWith is like Reset but embeds b as the new Builder.
 func (s *Solver) ResetWith(b *Builder) {
 	s.mustOpen()
-	s.zs.Reset()
+	if s.zs != nil {
+		s.zs.Reset()
+		s.zs.Push()
+	}
 	s.memo = make(map[*node]z3.Bool)
 	s.Builder = b
 	s.resetFrames()
@@ -261,6 +273,7 @@ func (s *Solver) Depth() int { return len(s.frames) - 1 }
 // Push opens a new assertion scope.
 func (s *Solver) Push() {
 	s.mustOpen()
+	s.model = model{}
 	s.frames = append(s.frames, &frame{})
 	if d := len(s.frames) - 1; d > s.stats.MaxDepth {
 		s.stats.MaxDepth = d
@@ -274,6 +287,7 @@ func (s *Solver) Pop() {
 	if len(s.frames) <= 1 {
 		panic("smt: Pop without matching Push")
 	}
+	s.model = model{}
 	top := s.frames[len(s.frames)-1]
 	if top.pushed {
 		s.zs.Pop()
@@ -298,6 +312,7 @@ func (s *Solver) Pop() {
 // are identified by their integer value.
 func (s *Solver) Assert(f Formula) {
 	s.mustOpen()
+	s.model = model{}
 	s.stats.Asserts++
 	n := f.node()
 	if n == trueNode {
@@ -384,7 +399,9 @@ func (s *Solver) Check(ctx context.Context) (Result, error) {
 //
 // Results:
 //   - Sat, nil: a model is available through Value, Model and Order until
-//     the next Check or Reset;
+//     the next Assert, Push, Pop, Check or Reset (Z3 models are fetched
+//     lazily, on the first Value, Model or Order call, because fetching
+//     one can cost more than the check itself);
 //   - Unsat, nil;
 //   - Unknown, ctx.Err(): ctx was cancelled or its deadline passed;
 //   - Unknown, *UnknownError: the timeout expired (errors.Is(err,
@@ -460,6 +477,7 @@ func (s *Solver) setZ3Timeout(ms uint) {
 
 func (s *Solver) checkZ3(ctx context.Context, timeout time.Duration) (Result, error) {
 	t0 := time.Now()
+	s.ensureZ3()
 	s.sync()
 	s.stats.SyncTime += time.Since(t0)
 	s.stats.Z3Checks++
@@ -530,12 +548,14 @@ func (s *Solver) checkZ3(ctx context.Context, timeout time.Duration) (Result, er
 	if !sat {
 		return Unsat, nil
 	}
+	// Fetching a Z3 model is expensive (often more than the check), so
+	// it is done on the first Value call.
 	s.model = model{
 		ok:    true,
 		vals:  make([]int64, len(s.varActive)),
 		has:   slices.Clone(s.varActive),
+		z3:    true,
 		known: make([]bool, len(s.varActive)),
-		zm:    s.zs.Model(),
 	}
 	if s.opts.ValidateModels {
 		if err := s.validate(); err != nil {
@@ -628,8 +648,8 @@ func (s *Solver) translate(n *node) z3.Bool {
 	return t
 }
 
-// HasModel reports whether the last Check returned Sat (and no Check or
-// Reset happened since).
+// HasModel reports whether a model is available: the last Check returned
+// Sat and no Assert, Push, Pop or Reset happened since.
 func (s *Solver) HasModel() bool { return s.model.ok }
 
 // Value returns the model value of v after a satisfiable Check. ok is false
@@ -641,7 +661,11 @@ func (s *Solver) Value(v Var) (val int64, ok bool) {
 	if !m.ok || v < 0 || int(v) >= len(m.has) || !m.has[v] {
 		return 0, false
 	}
-	if m.zm != nil && !m.known[v] {
+	if m.z3 && !m.known[v] {
+		if m.zm == nil {
+			m.zm = s.zs.Model()
+			s.stats.Z3Models++
+		}
 		x := m.zm.Eval(s.z3Var(v), true)
 		if x == nil {
 			panic(fmt.Sprintf("smt: Z3 cannot evaluate variable %d", v))
@@ -721,5 +745,8 @@ func (s *Solver) Order(vars []Var) []Var {
 // (for debugging; lazily synchronised assertions may be missing).
 func (s *Solver) String() string {
 	s.mustOpen()
+	if s.zs == nil {
+		return ""
+	}
 	return s.zs.String()
 }

@@ -239,6 +239,31 @@ func TestOrderTies(t *testing.T) {
 	}
 }
 
+func TestModelInvalidation(t *testing.T) {
+	both(t, func(t *testing.T, s *Solver) {
+		a, b := s.NewVar("a"), s.NewVar("b")
+		s.Assert(s.Lt(a, b))
+		mustCheck(t, s, Sat)
+		if !s.HasModel() {
+			t.Fatal("no model")
+		}
+		s.Push()
+		if s.HasModel() {
+			t.Fatal("model survives Push")
+		}
+		mustCheck(t, s, Sat)
+		s.Assert(s.Lt(b, 5))
+		if _, ok := s.Value(a); ok || s.Model() != nil {
+			t.Fatal("model survives Assert")
+		}
+		mustCheck(t, s, Sat)
+		s.Pop()
+		if s.HasModel() {
+			t.Fatal("model survives Pop")
+		}
+	})
+}
+
 func TestOrderWithoutModelPanics(t *testing.T) {
 	s := New(Options{})
 	defer s.Close()
