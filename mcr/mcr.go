@@ -27,7 +27,7 @@
 // is the smallest set of events the model needs (the pivot, its program-order
 // predecessors, the writes each included read reads from, the unlocks that
 // included lock acquisitions must follow, spawns and joined threads), plus
-// the frozen prefix, ordered as in the model.
+// the frozen steps, ordered as in the model.
 package mcr
 
 import (
@@ -65,8 +65,11 @@ type Trace struct {
 	G       *seg.Graph
 	Steps   []Step
 	Choices []Choice
-	// Frozen is the number of leading steps replayed from the seed; only what
-	// happens after them is pivoted.
+	// Frozen is the number of leading steps replayed from the seed. They stay
+	// in every seed derived from this trace with their values, but not
+	// necessarily in their order (a total order would lose behaviours: later
+	// steps could never move before a frozen write); only reads after them are
+	// pivoted, so every seed strictly extends its parent's set of fixed steps.
 	Frozen int
 	// FrozenChoices is the number of choices of each thread fixed by the seed.
 	FrozenChoices map[int32]int
@@ -277,20 +280,6 @@ func (a *analysis) mhb() smt.Formula {
 			}
 		}
 	}
-	f := a.tr.Frozen
-	for i := 1; i < f; i++ {
-		fs = append(fs, a.lt(i-1, i))
-	}
-	if f > 0 {
-		for _, steps := range a.thr {
-			for _, i := range steps {
-				if i >= f {
-					fs = append(fs, a.lt(f-1, i))
-					break
-				}
-			}
-		}
-	}
 	return a.b.And(fs...)
 }
 
@@ -346,6 +335,19 @@ func (a *analysis) after(c cutoff, i int) smt.Formula { return a.b.Lt(c.v, a.o[i
 // skip is a read exempt from validity (the pivot), -1 if none.
 func (a *analysis) prefixConstraints(c cutoff, skip int) smt.Formula {
 	var fs []smt.Formula
+	// The frozen steps (the parent's seed) stay in the prefix, in any order
+	// that keeps their values.
+	for _, steps := range a.thr {
+		last := -1
+		for _, i := range steps {
+			if i < a.tr.Frozen {
+				last = i
+			}
+		}
+		if last >= 0 {
+			fs = append(fs, a.b.Lt(a.o[last], c.v))
+		}
+	}
 	for _, e := range a.reads {
 		if e == skip {
 			continue
@@ -729,9 +731,6 @@ func (g *Generator) deadlockPivots(ctx context.Context, a *analysis, add func(Se
 			c := cutoff{a.b.NewVar("CUT")}
 			fs := []smt.Formula{a.b.Lt(a.o[h1.beforeReq], c.v), a.b.Lt(a.o[h2.beforeReq], c.v),
 				a.after(c, h1.req), a.after(c, h2.req)}
-			if a.tr.Frozen > 0 {
-				fs = append(fs, a.b.Lt(a.o[a.tr.Frozen-1], c.v))
-			}
 			s.Assert(a.b.And(fs...))
 			s.Assert(a.prefixConstraints(c, -1))
 			ok, err := g.check(ctx)

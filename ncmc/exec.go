@@ -1100,6 +1100,13 @@ func (x *Execution) advance(t *thread) {
 				cells[i] = v
 			}
 			x.mem[b] = cells
+			for off, v := range cells {
+				if v != 0 {
+					x.G.InitVal[ir.MakePtr(b, off)] = v
+				} else {
+					delete(x.G.InitVal, ir.MakePtr(b, off))
+				}
+			}
 			fr.locals[in.Dst] = ir.MakePtr(b, 0)
 		case ir.ILoopHead:
 			fr.locals[in.Dst]++

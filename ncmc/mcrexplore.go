@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -267,6 +268,21 @@ func (st *mcrState) worker(ctx context.Context) {
 				st.mu.Lock()
 				st.stop(budgetReason(ctx.Err(), st.opts), "time")
 				st.mu.Unlock()
+			}
+		}
+		if st.opts.Debug != nil && x != nil {
+			var sched []string
+			for _, l := range x.Log {
+				e := x.G.Event(l.Event)
+				lab := "-"
+				if e != nil {
+					lab = x.G.Label(e)
+				}
+				sched = append(sched, fmt.Sprintf("t%s:%s", x.ThreadName(l.Action.T), lab))
+			}
+			st.opts.Debug("execution from seed [%s] (%d frozen): %s", sd.Why, len(sd.Steps), strings.Join(sched, "; "))
+			for _, s := range seeds {
+				st.opts.Debug("  seed: %s (%d steps)", s.Why, len(s.Steps))
 			}
 		}
 		d := gen.Stats

@@ -34,6 +34,8 @@ type Options struct {
 	Explorer string // "mcr" (default) or "reference"
 	// QueryTimeout bounds each SMT query of the mcr explorer (0: 10s).
 	QueryTimeout time.Duration
+	// Debug, if set, receives a line per execution and per seed (for developers).
+	Debug func(format string, args ...any)
 	// Workers is the number of parallel mcr workers, each with its own Z3
 	// context (0: the number of CPUs).
 	Workers       int

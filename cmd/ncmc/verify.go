@@ -13,7 +13,7 @@ import (
 )
 
 type verifyCmd struct {
-	File          string        `arg:"" help:"Program to verify (.cir)." type:"path"`
+	File          string        `arg:"" help:"Program to verify (.cir)."`
 	Model         string        `help:"Memory model: sc, tso or pso (tso/pso: operational store buffers, reference explorer)." default:"sc" enum:"sc,tso,pso"`
 	Explorer      string        `help:"Exploration algorithm: mcr (maximal causality reduction with Z3; falls back to reference where unsupported, and says so) or reference (enumerates every interleaving; the oracle)." default:"mcr" enum:"mcr,reference"`
 	Unroll        int           `help:"Default loop bound: a loop whose body runs more often stops the execution with 'bound hit' (verdict unknown). Loops annotated @unroll(N) use N." default:"8"`
@@ -26,6 +26,7 @@ type verifyCmd struct {
 	JSON          bool          `name:"json" help:"Print one JSON object instead of text."`
 	Dot           string        `help:"Write the execution graph of the counterexample (or of the first complete execution) to this DOT file." type:"path"`
 	Quiet         bool          `short:"q" help:"Print only the verdict line."`
+	DebugMCR      bool          `name:"debug-mcr" help:"Print every mcr execution and the seeds it produced (to stderr)." hidden:""`
 }
 
 // jsonResult is the --json output: one object per run.
@@ -44,6 +45,12 @@ type jsonResult struct {
 	Classes        *ncmc.Classes    `json:"classes,omitempty"`
 	TimeMS         float64          `json:"time_ms"`
 	Location       string           `json:"location,omitempty"`
+	Note           string           `json:"note,omitempty"`
+	Seeds          int              `json:"seeds"`
+	SMTQueries     int              `json:"smt_queries"`
+	SMTMS          float64          `json:"smt_ms"`
+	ReplayMS       float64          `json:"replay_ms"`
+	Workers        int              `json:"workers,omitempty"`
 	Counterexample []ncmc.TraceStep `json:"counterexample"`
 	Stats          ncmc.Stats       `json:"stats"`
 }
@@ -62,6 +69,9 @@ func (v *verifyCmd) run(e *env) int {
 	if v.Unroll <= 0 || v.MaxSteps <= 0 || v.MaxExecutions < 0 || v.Timeout < 0 || v.Workers < 0 {
 		fmt.Fprintln(e.stderr, "ncmc: --unroll and --max-steps must be positive; --max-executions and --timeout must not be negative")
 		return exitBadInput
+	}
+	if v.DebugMCR {
+		opts.Debug = func(format string, args ...any) { fmt.Fprintf(e.stderr, format+"\n", args...) }
 	}
 	progress := e.stderrTerm && !v.JSON && !v.Quiet
 	if progress {
