@@ -274,14 +274,23 @@ func (r Rel) Complement() Rel {
 // Seq is the composition r;s: pairs (i, k) with (i, j) in r and (j, k) in s for some j.
 func (r Rel) Seq(s Rel) Rel {
 	c := NewRel(r.n)
+	mid := s.Domain() // only successors with successors of their own matter
+	if mid.IsEmpty() {
+		return c
+	}
 	for i := 0; i < r.n; i++ {
-		out := c.row(i)
-		eachBit(r.row(i), func(j int) {
-			in := s.row(j)
-			for k := range out {
-				out[k] |= in[k]
+		out, row := c.row(i), r.row(i)
+		for wi, w := range row {
+			w &= mid.b[wi]
+			for w != 0 {
+				j := wi<<6 | bits.TrailingZeros64(w)
+				w &= w - 1
+				in := s.row(j)
+				for k := range out {
+					out[k] |= in[k]
+				}
 			}
-		})
+		}
 	}
 	return c
 }
@@ -388,6 +397,63 @@ func (r Rel) Reflexive() int {
 	return -1
 }
 
+// Acyclic reports whether r has no cycle (self loops included). It runs a
+// depth-first search that handles successors a word of the bit matrix at a
+// time, so it costs O(n²/64) however dense r is.
+func (r Rel) Acyclic() bool {
+	n := r.n
+	white := NewSet(n).Complement()
+	grey := NewSet(n)
+	type frame struct{ v, k int } // k: next word of v's row to scan
+	var stack []frame
+	for root := 0; root < n; root++ {
+		if !white.Has(root) {
+			continue
+		}
+		white.b[root>>6] &^= 1 << (uint(root) & 63)
+		grey.Add(root)
+		stack = append(stack[:0], frame{v: root})
+		if r.hitsSet(root, grey) {
+			return false
+		}
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			row := r.row(f.v)
+			next := -1
+			for f.k < len(row) {
+				if w := row[f.k] & white.b[f.k]; w != 0 {
+					next = f.k<<6 | bits.TrailingZeros64(w)
+					break
+				}
+				f.k++
+			}
+			if next < 0 {
+				grey.b[f.v>>6] &^= 1 << (uint(f.v) & 63)
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			white.b[next>>6] &^= 1 << (uint(next) & 63)
+			grey.Add(next)
+			if r.hitsSet(next, grey) {
+				return false
+			}
+			stack = append(stack, frame{v: next})
+		}
+	}
+	return true
+}
+
+// hitsSet reports whether row i of r meets s.
+func (r Rel) hitsSet(i int, s Set) bool {
+	row := r.row(i)
+	for k := range row {
+		if row[k]&s.b[k] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // Cycle returns a cycle of r as the list of its nodes [v0, v1, ..., vk-1]
 // (with (vi, vi+1) and (vk-1, v0) in r), or nil if r is acyclic. The cycle
 // returned is a shortest one through the lowest-numbered node of the first
@@ -396,6 +462,9 @@ func (r Rel) Reflexive() int {
 func (r Rel) Cycle() []int {
 	if i := r.Reflexive(); i >= 0 {
 		return []int{i}
+	}
+	if r.Acyclic() {
+		return nil
 	}
 	comp := r.cyclicComponent()
 	if comp.IsEmpty() {
