@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -46,11 +47,16 @@ const DefaultMaxCacheNodes = 1 << 20
 // solver's own per-query timeout expired. Test for it with errors.Is.
 var ErrTimeout = errors.New("smt: solver timeout")
 
+// ErrResourceLimit is wrapped by the *UnknownError that Check returns when
+// Options.ResourceLimit was exceeded.
+var ErrResourceLimit = errors.New("smt: solver resource limit exceeded")
+
 // UnknownError is returned (with Result Unknown) when Z3 could not decide
 // the query for a reason other than context cancellation.
 type UnknownError struct {
 	// Reason is a short description: "timeout" if the per-query timeout
-	// expired, otherwise Z3's reason-unknown string (e.g. "incomplete").
+	// expired, "rlimit" if Options.ResourceLimit was exceeded, otherwise
+	// Z3's reason-unknown string (e.g. "incomplete").
 	Reason string
 	// Z3Reason is Z3's own reason-unknown string (Z3 4.8 reports
 	// "canceled" for timeouts).
@@ -61,16 +67,23 @@ type UnknownError struct {
 
 // Error describes the reason.
 func (e *UnknownError) Error() string {
-	if e.Reason == "timeout" {
+	switch e.Reason {
+	case "timeout":
 		return fmt.Sprintf("smt: unknown: timeout after %v", e.Timeout)
+	case "rlimit":
+		return "smt: unknown: resource limit exceeded"
 	}
 	return "smt: unknown: " + e.Reason
 }
 
-// Unwrap returns ErrTimeout for timeouts and nil otherwise.
+// Unwrap returns ErrTimeout for timeouts, ErrResourceLimit for exceeded
+// resource limits, and nil otherwise.
 func (e *UnknownError) Unwrap() error {
-	if e.Reason == "timeout" {
+	switch e.Reason {
+	case "timeout":
 		return ErrTimeout
+	case "rlimit":
+		return ErrResourceLimit
 	}
 	return nil
 }
@@ -96,6 +109,13 @@ type Options struct {
 	// exceeded the cache is cleared at the next Pop (or Reset). 0 means
 	// DefaultMaxCacheNodes; negative means unbounded.
 	MaxCacheNodes int
+
+	// ResourceLimit, if non-zero, bounds the work of each Z3 check in
+	// Z3's deterministic resource units (the "rlimit" parameter). Unlike
+	// Timeout it gives machine-independent, reproducible Unknown results.
+	// Exceeding it makes Check return an *UnknownError wrapping
+	// ErrResourceLimit.
+	ResourceLimit uint
 
 	// Builder, if non-nil, is embedded in the Solver instead of a fresh
 	// one.
@@ -202,6 +222,9 @@ func (s *Solver) ensureZ3() {
 	}
 	cfg := z3.NewContextConfig()
 	cfg.SetBool("model", true)
+	if s.opts.ResourceLimit > 0 {
+		cfg.SetUint("rlimit", s.opts.ResourceLimit)
+	}
 	s.zctx = z3.NewContext(cfg)
 	s.zs = z3.NewSolver(s.zctx)
 	s.zTimeout = 0
@@ -519,7 +542,8 @@ func (s *Solver) checkZ3(ctx context.Context, timeout time.Duration) (Result, er
 	})
 	t1 := time.Now()
 	sat, err := s.zs.Check()
-	s.stats.Z3Time += time.Since(t1)
+	elapsed := time.Since(t1)
+	s.stats.Z3Time += elapsed
 	if !stop() {
 		<-done
 	}
@@ -532,7 +556,15 @@ func (s *Solver) checkZ3(ctx context.Context, timeout time.Duration) (Result, er
 		if interrupted.Load() && ctx.Err() != nil {
 			return Unknown, ctx.Err()
 		}
-		if ue.Reason == "canceled" || ue.Reason == "timeout" {
+		// Z3 4.8 reports timeouts, interrupts and exceeded resource
+		// limits all as "canceled". Interrupts are ours (handled above);
+		// the timeout timer cannot fire before eff has elapsed.
+		canceled := ue.Reason == "canceled" || ue.Reason == "timeout"
+		if strings.Contains(ue.Reason, "resource limit") || strings.Contains(ue.Reason, "rlimit") ||
+			(canceled && s.opts.ResourceLimit > 0 && (eff == 0 || elapsed < eff)) {
+			return Unknown, &UnknownError{Reason: "rlimit", Z3Reason: ue.Reason, Timeout: eff}
+		}
+		if canceled {
 			if fromCtx {
 				if err := ctx.Err(); err != nil {
 					return Unknown, err

@@ -342,6 +342,31 @@ func TestTimeout(t *testing.T) {
 	}
 }
 
+func TestResourceLimit(t *testing.T) {
+	s := New(Options{ResourceLimit: 200000, Timeout: 20 * time.Second})
+	defer s.Close()
+	assertPHP(s, 10)
+	res, err := s.Check(context.Background())
+	if res != Unknown || !errors.Is(err, ErrResourceLimit) {
+		t.Fatalf("Check = %v, %v", res, err)
+	}
+	t.Logf("%v (%q) after %v", err, err.(*UnknownError).Z3Reason, s.Stats().Z3Time)
+	// The limit is per check: an easy query still works.
+	s.Reset()
+	x, y := s.NewVar("x"), s.NewVar("y")
+	s.Assert(s.Or(s.Lt(x, y), s.Lt(y, x)))
+	mustCheck(t, s, Sat)
+}
+
+func TestSetGlobalParam(t *testing.T) {
+	// Setting a parameter to its default value is harmless for the other
+	// tests. (Unknown names return an error, but Z3 prints a long warning
+	// on stderr, so that case is not exercised here.)
+	if err := SetGlobalParam("smt.arith.solver", "6"); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestContextCancel(t *testing.T) {
 	s := New(Options{Timeout: -1}) // no solver timeout: only ctx can stop it
 	defer s.Close()
