@@ -12,7 +12,7 @@ func Example() {
 	s := smt.New(smt.Options{Timeout: 5 * time.Second})
 	defer s.Close()
 	a, b, c := s.NewVar("a"), s.NewVar("b"), s.NewVar("c")
-	s.Assert(s.Lt(a, b))                  // program order
+	s.Assert(s.Lt(a, b))                   // program order
 	s.Assert(s.Or(s.Lt(b, c), s.Lt(c, a))) // a lock: one section before the other
 
 	s.Push()
