@@ -262,8 +262,8 @@ func (b *Builder) own(n *node) *node {
 	return n
 }
 
-// Lt returns the atom O_a < O_b. Lt(a, a) is False. It panics if a or b is
-// negative.
+// Lt returns the atom O_x < O_y ("event x happens before event y").
+// Lt(x, x) is False. It panics if x or y is negative.
 func (b *Builder) Lt(x, y Var) Formula {
 	if x < 0 || y < 0 {
 		panic(fmt.Sprintf("smt: negative Var in Lt(%d, %d)", x, y))
@@ -289,7 +289,7 @@ func (b *Builder) Lt(x, y Var) Formula {
 	return Formula{n}
 }
 
-// Gt returns the atom O_a > O_b, i.e. Lt(y, x).
+// Gt returns the atom O_x > O_y, i.e. Lt(y, x).
 func (b *Builder) Gt(x, y Var) Formula { return b.Lt(y, x) }
 
 // Chain returns Lt(vs[0], vs[1]) ∧ Lt(vs[1], vs[2]) ∧ ... (True for fewer
