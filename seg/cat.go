@@ -229,6 +229,7 @@ const (
 	WellFormed                   // not a model axiom: the graph itself is malformed (see Validate)
 )
 
+// String is the keyword of the axiom kind ("acyclic", …).
 func (k AxiomKind) String() string {
 	return [...]string{"acyclic", "irreflexive", "empty", "well-formed"}[k]
 }

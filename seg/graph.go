@@ -28,6 +28,7 @@ var Init = EventID{T: -1, I: 0}
 // IsInit reports whether id is the initial-write pseudo event.
 func (id EventID) IsInit() bool { return id.T < 0 }
 
+// String renders id as "t<thread>.<index>", or "init".
 func (id EventID) String() string {
 	if id.IsInit() {
 		return "init"
@@ -59,6 +60,7 @@ const (
 
 var kindNames = [...]string{"R", "W", "RMW", "F", "L", "U", "spawn", "join", "end", "begin", "end-inv", "signal", "broadcast", "error", "block"}
 
+// String is the short name of the kind ("R", "W", "RMW", …).
 func (k Kind) String() string { return kindNames[k] }
 
 // IsRead reports whether events of kind k read a memory location (and so have an rf source).

@@ -427,9 +427,10 @@ func TestWellFormed(t *testing.T) {
 			r2 := b.R(1, "x", Init, rlx)
 			b.g.Event(r2).RF = r
 		}, "not a write"},
-		{"write not in mo", func(b *gb) {
-			b.g.AppendNoMO(Event{ID: EventID{T: 0}, Kind: KWrite, Loc: b.loc("x"), WVal: 1})
-		}, "not in its mo"},
+		{"mo lists a read", func(b *gb) {
+			r := b.R(0, "x", Init, rlx)
+			b.mo("x", r)
+		}, "not a write to it"},
 		{"write twice in mo", func(b *gb) {
 			w := b.W(0, "x", 1, rlx)
 			b.mo("x", w, w)
@@ -446,6 +447,24 @@ func TestWellFormed(t *testing.T) {
 			t.Errorf("%s: Check got %v", c.name, v)
 		}
 	}
+}
+
+// A store still in a store buffer (not in MO) counts as mo-after every
+// listed write.
+func TestPendingWrites(t *testing.T) {
+	b := newGB(2)
+	w1 := b.W(1, "x", 1, rlx)
+	p := b.g.AppendNoMO(Event{ID: EventID{T: 0}, Kind: KWrite, Loc: b.loc("x"), WVal: 2})
+	b.R(0, "x", p, rlx) // reads its own buffered store
+	b.mo("x", w1)
+	if err := Validate(b.g); err != nil {
+		t.Fatal(err)
+	}
+	sp := NewSpace(b.g)
+	if mo := sp.MO(); !mo.Has(sp.EventIndex(w1), sp.EventIndex(p)) || !mo.Has(sp.InitIndex(b.loc("x")), sp.EventIndex(p)) {
+		t.Errorf("pending write not mo-last: %v", mo)
+	}
+	checkVerdicts(t, "pending", b.g, vs("sc+ tso+ pso+ ra+ rc11+"))
 }
 
 func TestRaces(t *testing.T) {

@@ -46,6 +46,7 @@ type Space struct {
 	initIdx map[int64]int
 	rels    map[string]Rel
 	sets    map[string]Set
+	mo      map[int64][]int // per location, node numbers in mo (see moNodes)
 }
 
 // NewSpace numbers the nodes of g.
@@ -178,10 +179,10 @@ func EffectiveOrder(e *Event) (ir.Order, bool) {
 	return 0, false
 }
 
-// BaseSetNames lists the names of the base sets a model may use (see BaseSet).
+// baseSetNames lists the names of the base sets a model may use (see BaseSet).
 var baseSetNames = []string{"_", "IW", "M", "R", "W", "F", "RMW", "L", "U", "SPAWN", "JOIN", "NA", "RLX", "ACQ", "REL", "ACQ_REL", "SC", "A"}
 
-// BaseRelNames lists the names of the base relations (see BaseRel).
+// baseRelNames lists the names of the base relations (see BaseRel).
 var baseRelNames = []string{"po", "rf", "mo", "co", "fr", "rmw", "loc", "int", "ext", "id", "spawn", "join"}
 
 // BaseSetNames returns the names BaseSet understands.
@@ -288,7 +289,8 @@ func (s *Space) BaseSet(name string) (Set, bool) {
 //	rf     reads-from: from the write a read event reads (an initial-write
 //	       node for Init) to the read
 //	mo     modification (coherence) order, transitive, per location, with
-//	       the location's initial write first; co is the same relation
+//	       the location's initial write first, then Graph.MO, then writes
+//	       MO does not list yet (pending stores); co is the same relation
 //	fr     from-reads: (rf⁻¹;mo) \ id, from a read to every write mo-after
 //	       the write it reads from; the identity is removed because an RMW
 //	       is one node that is mo-after its own source
@@ -426,15 +428,35 @@ func (s *Space) BaseRel(name string) (Rel, bool) {
 	return r, true
 }
 
-// moNodes returns loc's modification order as node numbers, initial write first.
+// moNodes returns loc's modification order as node numbers: the initial
+// write, the writes of Graph.MO[loc], then the pending writes (writes to
+// loc that MO does not list, such as stores still in a store buffer), in
+// thread and program order.
 func (s *Space) moNodes(loc int64) []int {
-	seq := []int{s.initIdx[loc]}
-	for _, w := range s.g.MO[loc] {
-		if i := s.EventIndex(w); i >= 0 {
-			seq = append(seq, i)
+	if s.mo == nil {
+		s.buildMO()
+	}
+	return s.mo[loc]
+}
+
+func (s *Space) buildMO() {
+	s.mo = map[int64][]int{}
+	listed := NewSet(len(s.nodes))
+	for _, loc := range s.locs {
+		seq := []int{s.initIdx[loc]}
+		for _, w := range s.g.MO[loc] {
+			if i := s.EventIndex(w); i >= 0 && !listed.Has(i) {
+				listed.Add(i)
+				seq = append(seq, i)
+			}
+		}
+		s.mo[loc] = seq
+	}
+	for i := len(s.locs); i < len(s.nodes); i++ {
+		if e := s.Event(i); e.Kind.IsWrite() && !listed.Has(i) {
+			s.mo[e.Loc] = append(s.mo[e.Loc], i)
 		}
 	}
-	return seq
 }
 
 // PO is the base relation po (see BaseRel).
