@@ -608,3 +608,30 @@ func TestModelsRegistry(t *testing.T) {
 		}
 	}
 }
+
+// Models are shared and immutable: concurrent Checks must not interfere.
+func TestConcurrentCheck(t *testing.T) {
+	done := make(chan bool)
+	for w := 0; w < 4; w++ {
+		go func(w int) {
+			ok := true
+			for i := 0; i < 20; i++ {
+				g := scRandomGraph(int64(w*100+i), 3, 8, 2)
+				for _, mn := range ModelNames() {
+					if LookupModel(mn).Check(g) != nil {
+						ok = false
+					}
+				}
+				if LookupModel("sc").Check(sbGraph()) == nil {
+					ok = false
+				}
+			}
+			done <- ok
+		}(w)
+	}
+	for w := 0; w < 4; w++ {
+		if !<-done {
+			t.Error("wrong verdict under concurrency")
+		}
+	}
+}
