@@ -1,0 +1,54 @@
+package diag
+
+import (
+	"strings"
+	"testing"
+
+	"ncmc/ir"
+)
+
+func TestRendering(t *testing.T) {
+	src := []byte("line one\n\tx = y;  \r\nlast")
+	c := NewCollector("f.cir", src)
+	c.Errorf(ir.Pos{Line: 2, Col: 6}, "undefined: %s", "y")
+	c.Errorf(ir.Pos{Line: 1, Col: 1}, "first")
+	c.Errorf(ir.Pos{Line: 3, Col: 5}, "at end of file")
+	l := c.Errors()
+	want := "f.cir:1:1: first\nline one\n^\n" +
+		"f.cir:2:6: undefined: y\n\tx = y;  \n\t    ^\n" +
+		"f.cir:3:5: at end of file\nlast\n    ^"
+	if l.Error() != want {
+		t.Errorf("got\n%s\nwant\n%s", l.Error(), want)
+	}
+	if l.Err() == nil || ErrorList(nil).Err() != nil {
+		t.Errorf("Err() wrong")
+	}
+}
+
+func TestCaretCountsCharacters(t *testing.T) {
+	e := &Error{Pos: ir.Pos{File: "f", Line: 1, Col: 6}, Msg: "m", Line: "é = ü"}
+	// é and ü are 2 bytes each: byte column 6 is the 'ü', the 5th character.
+	if got := strings.Split(e.Error(), "\n")[2]; got != "    ^" {
+		t.Errorf("caret line %q", got)
+	}
+}
+
+func TestSortDedupCap(t *testing.T) {
+	c := NewCollector("f", nil)
+	for i := 0; i < 3*MaxErrors; i++ {
+		c.Errorf(ir.Pos{Line: 3*MaxErrors - i, Col: 1}, "e")
+		c.Errorf(ir.Pos{Line: 3*MaxErrors - i, Col: 1}, "e") // duplicate
+	}
+	l := c.Errors()
+	if len(l) != MaxErrors+1 || l[MaxErrors].Msg != "too many errors" {
+		t.Fatalf("got %d errors, last %v", len(l), l[len(l)-1])
+	}
+	for i := 0; i < MaxErrors; i++ {
+		if l[i].Pos.Line != i+1 {
+			t.Errorf("error %d at line %d", i, l[i].Pos.Line)
+		}
+	}
+	if NewCollector("f", nil).Errors() != nil {
+		t.Errorf("no errors should give a nil list")
+	}
+}
