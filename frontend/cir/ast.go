@@ -257,6 +257,9 @@ type exprInfo struct {
 	field *FieldDecl
 	// method is the method selected by a method call's FieldExpr.
 	method *FuncDecl
+	// cval is the value of a constant expression (isConst).
+	cval    int64
+	isConst bool
 }
 
 func (x *exprInfo) info() *exprInfo { return x }

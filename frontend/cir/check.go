@@ -887,7 +887,11 @@ func (c *checker) expr(e Expr) *ir.Type {
 	if t == nil {
 		t = tInvalid
 	}
-	e.info().typ = t
+	x := e.info()
+	x.typ = t
+	if t != tInvalid {
+		x.cval, x.isConst = fold(e)
+	}
 	return t
 }
 
@@ -915,7 +919,7 @@ func (c *checker) expr1(e Expr) *ir.Type {
 		return c.expr(e.X)
 	case *UnaryExpr:
 		if lit, ok := e.X.(*IntLit); ok && e.Op == tMinus && lit.Val == 1<<63 && !isHexLit(lit) {
-			lit.typ = ir.Int // -9223372036854775808
+			lit.typ = ir.Int // -9223372036854775808 (fold reads the literal directly)
 			return ir.Int
 		}
 		t := c.value(e.X)
@@ -1527,21 +1531,29 @@ func failOrderFor(o ir.Order) ir.Order {
 
 // ---- constants and effects ----
 
-// constValue evaluates a checked constant expression (literals and operators
-// on them); ok is false if e is not constant or its evaluation fails.
+// constValue returns the value of a checked constant expression (literals
+// and operators on them); ok is false if e is not constant or its evaluation
+// fails (division by zero, shift out of range).
 func constValue(e Expr) (int64, bool) {
+	x := e.info()
+	return x.cval, x.isConst
+}
+
+// fold computes the constant value of e from its operands' (already
+// computed) constant values.
+func fold(e Expr) (int64, bool) {
 	switch e := e.(type) {
 	case *IntLit:
 		return int64(e.Val), true
 	case *BoolLit:
-		if e.Val {
-			return 1, true
-		}
-		return 0, true
+		return b2i(e.Val), true
 	case *ParenExpr:
 		return constValue(e.X)
 	case *UnaryExpr:
 		v, ok := constValue(e.X)
+		if lit, isLit := e.X.(*IntLit); isLit {
+			v, ok = int64(lit.Val), true
+		}
 		if !ok {
 			return 0, false
 		}

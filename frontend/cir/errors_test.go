@@ -265,3 +265,23 @@ func TestErrorRendering(t *testing.T) {
 		t.Errorf("rendered as\n%s\nwant\n%s", l.Error(), want)
 	}
 }
+
+func TestHugeInputs(t *testing.T) {
+	long := func(unit string, n int) string { return strings.Repeat(unit, n) }
+	tests := []struct{ src, want string }{
+		{m("let v = 1" + long(" + 1", 20000) + ";"), "expression too long"},
+		{"record R { f: *R; }\nfn main() { let p: *R = null; let q = p" + long(".f", 20000) + "; }", "expression too long"},
+		{m("let v = " + long("-", 5000) + "1;"), "expression nested too deeply"},
+		{m(long("{", 5000) + long("}", 5000)), "blocks nested too deeply"},
+		{m("if (true) {}" + long(" else if (true) {}", 5000)), "nested too deeply"},
+		{"global p: " + long("*", 5000) + "int;\nfn main() {}", "type nested too deeply"},
+	}
+	for _, tt := range tests {
+		_, err := Compile("t.cir", []byte(tt.src))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("input of %d bytes: got %.300v, want %q", len(tt.src), err, tt.want)
+		}
+	}
+	// Long but acceptable chains compile.
+	compileOK(t, m("let v = 1"+long(" + 1", 5000)+"; assert(v == 5001);"))
+}

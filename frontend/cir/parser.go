@@ -11,6 +11,11 @@ import (
 // input cannot exhaust the stack.
 const maxDepth = 400
 
+// maxChain bounds the length of operator and postfix chains (a + b + ...,
+// x.f.g..., a[i][j]...): they nest left in the tree, and the checker and
+// lowering recurse over that nesting.
+const maxChain = 10000
+
 // maxSyntaxErrors stops parsing a hopeless input early.
 const maxSyntaxErrors = 10 * diag.MaxErrors
 
@@ -666,10 +671,14 @@ func (p *parser) binary(prec int) Expr {
 		return &IntLit{Pos: p.tok.pos}
 	}
 	x := p.unary()
-	for {
+	for n := 0; ; n++ {
 		op := p.tok
 		q := precedence(op.kind)
 		if q < prec {
+			return x
+		}
+		if n >= maxChain {
+			p.errorAt(op.pos, "expression too long (more than %d operators in a row)", maxChain)
 			return x
 		}
 		p.next()
@@ -706,7 +715,11 @@ func (p *parser) unary() Expr {
 
 func (p *parser) postfix() Expr {
 	x := p.primary()
-	for {
+	for n := 0; ; n++ {
+		if n >= maxChain && (p.tok.kind == tLParen || p.tok.kind == tLBrack || p.tok.kind == tDot) {
+			p.errorAt(p.tok.pos, "expression too long (more than %d calls, indexes or fields in a row)", maxChain)
+			return x
+		}
 		switch p.tok.kind {
 		case tLParen:
 			c := &CallExpr{Fun: x, LParen: p.tok.pos}
