@@ -599,7 +599,7 @@ func (c *checker) stmt(s Stmt) {
 	case *AssignStmt:
 		c.assign(s)
 	case *ExprStmt:
-		switch x := s.X.(type) {
+		switch x := unparen(s.X).(type) {
 		case *CallExpr, *BuiltinCall, *SpawnExpr:
 			c.exprStmt(x)
 		default:

@@ -233,7 +233,7 @@ func (l *fnLower) stmt(s Stmt) {
 	case *AssignStmt:
 		l.assign(s)
 	case *ExprStmt:
-		l.effect(s.X)
+		l.effect(unparen(s.X))
 	case *IfStmt:
 		l.ifStmt(s)
 	case *WhileStmt:
