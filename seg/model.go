@@ -214,8 +214,10 @@ func (ev *evalEnv) eval(e *expr) value {
 	case opInter:
 		if e.isSet {
 			v.set = arg(0).set.Inter(arg(1).set)
+		} else if l := arg(0).rel; l.IsEmpty() {
+			v.rel = l // the right operand is not needed
 		} else {
-			v.rel = arg(0).rel.Inter(arg(1).rel)
+			v.rel = l.Inter(arg(1).rel)
 		}
 	case opDiff:
 		if e.isSet {
@@ -254,17 +256,27 @@ func (ev *evalEnv) eval(e *expr) value {
 
 // seq evaluates a;b, with shortcuts for identity operands [S] that turn the
 // composition into a restriction.
+// An empty left operand (or identity set) makes the right one irrelevant,
+// so it is not evaluated: expressions are pure, and this skips, for
+// instance, RC11's psc entirely for graphs without seq_cst events.
 func (ev *evalEnv) seq(e *expr) Rel {
 	a, b := e.args[0], e.args[1]
+	n := ev.sp.Len()
 	if a.op == opIdent {
-		all := NewSet(ev.sp.Len()).Complement()
-		return ev.eval(b).rel.Restrict(ev.eval(a.args[0]).set, all)
+		s := ev.eval(a.args[0]).set
+		if s.IsEmpty() {
+			return NewRel(n)
+		}
+		return ev.eval(b).rel.Restrict(s, NewSet(n).Complement())
+	}
+	l := ev.eval(a).rel
+	if l.IsEmpty() {
+		return NewRel(n)
 	}
 	if b.op == opIdent {
-		all := NewSet(ev.sp.Len()).Complement()
-		return ev.eval(a).rel.Restrict(all, ev.eval(b.args[0]).set)
+		return l.Restrict(NewSet(n).Complement(), ev.eval(b.args[0]).set)
 	}
-	return ev.eval(a).rel.Seq(ev.eval(b).rel)
+	return l.Seq(ev.eval(b).rel)
 }
 
 // step is an explanation edge over node numbers.

@@ -278,16 +278,17 @@ func (r Rel) Seq(s Rel) Rel {
 	if mid.IsEmpty() {
 		return c
 	}
+	W := r.w
 	for i := 0; i < r.n; i++ {
-		out, row := c.row(i), r.row(i)
+		out, row := c.b[i*W:(i+1)*W], r.b[i*W:(i+1)*W]
 		for wi, w := range row {
 			w &= mid.b[wi]
 			for w != 0 {
 				j := wi<<6 | bits.TrailingZeros64(w)
 				w &= w - 1
-				in := s.row(j)
-				for k := range out {
-					out[k] |= in[k]
+				in := s.b[j*W : (j+1)*W]
+				for k, x := range in {
+					out[k] |= x
 				}
 			}
 		}
@@ -305,14 +306,22 @@ func (r Rel) Inv() Rel {
 // Plus is the transitive closure r⁺ (Warshall's algorithm on bit rows).
 func (r Rel) Plus() Rel {
 	c := r.clone()
-	for k := 0; k < c.n; k++ {
-		rk := c.row(k)
-		kw, kb := k>>6, uint64(1)<<(uint(k)&63)
-		for i := 0; i < c.n; i++ {
-			ri := c.row(i)
-			if ri[kw]&kb != 0 {
-				for x := range ri {
-					ri[x] |= rk[x]
+	W := c.w
+	// only nodes with both a predecessor and a successor can be the middle
+	// of a path; others are skipped
+	mid := r.Domain().Inter(r.Range())
+	for kw, word := range mid.b {
+		for word != 0 {
+			k := kw<<6 | bits.TrailingZeros64(word)
+			word &= word - 1
+			rk := c.b[k*W : (k+1)*W]
+			kb := uint64(1) << (uint(k) & 63)
+			for i := 0; i < c.n; i++ {
+				if c.b[i*W+kw]&kb != 0 {
+					ri := c.b[i*W : (i+1)*W]
+					for x, v := range rk {
+						ri[x] |= v
+					}
 				}
 			}
 		}
