@@ -50,7 +50,10 @@ const tsoModel = `
    Maranget, Tautschnig, "Herding cats", TOPLAS 2014, section 4.6).
    Memory orders of accesses are ignored, as when a C program is compiled
    to plain x86 moves; a seq_cst fence is MFENCE and other fences have no
-   effect. RMWs, locks and unlocks are locked instructions: full fences. *)
+   effect. RMWs, locks, unlocks and failed trylocks (reads of a mutex) are
+   locked instructions; spawn, join, signal and broadcast are full fences
+   too. This matches the interpreter's store buffers, which every visible
+   operation except a load, a store and a non-seq_cst fence drains. *)
 
 (* thread creation and join order everything before them before everything after *)
 let sync = (po?; spawn; po?) | (po?; join; po?)
@@ -61,9 +64,10 @@ let rfe = rf & ext
 
 (* preserved program order: everything but a write followed by a read *)
 let ppo = ([W]; po; [W]) | ([R]; po; [M])
-let locked = RMW | U
+let locked = RMW | U | (R & domain(loc; [L | U]))
 let implied = ([M]; po; [locked]) | ([locked]; po; [M])
-let mfence = [M]; po; [F & SC]; po; [M]
+let barrier = (F & SC) | SPAWN | JOIN | SIG
+let mfence = [M]; po; [barrier]; po; [M]
 let ghb = mfence | implied | ppo | rfe | fr | mo | [M]; sync; [M]
 
 show rfe
@@ -93,11 +97,11 @@ let rfe = rf & ext
 (* reads are ordered before everything after them; writes only before
    later writes to the same location *)
 let ppo = ([R]; po; [M]) | ([W]; po-loc; [W])
-let locked = RMW | U
+let locked = RMW | U | (R & domain(loc; [L | U]))
 let implied = ([M]; po; [locked]) | ([locked]; po; [M])
-let mfence = [M]; po; [F & SC]; po; [M]
-let stbar = [W]; po; [F & (REL | ACQ_REL)]; po; [W]
-let ghb = mfence | stbar | implied | ppo | rfe | fr | mo | [M]; sync; [M]
+let barrier = (F & SC) | SPAWN | JOIN | SIG
+let mfence = [M]; po; [barrier]; po; [M]
+let ghb = mfence | implied | ppo | rfe | fr | mo | [M]; sync; [M]
 
 show rfe
 

@@ -180,7 +180,7 @@ func EffectiveOrder(e *Event) (ir.Order, bool) {
 }
 
 // baseSetNames lists the names of the base sets a model may use (see BaseSet).
-var baseSetNames = []string{"_", "IW", "M", "R", "W", "F", "RMW", "L", "U", "SPAWN", "JOIN", "NA", "RLX", "ACQ", "REL", "ACQ_REL", "SC", "A"}
+var baseSetNames = []string{"_", "IW", "M", "R", "W", "F", "RMW", "L", "U", "SPAWN", "JOIN", "SIG", "NA", "RLX", "ACQ", "REL", "ACQ_REL", "SC", "A"}
 
 // baseRelNames lists the names of the base relations (see BaseRel).
 var baseRelNames = []string{"po", "rf", "mo", "co", "fr", "rmw", "loc", "int", "ext", "id", "spawn", "join"}
@@ -203,6 +203,7 @@ func BaseRelNames() []string { return append([]string(nil), baseRelNames...) }
 //	L, U     KLock and KUnlock events
 //	SPAWN    KSpawn events
 //	JOIN     KJoin events
+//	SIG      KSignal and KBroadcast events
 //	NA, RLX, ACQ, REL, ACQ_REL, SC
 //	         events whose EffectiveOrder is exactly that order (accesses,
 //	         locks, unlocks, fences; initial writes are in none of them)
@@ -258,6 +259,8 @@ func (s *Space) BaseSet(name string) (Set, bool) {
 		evs(func(e *Event) bool { return e.Kind == KSpawn })
 	case "JOIN":
 		evs(func(e *Event) bool { return e.Kind == KJoin })
+	case "SIG":
+		evs(func(e *Event) bool { return e.Kind == KSignal || e.Kind == KBroadcast })
 	case "NA":
 		evs(ord(ir.OrderNA))
 	case "RLX":
