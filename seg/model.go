@@ -533,6 +533,16 @@ func (ev *evalEnv) checkAxiom(a *axiom) *Violation {
 				nodes = nodes[:1]
 			}
 		}
+		if len(steps) > 0 && a.kind != Empty {
+			// start the cycle at its lowest-numbered node ("a" before "b")
+			m := 0
+			for i, s := range steps {
+				if s.from < steps[m].from {
+					m = i
+				}
+			}
+			steps = append(append([]step{}, steps[m:]...), steps[:m]...)
+		}
 		if len(steps) > 0 {
 			nodes = nodes[:0:0]
 			for _, s := range steps {
