@@ -332,7 +332,6 @@ func (ev *evalEnv) explain(e *expr, a, b int) []step {
 			}
 		}
 		if mid < 0 {
-			mid = -1
 			eachBit(l.row(a), func(c int) {
 				if mid < 0 && r.Has(c, b) {
 					mid = c
