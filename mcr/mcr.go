@@ -77,6 +77,9 @@ type Trace struct {
 	Complete bool
 	// FinalLocs are the locations whose final values are observed.
 	FinalLocs []int64
+	// FrozenFinals are final values fixed by the seed (from final-value
+	// pivots): they are kept, and not pivoted again.
+	FrozenFinals map[int64]int64
 }
 
 // Expect is what a replayed step must produce.
@@ -86,7 +89,9 @@ type Expect struct {
 	Loc      int64
 	RVal     int64
 	WVal     int64
-	AnyWVal  bool // the pivot RMW: its written value follows from the new read value
+	// AnyWVal marks the pivot read: its written value (RMW) follows from the
+	// new read value, and a CAS may now succeed (RMW) or fail (read).
+	AnyWVal bool
 }
 
 // Seed is a schedule prefix to replay, with per-thread choices.
@@ -94,6 +99,8 @@ type Seed struct {
 	Steps   []Step
 	Expect  []Expect
 	Choices map[int32][]int
+	// Finals are the final values this seed fixes (final-value pivots only).
+	Finals map[int64]int64
 	// Why says which pivot produced the seed, for provenance.
 	Why string
 }
@@ -115,6 +122,16 @@ func (s *Seed) Key() string {
 	sort.Ints(ts)
 	for _, t := range ts {
 		fmt.Fprintf(&b, "|%d:%v", t, s.Choices[int32(t)])
+	}
+	if len(s.Finals) > 0 {
+		locs := make([]int64, 0, len(s.Finals))
+		for l := range s.Finals {
+			locs = append(locs, l)
+		}
+		sort.Slice(locs, func(i, j int) bool { return locs[i] < locs[j] })
+		for _, l := range locs {
+			fmt.Fprintf(&b, "|F%d=%d", l, s.Finals[l])
+		}
 	}
 	return b.String()
 }
@@ -618,7 +635,7 @@ func (a *analysis) seed(model []int64, roots []int, pivot int, v int64) Seed {
 			ex = Expect{Kind: e.Kind, HasEvent: true, Loc: e.Loc, RVal: e.RVal, WVal: e.WVal}
 			if i == pivot {
 				ex.RVal = v
-				ex.AnyWVal = e.Kind == seg.KRMW
+				ex.AnyWVal = true
 			}
 		}
 		sd.Expect = append(sd.Expect, ex)
@@ -631,18 +648,49 @@ func (a *analysis) seed(model []int64, roots []int, pivot int, v int64) Seed {
 	return sd
 }
 
+// finalIs is the formula "the last write to loc writes v" (every write of
+// another value precedes some write of v); with no write of v it holds only
+// if v is the initial value and nothing else is written.
+func (a *analysis) finalIs(loc int64, v int64) smt.Formula {
+	ws := a.writes[loc]
+	var alts []smt.Formula
+	other := false
+	for _, w := range ws {
+		if a.ev[w].WVal != v {
+			other = true
+		}
+	}
+	if !other && (len(ws) > 0 || a.tr.G.InitVal[loc] == v) {
+		return a.b.True()
+	}
+	for _, w1 := range ws {
+		if a.ev[w1].WVal != v {
+			continue
+		}
+		var c []smt.Formula
+		for _, w2 := range ws {
+			if a.ev[w2].WVal != v {
+				c = append(c, a.lt(w2, w1))
+			}
+		}
+		alts = append(alts, a.b.And(c...))
+	}
+	return a.b.Or(alts...)
+}
+
 func (g *Generator) finalPivots(ctx context.Context, a *analysis, add func(Seed)) error {
 	s := g.solver
 	n := len(a.o)
+	var pinned []smt.Formula
+	for loc, v := range a.tr.FrozenFinals {
+		pinned = append(pinned, a.finalIs(loc, v))
+	}
 	for _, loc := range a.tr.FinalLocs {
-		ws := a.writes[loc]
-		movable := false
-		for _, w := range ws {
-			if w >= a.tr.Frozen {
-				movable = true
-			}
+		if _, ok := a.tr.FrozenFinals[loc]; ok {
+			continue
 		}
-		if !movable {
+		ws := a.writes[loc]
+		if len(ws) == 0 {
 			continue
 		}
 		final := a.ev[ws[len(ws)-1]].WVal
@@ -653,20 +701,6 @@ func (g *Generator) finalPivots(ctx context.Context, a *analysis, add func(Seed)
 				continue
 			}
 			seen[v] = true
-			// Some write of v comes after every write of another value.
-			var alts []smt.Formula
-			for _, w1 := range ws {
-				if a.ev[w1].WVal != v {
-					continue
-				}
-				var c []smt.Formula
-				for _, w2 := range ws {
-					if a.ev[w2].WVal != v {
-						c = append(c, a.lt(w2, w1))
-					}
-				}
-				alts = append(alts, a.b.And(c...))
-			}
 			s.Push()
 			// Everything is in the prefix: a cutoff after every step.
 			end := a.b.NewVar("END")
@@ -676,7 +710,8 @@ func (g *Generator) finalPivots(ctx context.Context, a *analysis, add func(Seed)
 			}
 			s.Assert(a.b.And(after...))
 			s.Assert(a.prefixConstraints(cutoff{end}, -1))
-			s.Assert(a.b.Or(alts...))
+			s.Assert(a.b.And(pinned...))
+			s.Assert(a.finalIs(loc, v))
 			ok, err := g.check(ctx)
 			if err != nil {
 				s.Pop()
@@ -688,6 +723,10 @@ func (g *Generator) finalPivots(ctx context.Context, a *analysis, add func(Seed)
 					all[i] = i
 				}
 				sd := a.seed(g.model(a), all, -1, 0)
+				sd.Finals = map[int64]int64{loc: v}
+				for l, fv := range a.tr.FrozenFinals {
+					sd.Finals[l] = fv
+				}
 				sd.Why = fmt.Sprintf("final value of %s is %d", a.tr.G.Loc(loc), v)
 				add(sd)
 			}

@@ -1,0 +1,155 @@
+package ncmc_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"ncmc/frontend"
+	"ncmc/ir"
+	"ncmc/ncmc"
+	"ncmc/ncmc/internal/progen"
+)
+
+// The differential harness: mcr must reach exactly the outcomes (final states
+// and violations) and the verdict of the reference explorer.
+
+var (
+	diffN    = flag.Int("diff.n", 0, "generated programs per model in the mcr differential test (0: the default size)")
+	diffSeed = flag.Uint64("diff.seed", 1, "first seed of the mcr differential test")
+)
+
+// outcomeKeys lists what explorers must agree on: the final states of
+// complete executions and the violations found (an assertion failure or
+// runtime error by its message, a deadlock as such). The state in which a
+// violation happens is not compared: a violating execution stops early, and
+// how far the other threads got is not an outcome.
+func outcomeKeys(r *ncmc.Result) []string {
+	seen := map[string]bool{}
+	var keys []string
+	for _, o := range r.Outcomes {
+		k := "final: " + o.State
+		switch {
+		case strings.HasPrefix(o.Violation, "deadlock"):
+			k = "deadlock"
+		case o.Violation != "":
+			k = "violation: " + o.Violation
+		}
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// compare runs both explorers on prog and returns a description of any
+// disagreement ("" if none), and whether the reference finished.
+func compare(t *testing.T, prog *ir.Program, model string, workers int) (string, bool) {
+	t.Helper()
+	ctx := context.Background()
+	got, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "mcr", Model: model, KeepGoing: true, Workers: workers})
+	if err != nil {
+		return "mcr error: " + err.Error(), true
+	}
+	if got.Explorer != "mcr" {
+		return "", false // mcr fell back to the reference explorer: nothing to compare
+	}
+	ref, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", Model: model, KeepGoing: true, MaxExecutions: 200000})
+	if err != nil {
+		return "reference error: " + err.Error(), true
+	}
+	if ref.Verdict == ncmc.Unknown && ref.Kind == "executions" {
+		return "", false
+	}
+	var diffs []string
+	if got.Verdict != ref.Verdict {
+		diffs = append(diffs, fmt.Sprintf("verdict: mcr %s (%s), reference %s (%s)", got.Verdict, got.Reason, ref.Verdict, ref.Reason))
+	}
+	rk, gk := outcomeKeys(ref), outcomeKeys(got)
+	in := map[string]bool{}
+	for _, k := range gk {
+		in[k] = true
+	}
+	for _, k := range rk {
+		if !in[k] {
+			diffs = append(diffs, "mcr misses outcome: "+k)
+		}
+		delete(in, k)
+	}
+	for k := range in {
+		diffs = append(diffs, "mcr has extra outcome: "+k)
+	}
+	if got.Stats.Executions > ref.Stats.Executions && got.Explorer == "mcr" {
+		t.Logf("note: mcr ran %d executions, reference %d", got.Stats.Executions, ref.Stats.Executions)
+	}
+	return strings.Join(diffs, "\n"), true
+}
+
+func TestMCRDifferential(t *testing.T) {
+	n := *diffN
+	if n == 0 {
+		n = 2000
+		if testing.Short() {
+			n = 200
+		}
+	}
+	cfg := progen.Default()
+	checked, skipped := 0, 0
+	for i := 0; i < n; i++ {
+		seed := *diffSeed + uint64(i)
+		src := progen.Generate(rand.New(rand.NewPCG(seed, 0x6d6372)), cfg)
+		prog, err := frontend.ParseCIR(fmt.Sprintf("gen%d.cir", seed), []byte(src))
+		if err != nil {
+			t.Fatalf("seed %d: generated program does not compile: %v\n%s", seed, err, src)
+		}
+		d, ok := compare(t, prog, "sc", 1)
+		if !ok {
+			skipped++
+			continue
+		}
+		checked++
+		if d != "" {
+			t.Errorf("seed %d: mcr disagrees with the reference explorer:\n%s\nprogram:\n%s", seed, d, src)
+			if t.Failed() && checked > 0 && strings.Count(d, "\n") > 0 {
+				// keep going: report every disagreement of the run
+			}
+		}
+	}
+	t.Logf("sc: %d generated programs compared, %d skipped (reference over its execution bound, or mcr not applicable)", checked, skipped)
+}
+
+// Every program in testdata/regress (disagreements found earlier) and every
+// example must agree too.
+func TestMCRRegressionsAndExamples(t *testing.T) {
+	files, _ := filepath.Glob("testdata/regress/*.cir")
+	ex, _ := filepath.Glob("../examples/*.cir")
+	files = append(files, ex...)
+	for _, f := range files {
+		if strings.Contains(f, "hashtable") && testing.Short() {
+			continue
+		}
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prog, err := frontend.ParseCIR(f, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d, ok := compare(t, prog, "sc", 1); !ok {
+				t.Skip("reference explorer over its execution bound, or mcr not applicable")
+			} else if d != "" {
+				t.Errorf("mcr disagrees with the reference explorer:\n%s", d)
+			}
+		})
+	}
+}
