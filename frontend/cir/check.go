@@ -1239,6 +1239,7 @@ func orders(os ...ir.Order) orderSet {
 
 func (s orderSet) has(o ir.Order) bool { return s&(1<<o) != 0 }
 
+// String lists the orders of s for error messages ("na, rlx or sc").
 func (s orderSet) String() string {
 	var names []string
 	for o := ir.OrderNA; o <= ir.OrderSC; o++ {

@@ -285,3 +285,23 @@ func TestHugeInputs(t *testing.T) {
 	// Long but acceptable chains compile.
 	compileOK(t, m("let v = 1"+long(" + 1", 5000)+"; assert(v == 5001);"))
 }
+
+func TestSyntaxHints(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{m("if (x = 1) { }"), "t.cir:2:7: expected ')', found '=' (use == to compare)"},
+		{m("x++;"), "t.cir:2:2: there is no ++ operator (write x = x + 1)"},
+		{m("p->f = 1;"), "t.cir:2:2: there is no -> operator"},
+		{"fn f() -> int { return 1; }\nfn main() {}", "t.cir:1:8: result types are written fn f(): T, not ->"},
+		{m("else { }"), "t.cir:2:1: else without a matching if"},
+		{"fn main() {\n  if (x == 1 {\n    x = 2;\n  }\n}", "t.cir:2:14: expected ')', found '{'"},
+	}
+	for _, tt := range tests {
+		l := errorList(t, tt.src)
+		if !strings.Contains(l.Error(), tt.want) {
+			t.Errorf("for\n%s\ngot  %v\nwant %q", tt.src, l, tt.want)
+		}
+		if len(l) != 1 {
+			t.Errorf("for\n%s\ngot %d errors (cascade?):\n%v", tt.src, len(l), l)
+		}
+	}
+}

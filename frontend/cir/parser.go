@@ -304,7 +304,12 @@ func (p *parser) funcDecl(recv *RecordDecl) *FuncDecl {
 		}
 		p.expect(tRParen)
 	}
-	if p.got(tColon) {
+	if p.tok.kind == tMinus && p.peek(1).kind == tGt {
+		p.errorAt(p.tok.pos, "result types are written fn f(): T, not ->")
+		p.next()
+		p.next()
+	}
+	if p.got(tColon) || p.toks[p.p-1].kind == tGt {
 		d.Result = p.typ()
 	}
 	if p.tok.kind != tLBrace {
@@ -540,7 +545,25 @@ func (p *parser) parenExpr(what string) Expr {
 		p.next()
 	}
 	x := p.expr()
-	p.expect(tRParen)
+	if p.tok.kind != tRParen {
+		if p.tok.kind == tAssign {
+			p.errorAt(p.tok.pos, "expected ')', found '=' (use == to compare)")
+		} else {
+			p.errorExpected("')'")
+		}
+		// Skip the rest of the condition, up to its ')' or the block.
+		for depth := 0; p.tok.kind != tEOF && p.tok.kind != tLBrace && p.tok.kind != tSemi && p.tok.kind != tRBrace; p.next() {
+			if p.tok.kind == tLParen {
+				depth++
+			} else if p.tok.kind == tRParen {
+				if depth == 0 {
+					break
+				}
+				depth--
+			}
+		}
+	}
+	p.got(tRParen)
 	return x
 }
 
@@ -817,9 +840,16 @@ func (p *parser) primary() Expr {
 		p.next()
 		return &IntLit{Pos: t.pos}
 	}
-	if t.kind.isKeyword() {
+	prev := p.toks[max(p.p-1, 0)]
+	adjacent := p.p > 0 && prev.end == t.off
+	switch {
+	case t.kind.isKeyword():
 		p.errorAt(t.pos, "expected expression, found keyword %s", t.kind)
-	} else {
+	case adjacent && (t.kind == tPlus || t.kind == tMinus) && prev.kind == t.kind:
+		p.errorAt(prev.pos, "there is no %s%s operator (write x = x %s 1)", t.kind, t.kind, t.kind)
+	case adjacent && t.kind == tGt && prev.kind == tMinus:
+		p.errorAt(prev.pos, "there is no -> operator (fields of pointers are accessed with '.': p.f)")
+	default:
 		p.errorExpected("expression")
 	}
 	return &IntLit{Pos: t.pos}

@@ -129,6 +129,7 @@ var tokNames = [...]string{
 	kwNondetBool: "nondet_bool", kwTid: "tid",
 }
 
+// String is the source spelling of k (or a description for literals).
 func (k tokKind) String() string {
 	if int(k) < len(tokNames) && tokNames[k] != "" {
 		return tokNames[k]
