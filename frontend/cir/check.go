@@ -302,8 +302,10 @@ func (c *checker) declareGlobals() {
 		if typ == tInvalid {
 			typ = ir.Int
 		}
-		if gd.Atomic && !typ.IsScalar() && !(typ.Kind == ir.TArray && typ.Elem.IsScalar()) && typ.Kind != ir.TRecord {
-			c.errorf(gd.Pos, "atomic global %s must have a scalar type, an array of scalars or an object type, not %s", gd.Name.Name, typ)
+		if gd.Atomic && typ.Kind == ir.TRecord {
+			c.errorf(gd.Pos, "atomic global %s: an instance cannot be atomic (declare its fields atomic instead)", gd.Name.Name)
+		} else if gd.Atomic && !typ.IsScalar() && !(typ.Kind == ir.TArray && typ.Elem.IsScalar()) {
+			c.errorf(gd.Pos, "atomic global %s must have a scalar type or be an array of scalars, not %s", gd.Name.Name, typ)
 		}
 		g := &ir.Global{Name: gd.Name.Name, Type: typ, Block: len(c.prog.Globals) + 1,
 			Init: make([]int64, typ.Size()), Atomic: gd.Atomic, Pos: gd.Name.Pos}

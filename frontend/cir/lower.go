@@ -453,12 +453,7 @@ func atomicLoc(e Expr) bool {
 		if x.field == nil {
 			return false
 		}
-		if x.field.Atomic {
-			return true
-		}
-		if t := x.X.info().typ; t != nil && t.Kind == ir.TRecord {
-			return atomicLoc(x.X)
-		}
+		return x.field.Atomic
 	}
 	return false
 }
