@@ -227,8 +227,8 @@ func (c *collector) add(x *Execution) bool {
 		}
 	}
 	if c.opts.Classes && (x.Complete()) {
-		c.rvKeys[readValueKey(x.G)] = struct{}{}
-		c.rfKeys[rfKey(x.G)] = struct{}{}
+		c.rvKeys[x.G.Key(seg.KeyOpts{Kind: seg.KeyValues})] = struct{}{}
+		c.rfKeys[x.G.Key(seg.KeyOpts{Kind: seg.KeyRF})] = struct{}{}
 	}
 	return false
 }
@@ -343,54 +343,6 @@ func formatCells(x *Execution, t *ir.Type, cells []int64, off int) string {
 		return "?"
 	}
 	return x.names.FormatValue(cells[off], t)
-}
-
-// readValueKey identifies an execution by the values each thread read, in order.
-func readValueKey(g *seg.Graph) string {
-	var b strings.Builder
-	for t, evs := range g.Threads {
-		if len(evs) == 0 {
-			continue
-		}
-		b.WriteString(g.Names[t])
-		b.WriteByte(':')
-		for i := range evs {
-			e := &evs[i]
-			if e.Kind.IsRead() {
-				fmt.Fprintf(&b, "%d@%d,", e.RVal, e.Loc)
-			}
-		}
-		b.WriteByte(';')
-	}
-	return b.String()
-}
-
-// rfKey identifies an execution by its events and reads-from edges.
-func rfKey(g *seg.Graph) string {
-	var b strings.Builder
-	name := func(id seg.EventID) string {
-		if id.IsInit() {
-			return "init"
-		}
-		return fmt.Sprintf("%s.%d", g.Names[id.T], id.I)
-	}
-	for t, evs := range g.Threads {
-		if len(evs) == 0 {
-			continue
-		}
-		b.WriteString(g.Names[t])
-		b.WriteByte(':')
-		for i := range evs {
-			e := &evs[i]
-			fmt.Fprintf(&b, "%d/%d/%d/%d", e.Kind, e.Loc, e.RVal, e.WVal)
-			if e.Kind.IsRead() {
-				b.WriteString("<" + name(e.RF))
-			}
-			b.WriteByte(',')
-		}
-		b.WriteByte(';')
-	}
-	return b.String()
 }
 
 // parseModel maps a model name to the interpreter's operational model.
