@@ -117,6 +117,101 @@ func (x *Execution) footprint(tn int32) footprint {
 	return f
 }
 
+// mayEnterAtomic reports whether thread tn's next step may start an atomic
+// block: its own code after the visible instruction (up to the next visible
+// one) reaches an atomic_begin, possibly through a call or by returning into
+// a caller, or the step spawns a thread whose code does so before its first
+// visible instruction. It over-approximates (both branches of a branch count).
+func (c *cbdpor) mayEnterAtomic(x *Execution, tn int32) bool {
+	if c.atomicFuncs == nil {
+		c.atomicFuncs = atomicFuncs(c.prog)
+	}
+	if len(c.atomicFuncs) == 0 {
+		return false
+	}
+	t := x.threads[tn]
+	if t == nil || len(t.frames) == 0 {
+		return false
+	}
+	fr := &t.frames[len(t.frames)-1]
+	if fr.pc >= len(fr.fn.Body) {
+		return len(t.frames) > 1
+	}
+	in := &fr.fn.Body[fr.pc]
+	if in.Op == ir.ISpawn && in.Func != nil && c.reachesAtomic(in.Func, 0, false) {
+		return true
+	}
+	return c.reachesAtomic(fr.fn, fr.pc+1, len(t.frames) > 1)
+}
+
+// reachesAtomic reports whether f's invisible code from pc on may reach an
+// atomic_begin before a visible instruction; returning counts when the
+// frame has a caller.
+func (c *cbdpor) reachesAtomic(f *ir.Func, pc int, hasCaller bool) bool {
+	seen := map[int]bool{}
+	work := []int{pc}
+	for len(work) > 0 {
+		pc := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[pc] {
+			continue
+		}
+		seen[pc] = true
+		if pc >= len(f.Body) {
+			if hasCaller {
+				return true
+			}
+			continue
+		}
+		in := &f.Body[pc]
+		switch {
+		case in.Op.IsVisible():
+			continue
+		case in.Op == ir.IAtomicBegin:
+			return true
+		case in.Op == ir.ICall:
+			if c.atomicFuncs[in.Func] {
+				return true
+			}
+			work = append(work, pc+1)
+		case in.Op == ir.IReturn:
+			if hasCaller {
+				return true
+			}
+		case in.Op == ir.IJump:
+			work = append(work, in.Target)
+		case in.Op == ir.IBranch:
+			work = append(work, in.Target, in.Target2)
+		default:
+			work = append(work, pc+1)
+		}
+	}
+	return false
+}
+
+// atomicFuncs returns the functions that contain an atomic block or call
+// (transitively) one that does.
+func atomicFuncs(prog *ir.Program) map[*ir.Func]bool {
+	m := map[*ir.Func]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, f := range prog.Funcs {
+			if m[f] {
+				continue
+			}
+			for i := range f.Body {
+				in := &f.Body[i]
+				if in.Op == ir.IAtomicBegin || in.Op == ir.ICall && m[in.Func] {
+					m[f] = true
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	return m
+}
+
 // nextOp returns the opcode of thread tn's next visible instruction.
 func (x *Execution) nextOp(tn int32) (ir.Op, *ir.Instr, *frame) {
 	t := x.threads[tn]
@@ -192,6 +287,8 @@ type cbdpor struct {
 	depth    int // next path entry to replay or create
 	firstNew int // path entries at or after this index are explored for the first time
 	err      error
+
+	atomicFuncs map[*ir.Func]bool
 
 	steps  []cbStep
 	tclock [][]int32 // per thread number
@@ -357,20 +454,26 @@ func (c *cbdpor) run(chooser Chooser, rec *recorder) (*Execution, bool) {
 		c.depth++
 		t := nd.cur
 		fp := x.footprint(t)
-		// The child's sleep set: sleepers whose next step is independent of this one.
+		childSleep, childP := nd.childSleep, nd.childP
+		atomicBefore := x.atomicT
+		c.step(x, t, fp, nodeIdx, nodeIdx >= c.firstNew)
+		if rec != nil {
+			rec.step(Action{T: t})
+		}
+		// The child's sleep set: the sleepers whose next step is independent
+		// of this one. A step that starts an atomic block (its own, or a
+		// spawned thread's) disables every other thread, so it is dependent
+		// with every step; sleepers are unchanged by the step, so their
+		// footprints can be read after it.
+		entered := x.atomicT >= 0 && x.atomicT != atomicBefore
 		var next []int32
-		for _, u := range nd.childSleep {
-			if u == t {
+		for _, u := range childSleep {
+			if u == t || entered || c.mayEnterAtomic(x, u) {
 				continue
 			}
 			if ufp := x.footprint(u); !ufp.dependent(&fp) {
 				next = append(next, u)
 			}
-		}
-		childP := nd.childP
-		c.step(x, t, fp, nodeIdx, nodeIdx >= c.firstNew)
-		if rec != nil {
-			rec.step(Action{T: t})
 		}
 		sleep, p, last = next, childP, t
 	}

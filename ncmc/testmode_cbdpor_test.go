@@ -48,11 +48,15 @@ func diffKeys(a, b map[string]int) (onlyA, onlyB []string) {
 	return
 }
 
-// diffConfig returns the generator knobs for program number i: mostly the
-// defaults, every third program with condition variables and two mutexes.
+// diffConfig returns the generator knobs for program number i: the
+// defaults, then also atomic blocks, then condition variables with two
+// mutexes, in turn.
 func diffConfig(i int) progen.Config {
 	cfg := progen.Default()
-	if i%3 == 2 {
+	switch i % 3 {
+	case 1:
+		cfg.Atomic = 2
+	case 2:
 		cfg.Mutexes, cfg.Conds, cfg.Cond = 2, 1, 3
 	}
 	return cfg

@@ -10,7 +10,7 @@
 // fetch_sub, exchange), CAS, lock-protected blocks (possibly nested with a
 // different mutex, so deadlocks are possible), branches on values read,
 // bounded constant-range loops, asserts over values read, nondet choices,
-// awaits and condition-variable waits/signals. The same rng state and Config
+// awaits, atomic blocks and condition-variable waits/signals. The same rng state and Config
 // give the same program text.
 package progen
 
@@ -22,6 +22,7 @@ import (
 
 // Config are the knobs of Generate. Weights are relative frequencies of
 // statement kinds (0 disables a kind).
+// Default leaves atomic blocks and condition variables off.
 type Config struct {
 	MinWorkers, MaxWorkers int // worker threads spawned by main (1..3 gives 2–4 threads)
 	MinVars, MaxVars       int // shared int globals v0..
@@ -35,8 +36,9 @@ type Config struct {
 	LoopIters              int // iterations of generated `for i in 0..N` loops
 	FinalAssert            bool
 
-	// Statement weights.
-	Load, Store, RMW, CAS, Lock, If, Loop, Assert, Nondet, Await, Cond int
+	// Statement weights. Atomic emits `atomic { ... }` around 1..2 loads,
+	// stores or RMWs.
+	Load, Store, RMW, CAS, Lock, If, Loop, Assert, Nondet, Await, Cond, Atomic int
 }
 
 // Default returns knobs for programs small enough for exhaustive
@@ -187,6 +189,23 @@ func (g *gen) stmt(d int) {
 				g.line(d, "}")
 			}},
 		)
+		kinds = append(kinds, kind{cfg.Atomic, func() {
+			g.line(d, "atomic {")
+			n := 1 + g.rng.IntN(2)
+			for i := 0; i < n; i++ {
+				g.ops--
+				switch g.rng.IntN(3) {
+				case 0:
+					g.line(d+1, "%s = %s;", g.r(), g.v())
+				case 1:
+					g.line(d+1, "%s = %s;", g.v(), g.expr())
+				default:
+					g.line(d+1, "%s = fetch_add(%s, 1);", g.r(), g.v())
+				}
+			}
+			g.ops++ // the atomic statement itself was counted by stmt
+			g.line(d, "}")
+		}})
 		if m := g.freeMutex(); m >= 0 {
 			kinds = append(kinds, kind{cfg.Lock, func() {
 				g.held = append(g.held, m)

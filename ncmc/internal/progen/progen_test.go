@@ -12,7 +12,7 @@ import (
 func TestGeneratedProgramsCompile(t *testing.T) {
 	cfgs := map[string]Config{"default": Default()}
 	all := Default()
-	all.Conds, all.Cond, all.Mutexes, all.MaxWorkers, all.MaxOps, all.MaxDepth = 2, 2, 2, 3, 6, 3
+	all.Conds, all.Cond, all.Atomic, all.Mutexes, all.MaxWorkers, all.MaxOps, all.MaxDepth = 2, 2, 2, 2, 3, 6, 3
 	cfgs["all-kinds"] = all
 	for name, cfg := range cfgs {
 		for seed := uint64(0); seed < 300; seed++ {
