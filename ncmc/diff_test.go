@@ -153,3 +153,35 @@ func TestMCRRegressionsAndExamples(t *testing.T) {
 		})
 	}
 }
+
+// The stateful reference explorer reaches the same outcomes as the plain one.
+func TestStateCacheDifferential(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	cfg := progen.Default()
+	for i := 0; i < n; i++ {
+		seed := uint64(1000 + i)
+		src := progen.Generate(rand.New(rand.NewPCG(seed, 0x6d6372)), cfg)
+		prog, err := frontend.ParseCIR(fmt.Sprintf("gen%d.cir", seed), []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		plain, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", KeepGoing: true, MaxExecutions: 100000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plain.Verdict == ncmc.Unknown {
+			continue
+		}
+		cached, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", KeepGoing: true, StateCache: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := strings.Join(outcomeKeys(plain), "\n"), strings.Join(outcomeKeys(cached), "\n"); a != b || plain.Verdict != cached.Verdict {
+			t.Errorf("seed %d: stateful reference disagrees:\nplain %s:\n%s\nstateful %s:\n%s\n%s", seed, plain.Verdict, a, cached.Verdict, b, src)
+		}
+	}
+}

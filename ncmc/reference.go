@@ -110,6 +110,10 @@ func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Res
 	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model}
 	ch := &dfsChooser{}
 	var cex []choicePoint
+	var visited map[[2]uint64]bool
+	if opts.StateCache {
+		visited = map[[2]uint64]bool{}
+	}
 	stopped, stopKind := "", ""
 	for {
 		if err := ctx.Err(); err != nil {
@@ -121,9 +125,29 @@ func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Res
 			break
 		}
 		x := NewExecution(prog, names, cfg, ch, false)
-		x.Run(ch.schedule)
+		pruned := false
+		x.checkEnd()
+		for !x.Finished() {
+			if visited != nil && ch.depth >= len(ch.path) {
+				h := x.StateHash()
+				if visited[h] {
+					pruned = true
+					break
+				}
+				visited[h] = true
+			}
+			x.Step(ch.schedule(x.Enabled()))
+		}
 		if ch.err != nil {
 			return nil, ch.err
+		}
+		if pruned {
+			col.stats.Pruned++
+			col.progress(ch.pending())
+			if !ch.next() {
+				break
+			}
+			continue
 		}
 		if col.add(x) && cex == nil {
 			cex = append([]choicePoint(nil), ch.path...)

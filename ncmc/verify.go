@@ -45,6 +45,11 @@ type Options struct {
 	Timeout       time.Duration // wall-clock limit (0: none)
 	// KeepGoing explores past the first violation, collecting every outcome.
 	KeepGoing bool
+	// StateCache makes the reference explorer stateful: a run that reaches a
+	// state (memory, threads, buffers) seen before is cut off, since its
+	// futures were explored already. Outcomes and verdicts are preserved;
+	// execution and class counts then cover only the runs not cut off.
+	StateCache bool
 	// Classes counts distinct classes of executions (read-value vectors, rf graphs).
 	Classes bool
 	// Progress, if set, is called about every ProgressEvery with running statistics.
@@ -87,6 +92,7 @@ type Stats struct {
 	Blocked    int           `json:"blocked"`               // executions discarded by a failed assume/await
 	BoundHits  int           `json:"bound_hits"`            // executions stopped by a loop or step bound
 	Violations int           `json:"violations"`            // violating executions seen
+	Pruned     int           `json:"pruned,omitempty"`      // runs cut off at a state seen before (StateCache)
 	Steps      int64         `json:"steps"`                 // visible steps over all executions
 	Queue      int           `json:"queue"`                 // pending work (choice points left on the DFS stack, or seeds)
 	Seeds      int           `json:"seeds,omitempty"`       // mcr: distinct seeds generated (incl. the initial one)

@@ -26,6 +26,7 @@ const (
 
 type cli struct {
 	Verify verifyCmd `cmd:"" help:"Explore every behaviour of a program and report verified, a counterexample, or unknown."`
+	Bench  benchCmd  `cmd:"" help:"Run explorers on programs (all outcomes, class counts) and print a Markdown table of executions, time, SMT time and memory."`
 }
 
 // env is what a command needs from the process: output streams and whether
@@ -87,6 +88,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, stderrTer
 	switch kctx.Command() {
 	case "verify <file>":
 		return c.Verify.run(e)
+	case "bench <files>":
+		return c.Bench.run(e)
 	}
 	fmt.Fprintf(stderr, "ncmc: unknown command %q\n", kctx.Command())
 	return exitBadInput
