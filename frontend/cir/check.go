@@ -712,8 +712,17 @@ func describeExpr(e Expr) string {
 	case *UnaryExpr:
 		return "the " + e.Op.String() + " expression"
 	case *FieldExpr:
-		return "." + e.Name.Name
+		switch unparen(e.X).(type) {
+		case *Ident, *ThisExpr, *FieldExpr:
+			return describeExpr(e.X) + "." + e.Name.Name
+		}
+		return "field " + e.Name.Name
+	case *ThisExpr:
+		return "this"
 	case *IndexExpr:
+		if inner := describeExpr(e.X); inner != "the expression" {
+			return inner + "[...]"
+		}
 		return "the index expression"
 	case *NewExpr:
 		return "new " + e.Type.Name

@@ -167,21 +167,23 @@ func (x *seqExec) call(f *ir.Func, args []int64) int64 {
 		case ir.ILoad:
 			locals[in.Dst] = *x.cell(ev(in.Addr))
 		case ir.IStore:
-			c := x.cell(ev(in.Addr))
-			*c = ev(in.A)
+			a, v := ev(in.Addr), ev(in.A)
+			*x.cell(a) = v
 		case ir.IRMW:
-			c := x.cell(ev(in.Addr))
+			a, v := ev(in.Addr), ev(in.A)
+			c := x.cell(a)
 			old := *c
-			*c = in.RMW.Apply(old, ev(in.A))
+			*c = in.RMW.Apply(old, v)
 			if in.Dst >= 0 {
 				locals[in.Dst] = old
 			}
 		case ir.ICAS:
-			c := x.cell(ev(in.Addr))
+			a, exp, des := ev(in.Addr), ev(in.A), ev(in.B)
+			c := x.cell(a)
 			old := *c
-			ok := old == ev(in.A)
+			ok := old == exp
 			if ok {
-				*c = ev(in.B)
+				*c = des
 			}
 			locals[in.Dst] = old
 			if in.Dst2 >= 0 {

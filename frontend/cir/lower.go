@@ -167,6 +167,17 @@ func (l *fnLower) spill(e *ir.Expr, pos ir.Pos) *ir.Expr {
 	return local(t, e.Type, pos)
 }
 
+// value makes sure that an operand v of an access to address addr fails
+// before the access does: the interpreter evaluates an instruction's address
+// before its operands, but the source evaluates the operands (the right-hand
+// side) before the access checks the address (null pointer, index bounds).
+func (l *fnLower) value(v, addr *ir.Expr, pos ir.Pos) *ir.Expr {
+	if mayFailIR(v) && mayFailIR(addr) {
+		return l.spill(v, pos)
+	}
+	return v
+}
+
 // rvList lowers operands left to right.
 func (l *fnLower) rvList(es []Expr) []*ir.Expr {
 	out := make([]*ir.Expr, len(es))
@@ -299,7 +310,7 @@ func (l *fnLower) assign(s *AssignStmt) {
 		return
 	}
 	addr := l.addr(s.LHS)
-	v := l.rv(s.RHS)
+	v := l.value(l.rv(s.RHS), addr, s.RHS.exprPos())
 	in := l.ins(ir.IStore, s.Pos)
 	in.Addr, in.A, in.Order = addr, v, defaultOrder(s.LHS)
 	l.emit(in)
@@ -712,7 +723,7 @@ func (l *fnLower) builtin(x *BuiltinCall) *ir.Expr {
 	case kwStore:
 		in := l.ins(ir.IStore, pos)
 		in.Addr = l.addr(x.Args[0])
-		in.A = l.rv(x.Args[1])
+		in.A = l.value(l.rv(x.Args[1]), in.Addr, pos)
 		in.Order = x.orders[0]
 		l.emit(in)
 		return nil
@@ -720,7 +731,7 @@ func (l *fnLower) builtin(x *BuiltinCall) *ir.Expr {
 		typ := x.typ
 		in := l.ins(ir.IRMW, pos)
 		in.Addr = l.addr(x.Args[0])
-		in.A = l.rv(x.Args[1])
+		in.A = l.value(l.rv(x.Args[1]), in.Addr, pos)
 		in.RMW, in.Order = rmwKinds[x.Op], x.orders[0]
 		in.Dst = l.temp(typ, pos)
 		l.emit(in)
@@ -730,7 +741,7 @@ func (l *fnLower) builtin(x *BuiltinCall) *ir.Expr {
 		in := l.ins(ir.ICAS, pos)
 		in.Addr = l.addr(x.Args[0])
 		ed := l.rvList(x.Args[1:3])
-		in.A, in.B = ed[0], ed[1]
+		in.A, in.B = l.value(ed[0], in.Addr, pos), l.value(ed[1], in.Addr, pos)
 		in.Order, in.FailOrder = x.orders[0], x.orders[1]
 		in.Dst = l.temp(typ, pos)
 		in.Dst2 = l.temp(ir.Bool, pos)
