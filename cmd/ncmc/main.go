@@ -27,6 +27,7 @@ const (
 type cli struct {
 	Verify verifyCmd `cmd:"" help:"Explore every behaviour of a program and report verified, a counterexample, or unknown."`
 	Bench  benchCmd  `cmd:"" help:"Run explorers on programs (all outcomes, class counts) and print a Markdown table of executions, time, SMT time and memory."`
+	Test   testCmd   `cmd:"" help:"Hunt for bugs when a program is too big to explore: PCT, random walks or preemption-bounded search (CB-DPOR, CHESS); found bugs come with a replayable schedule."`
 }
 
 // env is what a command needs from the process: output streams and whether
@@ -86,6 +87,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, stderrTer
 	}
 	e := &env{ctx: ctx, stdout: stdout, stderr: stderr, stderrTerm: stderrTerm}
 	switch kctx.Command() {
+	case "test <file>":
+		return c.Test.run(e)
 	case "verify <file>":
 		return c.Verify.run(e)
 	case "bench <files>":
