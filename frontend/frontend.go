@@ -1,6 +1,7 @@
 // Package frontend turns source files into ir.Programs. It dispatches on the
-// file extension to a language front end (CIR today, in sub-package cir;
-// litmus and C front ends are planned as sub-packages of their own) and
+// file extension to a language front end (CIR, in sub-package cir; the
+// litmus and C front ends are sub-packages of their own, sharing the error
+// type of sub-package diag) and
 // reports errors as an ErrorList: every error of the file, each rendered as
 // "file:line:col: message" followed by the source line and a caret.
 package frontend
@@ -25,15 +26,17 @@ type Error = diag.Error
 type ErrorList = diag.ErrorList
 
 // LoadFile reads the file at path and lowers it to an ir.Program, choosing
-// the front end by extension: ".cir" is CIR. Other extensions are an error
-// for now. Malformed input yields an ErrorList; an unreadable file yields
+// the front end by extension: ".cir" is CIR. Other extensions (".litmus",
+// ".c", ...) are an error for now. Malformed input yields an ErrorList; an unreadable file yields
 // the error of os.ReadFile.
 func LoadFile(path string) (*ir.Program, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	switch ext {
 	case ".cir":
-	case ".litmus", ".c", ".i", ".h":
-		return nil, fmt.Errorf("%s: the %s front end is not implemented yet (ncmc reads .cir files)", path, langOf(ext))
+	case ".litmus":
+		return nil, fmt.Errorf("%s: LoadFile does not load litmus tests yet (ncmc reads .cir files; package frontend/litmus parses a litmus test together with its final condition)", path)
+	case ".c", ".i", ".h":
+		return nil, fmt.Errorf("%s: the C front end is not available yet (ncmc reads .cir files)", path)
 	default:
 		return nil, fmt.Errorf("%s: unknown input file type %q (ncmc reads .cir files)", path, ext)
 	}
@@ -42,13 +45,6 @@ func LoadFile(path string) (*ir.Program, error) {
 		return nil, err
 	}
 	return ParseCIR(path, src)
-}
-
-func langOf(ext string) string {
-	if ext == ".litmus" {
-		return "litmus"
-	}
-	return "C"
 }
 
 // ParseCIR parses, checks and lowers the CIR program src; filename is used
