@@ -28,6 +28,7 @@ type cli struct {
 	Verify verifyCmd `cmd:"" help:"Explore every behaviour of a program and report verified, a counterexample, or unknown."`
 	Bench  benchCmd  `cmd:"" help:"Run explorers on programs (all outcomes, class counts) and print a Markdown table of executions, time, SMT time and memory."`
 	Test   testCmd   `cmd:"" help:"Hunt for bugs when a program is too big to explore: PCT, random walks or preemption-bounded search (CB-DPOR, CHESS); found bugs come with a replayable schedule."`
+	Spec   specCmd   `cmd:"" help:"Commutativity specifications: spec check SPEC --impl PROG.cir tests a spec's soundness."`
 }
 
 // env is what a command needs from the process: output streams and whether
@@ -93,6 +94,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, stderrTer
 		return c.Verify.run(e)
 	case "bench <files>":
 		return c.Bench.run(e)
+	case "spec check <spec>":
+		return c.Spec.Check.run(e)
 	}
 	fmt.Fprintf(stderr, "ncmc: unknown command %q\n", kctx.Command())
 	return exitBadInput
