@@ -117,6 +117,30 @@ func (x *Execution) footprint(tn int32) footprint {
 	return f
 }
 
+// blockedSteps returns the footprints of the pending steps of the threads
+// that cannot move now (blocked on a lock or a re-lock after wait, or
+// waiting on a condition variable) and the threads that blocked joins wait for.
+func (c *cbdpor) blockedSteps(x *Execution) ([]footprint, []int32) {
+	var fps []footprint
+	var joined []int32
+	for _, n := range x.live {
+		th := x.threads[n]
+		if th.status == WaitingCond || th.status == Runnable && !x.enabled(th) {
+			op, in, fr := x.nextOp(n)
+			if op == ir.IJoin {
+				if h, err := x.eval(fr, in.A); err == nil {
+					if ct := x.threadByHandle(h); ct != nil {
+						joined = append(joined, ct.num)
+					}
+				}
+				continue
+			}
+			fps = append(fps, x.footprint(n))
+		}
+	}
+	return fps, joined
+}
+
 // mayEnterAtomic reports whether thread tn's next step may start an atomic
 // block: its own code after the visible instruction (up to the next visible
 // one) reaches an atomic_begin, possibly through a call or by returning into
@@ -272,8 +296,10 @@ type locRef struct {
 // for the negative controls of the differential test. The zero value is
 // CB-DPOR.
 type cbVariant struct {
-	classicSleep bool // classic sleep sets: explored siblings sleep (unsound under a bound)
-	markAfter    bool // mark the node after the racing step (Fig. 3-2 taken literally)
+	classicSleep  bool // classic sleep sets: explored siblings sleep (unsound under a bound)
+	markAfter     bool // mark the node after the racing step (Fig. 3-2 taken literally)
+	noStretch     bool // mark only the node before the racing step (the thesis's rule)
+	noBlockedWake bool // sleepers ignore blocked threads (the thesis's rule)
 }
 
 type cbdpor struct {
@@ -465,15 +491,30 @@ func (c *cbdpor) run(chooser Chooser, rec *recorder) (*Execution, bool) {
 		// spawned thread's) disables every other thread, so it is dependent
 		// with every step; sleepers are unchanged by the step, so their
 		// footprints can be read after it.
+		//
+		// A sleeper also wakes when its next step conflicts with the pending
+		// step of a thread that cannot move now (blocked on a lock, a join or
+		// a condition variable): the sleeper's step could enable that thread,
+		// and a blocked thread gives a free context switch, so moving the
+		// sleeper's step back to where it was preempted could cost a
+		// preemption (found by the differential test: an unlock that a
+		// blocked lock waits for).
 		entered := x.atomicT >= 0 && x.atomicT != atomicBefore
 		var next []int32
+		var blocked []footprint
+		var joined []int32
+		if len(childSleep) > 0 && !c.variant.noBlockedWake {
+			blocked, joined = c.blockedSteps(x)
+		}
 		for _, u := range childSleep {
-			if u == t || entered || c.mayEnterAtomic(x, u) {
+			if u == t || entered || c.mayEnterAtomic(x, u) || slices.Contains(joined, u) {
 				continue
 			}
-			if ufp := x.footprint(u); !ufp.dependent(&fp) {
-				next = append(next, u)
+			ufp := x.footprint(u)
+			if ufp.dependent(&fp) || slices.ContainsFunc(blocked, func(b footprint) bool { return ufp.dependent(&b) }) {
+				continue
 			}
+			next = append(next, u)
 		}
 		sleep, p, last = next, childP, t
 	}
@@ -500,6 +541,21 @@ func (c *cbdpor) step(x *Execution, t int32, fp footprint, nodeIdx int, mark boo
 				continue // s happens before t's latest step: cannot be reordered
 			}
 			c.path[c.markTarget(r.step)].marked = true
+			if c.variant.noStretch {
+				continue
+			}
+			// Also mark the nodes before the steps of s's thread that run
+			// just before s, back to the last one this step depends on:
+			// running t at any of them moves this step before s in the same
+			// way, but t may then block (on a lock s's thread holds) and
+			// give a free context switch.
+			for k := r.step - 1; k >= 0; k-- {
+				sk := &c.steps[k]
+				if sk.t != s.t || fp.dependent(&sk.fp) || clockAt(tc, sk.t) >= sk.idx+1 {
+					break
+				}
+				c.path[c.markTarget(k)].marked = true
+			}
 		}
 	}
 	op, in, fr := x.nextOp(t)
