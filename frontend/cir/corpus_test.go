@@ -2,6 +2,7 @@ package cir
 
 import (
 	"fmt"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"sort"
@@ -32,6 +33,10 @@ func TestWriteSeedCorpus(t *testing.T) {
 	seeds["decls"] = decls + "fn main() { x = x + 1; c.inc(); }\n"
 	for i, c := range semanticCases {
 		seeds[fmt.Sprintf("valid-%02d", i)] = c.src
+	}
+	for i := 0; i < 10; i++ {
+		g := &progGen{r: rand.New(rand.NewSource(int64(1000 + i)))}
+		seeds[fmt.Sprintf("random-%02d", i)] = g.program()
 	}
 	for i, c := range errorCases {
 		if len(c.src) < 400 {

@@ -98,6 +98,7 @@ var errorCases = []struct {
 	{"global t: bool = 3;\nfn main() {}", "t.cir:1:18: cannot initialize t (type bool) with a value of type int"},
 	{"object O { n: int; }\nglobal o: O = 1;\nfn main() {}", "t.cir:2:15: object instance o cannot have an initializer"},
 	{"atomic global m: mutex;\nfn main() {}", "t.cir:1:1: atomic global m must have a scalar type"},
+	{"object O { n: int; }\natomic global o: O;\nfn main() {}", "t.cir:2:1: atomic global o: an instance cannot be atomic (declare its fields atomic instead)"},
 	// Assignments and lvalues.
 	{m("let v = 1;\n1 = v;"), "t.cir:3:1: cannot assign to 1 (not a variable, array element or field)"},
 	{m("for i in 0..3 { i = 2; }"), "t.cir:2:17: cannot assign to range variable i"},
