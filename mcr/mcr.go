@@ -446,6 +446,21 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 				sd := a.seed(model, []int{r}, r, v)
 				sd.Why = fmt.Sprintf("step %d (%s) reads %d", r, tr.G.Label(a.ev[r]), v)
 				add(sd)
+				// Also the whole prefix the model places before r: the minimal
+				// seed leaves unrelated steps to the default scheduler, which
+				// may run them later than every interleaving with r = v that
+				// needs them early; the full prefix freezes them early.
+				roots := []int{r}
+				for i := range model {
+					if model[i] < model[r] {
+						roots = append(roots, i)
+					}
+				}
+				if len(roots) > len(sd.Steps) {
+					full := a.seed(model, roots, r, v)
+					full.Why = sd.Why + " (full prefix)"
+					add(full)
+				}
 			}
 			s.Pop()
 		}

@@ -133,9 +133,6 @@ func TestMCRRegressionsAndExamples(t *testing.T) {
 	ex, _ := filepath.Glob("../examples/*.cir")
 	files = append(files, ex...)
 	for _, f := range files {
-		if strings.Contains(f, "hashtable") && testing.Short() {
-			continue
-		}
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			src, err := os.ReadFile(f)
 			if err != nil {
