@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"ncmc/frontend/c"
 	"ncmc/frontend/cir"
 	"ncmc/frontend/diag"
 	"ncmc/ir"
@@ -25,20 +26,29 @@ type Error = diag.Error
 // Parse functions when the input is malformed.
 type ErrorList = diag.ErrorList
 
+// Unsupported is the error of a valid C program that uses constructs the C
+// front end cannot translate faithfully (see package c); a checker must
+// answer "unknown" for it, not report bad input.
+type Unsupported = c.Unsupported
+
 // LoadFile reads the file at path and lowers it to an ir.Program, choosing
-// the front end by extension: ".cir" is CIR. Other extensions (".litmus",
-// ".c", ...) are an error for now. Malformed input yields an ErrorList; an unreadable file yields
-// the error of os.ReadFile.
+// the front end by extension: ".cir" is CIR; ".c" and ".i" (preprocessed)
+// are C, with SV-COMP's ILP32 data model. Other extensions (".litmus", ...)
+// are an error for now. Malformed input yields an ErrorList, a C program
+// the C front end cannot translate an *Unsupported; an unreadable file
+// yields the error of os.ReadFile.
 func LoadFile(path string) (*ir.Program, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	switch ext {
 	case ".cir":
+	case ".c", ".i":
+		return c.CompileFile(path, c.Options{})
 	case ".litmus":
-		return nil, fmt.Errorf("%s: LoadFile does not load litmus tests yet (ncmc reads .cir files; package frontend/litmus parses a litmus test together with its final condition)", path)
-	case ".c", ".i", ".h":
-		return nil, fmt.Errorf("%s: the C front end is not available yet (ncmc reads .cir files)", path)
+		return nil, fmt.Errorf("%s: LoadFile does not load litmus tests yet (ncmc reads .cir, .c and .i files; package frontend/litmus parses a litmus test together with its final condition)", path)
+	case ".h":
+		return nil, fmt.Errorf("%s: a C header is not a program (ncmc reads .cir, .c and .i files)", path)
 	default:
-		return nil, fmt.Errorf("%s: unknown input file type %q (ncmc reads .cir files)", path, ext)
+		return nil, fmt.Errorf("%s: unknown input file type %q (ncmc reads .cir, .c and .i files)", path, ext)
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {

@@ -39,9 +39,9 @@ func TestLoadFileErrors(t *testing.T) {
 	if !strings.HasPrefix(err.Error(), bad+":2:3: undefined: x\n  x = 1;\n  ^\n"+bad+":3:3: undefined: y") {
 		t.Errorf("rendered as\n%s", err)
 	}
-	for _, name := range []string{"t.litmus", "t.c", "t.txt", "noext"} {
+	for _, name := range []string{"t.litmus", "t.h", "t.txt", "noext"} {
 		_, err := LoadFile(filepath.Join(dir, name))
-		if err == nil || !strings.Contains(err.Error(), "ncmc reads .cir files") {
+		if err == nil || !strings.Contains(err.Error(), "ncmc reads .cir, .c and .i files") {
 			t.Errorf("%s: %v", name, err)
 		}
 	}

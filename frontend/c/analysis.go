@@ -1,0 +1,255 @@
+package c
+
+import (
+	"reflect"
+
+	"modernc.org/cc/v4"
+)
+
+// walk visits n and every AST node reachable from it through exported
+// pointer, interface and slice fields, depth first. When f returns false
+// the children of that node are skipped.
+func walk(n any, f func(n any) bool) {
+	var rec func(v reflect.Value, depth int)
+	rec = func(v reflect.Value, depth int) {
+		if depth > 10000 {
+			panic("C front end: AST too deep")
+		}
+		switch v.Kind() {
+		case reflect.Interface:
+			if !v.IsNil() {
+				rec(v.Elem(), depth)
+			}
+		case reflect.Ptr:
+			if v.IsNil() {
+				return
+			}
+			if _, ok := v.Interface().(cc.Node); ok {
+				if !f(v.Interface()) {
+					return
+				}
+			}
+			e := v.Elem()
+			if e.Kind() != reflect.Struct {
+				return
+			}
+			t := e.Type()
+			for i := 0; i < e.NumField(); i++ {
+				sf := t.Field(i)
+				if !sf.IsExported() || sf.Anonymous {
+					continue
+				}
+				switch e.Field(i).Kind() {
+				case reflect.Ptr, reflect.Interface:
+					rec(e.Field(i), depth+1)
+				}
+			}
+		}
+	}
+	rec(reflect.ValueOf(n), 0)
+}
+
+// unparen strips parentheses (and __extension__-free casts are kept).
+func unparen(n cc.ExpressionNode) cc.ExpressionNode {
+	for {
+		switch x := n.(type) {
+		case *cc.PrimaryExpression:
+			if x.Case == cc.PrimaryExpressionExpr {
+				if el, ok := x.ExpressionList.(*cc.ExpressionList); ok && el.ExpressionList != nil {
+					return n // a parenthesized comma expression
+				}
+				n = x.ExpressionList
+				continue
+			}
+		case *cc.ExpressionList:
+			if x.ExpressionList == nil {
+				n = x.AssignmentExpression
+				continue
+			}
+		case *cc.ConstantExpression:
+			n = x.ConditionalExpression
+			continue
+		}
+		return n
+	}
+}
+
+// identDecl returns the declarator an identifier expression names, or nil.
+func identDecl(n cc.ExpressionNode) *cc.Declarator {
+	if p, ok := unparen(n).(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
+		if d, ok := p.ResolvedTo().(*cc.Declarator); ok {
+			return d
+		}
+	}
+	return nil
+}
+
+// identName returns the name of an identifier expression, or "".
+func identName(n cc.ExpressionNode) string {
+	if p, ok := unparen(n).(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
+		return p.Token.SrcStr()
+	}
+	return ""
+}
+
+// callArgs returns the arguments of a call expression.
+func callArgs(pe *cc.PostfixExpression) []cc.ExpressionNode {
+	var args []cc.ExpressionNode
+	for l := pe.ArgumentExpressionList; l != nil; l = l.ArgumentExpressionList {
+		args = append(args, l.AssignmentExpression)
+	}
+	return args
+}
+
+// calleeName returns the name of the function a call calls directly, or "".
+func calleeName(pe *cc.PostfixExpression) string {
+	fn := unparen(pe.PostfixExpression)
+	// (&f)(...) and (*f)(...) call f too.
+	if u, ok := fn.(*cc.UnaryExpression); ok && (u.Case == cc.UnaryExpressionAddrof || u.Case == cc.UnaryExpressionDeref) {
+		fn = unparen(u.CastExpression)
+	}
+	return identName(fn)
+}
+
+// outParams lists, for builtins that write through a pointer argument, the
+// argument positions where "&local" does not make the local live in memory:
+// the front end writes the local directly.
+var outParams = map[string][]int{
+	"pthread_create":              {0},
+	"pthread_join":                {1},
+	"__atomic_load":               {1},
+	"__atomic_store":              {1},
+	"__atomic_exchange":           {1, 2},
+	"__atomic_compare_exchange":   {1, 2},
+	"__atomic_compare_exchange_n": {1},
+}
+
+// funcFacts is what the pre-pass learns about a function body.
+type funcFacts struct {
+	// escaped locals: their address is taken (other than as an out-param
+	// of a builtin), so they must live in memory.
+	escaped map[*cc.Declarator]bool
+	// nonTruthUse: locals read somewhere other than as a truth value.
+	nonTruthUse map[*cc.Declarator]bool
+}
+
+// analyze runs the pre-pass over a function body and fills in the call
+// facts of fi.
+func (tr *translator) analyze(fi *fnInfo) *funcFacts {
+	ff := &funcFacts{escaped: map[*cc.Declarator]bool{}, nonTruthUse: map[*cc.Declarator]bool{}}
+	exempt := map[*cc.UnaryExpression]bool{}
+	truth := map[cc.ExpressionNode]bool{}
+	writes := map[cc.ExpressionNode]bool{}
+	markTruth := func(n cc.ExpressionNode) {
+		if n != nil {
+			truth[unparen(n)] = true
+		}
+	}
+	walk(fi.def.CompoundStatement, func(n any) bool {
+		switch x := n.(type) {
+		case *cc.PostfixExpression:
+			if x.Case != cc.PostfixExpressionCall {
+				return true
+			}
+			name := calleeName(x)
+			if name == "" {
+				return true
+			}
+			if _, defined := tr.funcs[name]; defined {
+				fi.calls[name] = true
+				return true
+			}
+			if name == "pthread_create" {
+				fi.spawns = true
+				if args := callArgs(x); len(args) == 4 {
+					if s := startRoutine(args[2]); s != "" {
+						fi.starts[s] = true
+					}
+				}
+			}
+			if pos, ok := outParams[name]; ok {
+				args := callArgs(x)
+				for _, i := range pos {
+					if i < len(args) {
+						if u, ok := unparen(args[i]).(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof && identDecl(u.CastExpression) != nil {
+							exempt[u] = true
+						}
+					}
+				}
+			}
+			if name == "__VERIFIER_assume" || name == "assume_abort_if_not" {
+				if args := callArgs(x); len(args) == 1 {
+					markTruth(args[0])
+				}
+			}
+		case *cc.SelectionStatement:
+			if x.Case != cc.SelectionStatementSwitch {
+				markTruth(x.ExpressionList)
+			}
+		case *cc.IterationStatement:
+			switch x.Case {
+			case cc.IterationStatementWhile, cc.IterationStatementDo:
+				markTruth(x.ExpressionList)
+			case cc.IterationStatementFor:
+				markTruth(x.ExpressionList2)
+			case cc.IterationStatementForDecl:
+				markTruth(x.ExpressionList)
+			}
+		case *cc.UnaryExpression:
+			switch x.Case {
+			case cc.UnaryExpressionNot:
+				markTruth(x.CastExpression)
+			case cc.UnaryExpressionAddrof:
+				if !exempt[x] {
+					if d := identDecl(x.CastExpression); d != nil {
+						ff.escaped[d] = true
+					}
+				}
+			}
+		case *cc.LogicalAndExpression:
+			if x.Case == cc.LogicalAndExpressionLAnd {
+				markTruth(x.LogicalAndExpression)
+				markTruth(x.InclusiveOrExpression)
+			}
+		case *cc.LogicalOrExpression:
+			if x.Case == cc.LogicalOrExpressionLOr {
+				markTruth(x.LogicalOrExpression)
+				markTruth(x.LogicalAndExpression)
+			}
+		case *cc.ConditionalExpression:
+			if x.Case == cc.ConditionalExpressionCond {
+				markTruth(x.LogicalOrExpression)
+			}
+		case *cc.AssignmentExpression:
+			if x.Case == cc.AssignmentExpressionAssign {
+				writes[unparen(x.UnaryExpression)] = true
+			}
+		case *cc.PrimaryExpression:
+			if x.Case == cc.PrimaryExpressionIdent {
+				if d, ok := x.ResolvedTo().(*cc.Declarator); ok && !truth[x] && !writes[x] {
+					ff.nonTruthUse[d] = true
+				}
+			}
+		}
+		return true
+	})
+	return ff
+}
+
+// startRoutine returns the name of the function a pthread_create start
+// argument designates (through casts and &), or "".
+func startRoutine(e cc.ExpressionNode) string {
+	start := unparen(e)
+	for {
+		if c, ok := start.(*cc.CastExpression); ok && c.Case == cc.CastExpressionCast {
+			start = unparen(c.CastExpression)
+			continue
+		}
+		if u, ok := start.(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
+			start = unparen(u.CastExpression)
+			continue
+		}
+		break
+	}
+	return identName(start)
+}

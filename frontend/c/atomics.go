@@ -1,0 +1,423 @@
+package c
+
+import (
+	"strings"
+
+	"modernc.org/cc/v4"
+
+	"ncmc/ir"
+)
+
+// C11 / GCC atomic builtins. <stdatomic.h> expands atomic_load_explicit and
+// friends into the generic __atomic_* builtins, which pass values through
+// pointers to temporaries; "&tmp" in those positions does not put tmp in
+// memory (see outParams), the front end reads or writes tmp directly.
+
+// memOrder maps a C memory order constant (__ATOMIC_RELAXED .. SEQ_CST) to IR;
+// consume is treated as acquire.
+func memOrder(v int64) (ir.Order, bool) {
+	switch v {
+	case 0:
+		return ir.OrderRlx, true
+	case 1, 2:
+		return ir.OrderAcq, true
+	case 3:
+		return ir.OrderRel, true
+	case 4:
+		return ir.OrderAcqRel, true
+	case 5:
+		return ir.OrderSC, true
+	}
+	return 0, false
+}
+
+func (l *fnl) orderArg(e cc.ExpressionNode, pos ir.Pos) ir.Order {
+	v, ok := l.tr.constInt(e)
+	if !ok {
+		l.tr.unsupported(pos, "memory order that is not a constant")
+		return ir.OrderSC
+	}
+	o, ok := memOrder(v)
+	if !ok {
+		l.tr.unsupported(pos, "memory order %d", v)
+		return ir.OrderSC
+	}
+	return o
+}
+
+// pointeeOf returns the type an atomic builtin's pointer argument points to.
+func (l *fnl) pointeeOf(e cc.ExpressionNode, pos ir.Pos) cc.Type {
+	t := e.Type()
+	if !isPointer(t) {
+		l.tr.unsupported(pos, "atomic operation on %s", t)
+		return l.tr.ast.Int
+	}
+	et := t.(*cc.PointerType).Elem()
+	if !isScalarC(et) {
+		l.tr.unsupported(pos, "atomic operation on %s", et)
+		return l.tr.ast.Int
+	}
+	return et
+}
+
+// readIn reads the value an in-parameter pointer points to ("&x" with x a
+// register local reads x).
+func (l *fnl) readIn(e cc.ExpressionNode, t cc.Type, pos ir.Pos) *ir.Expr {
+	if u, ok := unparen(e).(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
+		if d := identDecl(u.CastExpression); d != nil {
+			if lv, ok := l.locals[d]; ok && !lv.mem {
+				return l.local(lv.slot, pos)
+			}
+		}
+	}
+	return l.load(lval{reg: -1, addr: l.expr(e), t: t}, pos)
+}
+
+var rmwKinds = map[string]ir.RMWKind{"add": ir.RMWAdd, "sub": ir.RMWSub, "and": ir.RMWAnd, "or": ir.RMWOr, "xor": ir.RMWXor}
+
+var rmwOps = map[ir.RMWKind]ir.Operator{ir.RMWAdd: ir.OpAdd, ir.RMWSub: ir.OpSub, ir.RMWAnd: ir.OpAnd, ir.RMWOr: ir.OpOr, ir.RMWXor: ir.OpXor}
+
+// rmw performs an atomic read-modify-write of the t object at addr and
+// returns the old value. An IRMW computes in 64 bits, so add and sub on
+// narrower integers (which could leave an out-of-range value in memory)
+// are done as a load and a store in an atomic section, which is the same
+// under interleaving semantics.
+func (l *fnl) rmw(addr *ir.Expr, t cc.Type, kind ir.RMWKind, v *ir.Expr, order ir.Order, pos ir.Pos) *ir.Expr {
+	it := l.tr.scalarType(t, pos)
+	if isPointer(t) && kind != ir.RMWXchg {
+		l.tr.unsupported(pos, "atomic arithmetic on a pointer")
+		return cnst(0, it, pos)
+	}
+	w := 64
+	if isInteger(t) {
+		w, _ = intInfo(t)
+	}
+	if (kind == ir.RMWAdd || kind == ir.RMWSub) && w < 64 {
+		l.atomicBegin(pos)
+		old := l.temp(it, pos)
+		ld := l.ins(ir.ILoad, pos)
+		ld.Dst, ld.Addr, ld.Order = old, addr, loadPart(order)
+		l.emit(ld)
+		st := l.ins(ir.IStore, pos)
+		st.Addr = addr
+		st.A = l.narrow(bin(rmwOps[kind], l.local(old, pos), v, it, pos), t, pos)
+		st.Order = storePart(order)
+		l.emit(st)
+		l.emit(l.ins(ir.IAtomicEnd, pos))
+		return l.local(old, pos)
+	}
+	in := l.ins(ir.IRMW, pos)
+	in.Dst = l.temp(it, pos)
+	in.Addr, in.A, in.RMW, in.Order = addr, v, kind, order
+	l.emit(in)
+	return l.local(in.Dst, pos)
+}
+
+func loadPart(o ir.Order) ir.Order {
+	switch o {
+	case ir.OrderRel:
+		return ir.OrderRlx
+	case ir.OrderAcqRel:
+		return ir.OrderAcq
+	}
+	return o
+}
+
+func storePart(o ir.Order) ir.Order {
+	switch o {
+	case ir.OrderAcq:
+		return ir.OrderRlx
+	case ir.OrderAcqRel:
+		return ir.OrderRel
+	}
+	return o
+}
+
+// atomicRMW is rmw on an lvalue with sc order (++/-- on _Atomic objects).
+func (l *fnl) atomicRMW(lv lval, op ir.Operator, v *ir.Expr, pos ir.Pos) *ir.Expr {
+	kind := ir.RMWAdd
+	if op == ir.OpSub {
+		kind = ir.RMWSub
+	}
+	return l.rmw(lv.addr, lv.t, kind, v, ir.OrderSC, pos)
+}
+
+// atomicCompound lowers x op= y on an _Atomic object: one sc RMW.
+func (l *fnl) atomicCompound(lv lval, op ir.Operator, rhs cc.ExpressionNode, want bool, pos ir.Pos) *ir.Expr {
+	var kind ir.RMWKind
+	switch op {
+	case ir.OpAdd:
+		kind = ir.RMWAdd
+	case ir.OpSub:
+		kind = ir.RMWSub
+	case ir.OpAnd:
+		kind = ir.RMWAnd
+	case ir.OpOr:
+		kind = ir.RMWOr
+	case ir.OpXor:
+		kind = ir.RMWXor
+	default:
+		l.tr.unsupported(pos, "compound assignment %s= on an _Atomic object", op)
+		return cnst(0, ir.Int, pos)
+	}
+	if !isInteger(lv.t) || !isInteger(rhs.Type()) {
+		l.tr.unsupported(pos, "compound assignment on an _Atomic %s", lv.t)
+		return cnst(0, ir.Int, pos)
+	}
+	// Modular arithmetic: converting y to x's type first gives the same result.
+	v := l.convert(l.expr(rhs), rhs.Type(), lv.t, pos)
+	old := l.rmw(lv.addr, lv.t, kind, v, ir.OrderSC, pos)
+	if !want {
+		return old
+	}
+	return l.narrow(bin(rmwOps[kind], old, v, old.Type, pos), lv.t, pos)
+}
+
+// cas emits a compare-and-swap of the t object at addr: expected is read
+// from expPtr, and on failure the old value is written back to it. weak
+// CAS may also fail spuriously. It returns the success flag.
+func (l *fnl) cas(addr *ir.Expr, t cc.Type, expPtr cc.ExpressionNode, desired *ir.Expr, weak bool, succ, fail ir.Order, pos ir.Pos) *ir.Expr {
+	it := l.tr.scalarType(t, pos)
+	res := l.temp(ir.Bool, pos)
+	end := l.newLabel()
+	expected := l.readIn(expPtr, t, pos)
+	if weak {
+		spur, real := l.newLabel(), l.newLabel()
+		sp := l.nondetValue(0, 1, ir.Bool, pos)
+		l.branch(sp, spur, real, pos)
+		l.bind(spur)
+		old := l.temp(it, pos)
+		ld := l.ins(ir.ILoad, pos)
+		ld.Dst, ld.Addr, ld.Order = old, addr, fail
+		l.emit(ld)
+		l.writeOut(expPtr, l.local(old, pos), pos)
+		l.assignLocal(res, cnst(0, ir.Bool, pos), pos)
+		l.jump(end, pos)
+		l.bind(real)
+	}
+	in := l.ins(ir.ICAS, pos)
+	in.Dst = l.temp(it, pos)
+	in.Dst2 = res
+	in.Addr, in.A, in.B, in.Order, in.FailOrder = addr, expected, desired, succ, fail
+	l.emit(in)
+	old := l.local(in.Dst, pos)
+	fl := l.newLabel()
+	l.branch(l.local(res, pos), end, fl, pos)
+	l.bind(fl)
+	l.writeOut(expPtr, old, pos)
+	l.bind(end)
+	return l.local(res, pos)
+}
+
+// atomicBuiltin lowers the __atomic_* and __sync_* builtins.
+func (l *fnl) atomicBuiltin(name string, pe *cc.PostfixExpression, args []cc.ExpressionNode, want bool, pos ir.Pos) (*ir.Expr, bool) {
+	rt := pe.Type()
+	need := func(n int) bool {
+		if len(args) != n {
+			l.tr.unsupported(pos, "%s called with %d arguments (expected %d)", name, len(args), n)
+			return false
+		}
+		return true
+	}
+	zero := func() *ir.Expr { return cnst(0, l.tr.scalarType(rt, pos), pos) }
+	load := func(p cc.ExpressionNode, o ir.Order) *ir.Expr {
+		t := l.pointeeOf(p, pos)
+		if o == ir.OrderRel || o == ir.OrderAcqRel {
+			l.tr.unsupported(pos, "atomic load with memory order %s", o)
+		}
+		tmp := l.temp(l.tr.scalarType(t, pos), pos)
+		in := l.ins(ir.ILoad, pos)
+		in.Dst, in.Addr, in.Order = tmp, l.expr(p), o
+		l.emit(in)
+		return l.local(tmp, pos)
+	}
+	store := func(p cc.ExpressionNode, v *ir.Expr, o ir.Order) {
+		if o == ir.OrderAcq || o == ir.OrderAcqRel {
+			l.tr.unsupported(pos, "atomic store with memory order %s", o)
+		}
+		in := l.ins(ir.IStore, pos)
+		in.Addr, in.A, in.Order = l.expr(p), v, o
+		l.emit(in)
+	}
+	switch name {
+	case "__atomic_load_n":
+		if !need(2) {
+			return zero(), true
+		}
+		return load(args[0], l.orderArg(args[1], pos)), true
+	case "__atomic_load":
+		if !need(3) {
+			return zero(), true
+		}
+		v := load(args[0], l.orderArg(args[2], pos))
+		l.writeOut(args[1], v, pos)
+		return zero(), true
+	case "__atomic_store_n":
+		if !need(3) {
+			return zero(), true
+		}
+		t := l.pointeeOf(args[0], pos)
+		v := l.convert(l.expr(args[1]), args[1].Type(), t, pos)
+		store(args[0], v, l.orderArg(args[2], pos))
+		return zero(), true
+	case "__atomic_store":
+		if !need(3) {
+			return zero(), true
+		}
+		t := l.pointeeOf(args[0], pos)
+		v := l.readIn(args[1], t, pos)
+		store(args[0], v, l.orderArg(args[2], pos))
+		return zero(), true
+	case "__atomic_exchange_n", "__sync_lock_test_and_set":
+		n := 3
+		if name == "__sync_lock_test_and_set" {
+			n = 2
+		}
+		if !need(n) {
+			return zero(), true
+		}
+		o := ir.OrderAcq
+		if n == 3 {
+			o = l.orderArg(args[2], pos)
+		}
+		t := l.pointeeOf(args[0], pos)
+		v := l.convert(l.expr(args[1]), args[1].Type(), t, pos)
+		return l.rmw(l.expr(args[0]), t, ir.RMWXchg, v, o, pos), true
+	case "__atomic_exchange":
+		if !need(4) {
+			return zero(), true
+		}
+		t := l.pointeeOf(args[0], pos)
+		v := l.readIn(args[1], t, pos)
+		old := l.rmw(l.expr(args[0]), t, ir.RMWXchg, v, l.orderArg(args[3], pos), pos)
+		l.writeOut(args[2], old, pos)
+		return zero(), true
+	case "__atomic_compare_exchange_n", "__atomic_compare_exchange":
+		if !need(6) {
+			return zero(), true
+		}
+		t := l.pointeeOf(args[0], pos)
+		addr := l.expr(args[0])
+		var des *ir.Expr
+		if name == "__atomic_compare_exchange" {
+			des = l.readIn(args[2], t, pos)
+		} else {
+			des = l.convert(l.expr(args[2]), args[2].Type(), t, pos)
+		}
+		weak, ok := l.tr.constInt(args[3])
+		if !ok {
+			l.tr.unsupported(pos, "weak flag that is not a constant")
+		}
+		s, f := l.orderArg(args[4], pos), l.orderArg(args[5], pos)
+		if f == ir.OrderRel || f == ir.OrderAcqRel {
+			l.tr.unsupported(pos, "compare-exchange failure order %s", f)
+		}
+		return retype(l.cas(addr, t, args[1], des, weak != 0, s, f, pos), l.tr.scalarType(rt, pos)), true
+	case "__sync_val_compare_and_swap", "__sync_bool_compare_and_swap":
+		if !need(3) {
+			return zero(), true
+		}
+		t := l.pointeeOf(args[0], pos)
+		addr := l.expr(args[0])
+		exp := l.convert(l.expr(args[1]), args[1].Type(), t, pos)
+		des := l.convert(l.expr(args[2]), args[2].Type(), t, pos)
+		in := l.ins(ir.ICAS, pos)
+		in.Dst = l.temp(l.tr.scalarType(t, pos), pos)
+		in.Dst2 = l.temp(ir.Bool, pos)
+		in.Addr, in.A, in.B, in.Order, in.FailOrder = addr, exp, des, ir.OrderSC, ir.OrderSC
+		l.emit(in)
+		if name == "__sync_val_compare_and_swap" {
+			return l.local(in.Dst, pos), true
+		}
+		return retype(l.local(in.Dst2, pos), l.tr.scalarType(rt, pos)), true
+	case "__sync_lock_release":
+		if !need(1) {
+			return zero(), true
+		}
+		t := l.pointeeOf(args[0], pos)
+		store(args[0], cnst(0, l.tr.scalarType(t, pos), pos), ir.OrderRel)
+		return zero(), true
+	case "__sync_synchronize":
+		in := l.ins(ir.IFence, pos)
+		in.Order = ir.OrderSC
+		l.emit(in)
+		return zero(), true
+	case "__atomic_thread_fence":
+		if !need(1) {
+			return zero(), true
+		}
+		if o := l.orderArg(args[0], pos); o != ir.OrderRlx {
+			in := l.ins(ir.IFence, pos)
+			in.Order = o
+			l.emit(in)
+		}
+		return zero(), true
+	case "__atomic_signal_fence":
+		return zero(), true
+	case "__atomic_test_and_set":
+		if !need(2) {
+			return zero(), true
+		}
+		t := l.pointeeOf(args[0], pos)
+		old := l.rmw(l.expr(args[0]), t, ir.RMWXchg, cnst(1, l.tr.scalarType(t, pos), pos), l.orderArg(args[1], pos), pos)
+		return bin(ir.OpNe, old, cnst(0, old.Type, pos), l.tr.scalarType(rt, pos), pos), true
+	case "__atomic_clear":
+		if !need(2) {
+			return zero(), true
+		}
+		t := l.pointeeOf(args[0], pos)
+		store(args[0], cnst(0, l.tr.scalarType(t, pos), pos), l.orderArg(args[1], pos))
+		return zero(), true
+	case "__atomic_is_lock_free", "__atomic_always_lock_free":
+		for _, a := range args {
+			l.exprVoid(a)
+		}
+		return cnst(1, l.tr.scalarType(rt, pos), pos), true
+	}
+	// __atomic_fetch_OP, __atomic_OP_fetch, __sync_fetch_and_OP, __sync_OP_and_fetch.
+	var op string
+	var fetchFirst, sync bool
+	switch {
+	case strings.HasPrefix(name, "__atomic_fetch_"):
+		op, fetchFirst = strings.TrimPrefix(name, "__atomic_fetch_"), true
+	case strings.HasPrefix(name, "__atomic_") && strings.HasSuffix(name, "_fetch"):
+		op = strings.TrimSuffix(strings.TrimPrefix(name, "__atomic_"), "_fetch")
+	case strings.HasPrefix(name, "__sync_fetch_and_"):
+		op, fetchFirst, sync = strings.TrimPrefix(name, "__sync_fetch_and_"), true, true
+	case strings.HasPrefix(name, "__sync_") && strings.HasSuffix(name, "_and_fetch"):
+		op, sync = strings.TrimSuffix(strings.TrimPrefix(name, "__sync_"), "_and_fetch"), true
+	default:
+		if strings.HasPrefix(name, "__atomic_") || strings.HasPrefix(name, "__sync_") || strings.HasPrefix(name, "__c11_atomic_") {
+			l.tr.unsupported(pos, "atomic builtin %s", name)
+			return zero(), true
+		}
+		return nil, false
+	}
+	kind, ok := rmwKinds[op]
+	if !ok {
+		l.tr.unsupported(pos, "atomic builtin %s", name)
+		return zero(), true
+	}
+	n := 3
+	if sync {
+		n = 2
+	}
+	if !need(n) {
+		return zero(), true
+	}
+	o := ir.OrderSC
+	if !sync {
+		o = l.orderArg(args[2], pos)
+	}
+	t := l.pointeeOf(args[0], pos)
+	v := l.convert(l.expr(args[1]), args[1].Type(), t, pos)
+	old := l.rmw(l.expr(args[0]), t, kind, v, o, pos)
+	if fetchFirst {
+		return old, true
+	}
+	r := bin(rmwOps[kind], old, v, old.Type, pos)
+	if kind == ir.RMWAdd || kind == ir.RMWSub {
+		r = l.narrow(r, t, pos)
+	}
+	return r, true
+}

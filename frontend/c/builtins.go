@@ -1,0 +1,810 @@
+package c
+
+import (
+	"strconv"
+	"strings"
+
+	"modernc.org/cc/v4"
+
+	"ncmc/ir"
+)
+
+// call lowers a function call: SV-COMP and pthread builtins by name, calls
+// of functions defined in the program as ICall.
+func (l *fnl) call(pe *cc.PostfixExpression, want bool) *ir.Expr {
+	pos := l.tr.pos(pe)
+	name := calleeName(pe)
+	args := callArgs(pe)
+	zero := cnst(0, l.tr.scalarType(pe.Type(), pos), pos)
+	if name == "" {
+		l.tr.unsupported(pos, "calls through function pointers")
+		return zero
+	}
+	if v, done := l.builtin(name, pe, args, want, pos); done {
+		if v == nil {
+			v = zero
+		}
+		return v
+	}
+	fi := l.tr.funcs[name]
+	if fi == nil {
+		l.tr.unsupported(pos, "call of %s, which the program does not define and the C front end does not model", name)
+		return zero
+	}
+	l.fi.calls[name] = true
+	params := fi.ftype.Parameters()
+	var ptypes []cc.Type
+	for _, p := range params {
+		if p.Type().Kind() != cc.Void {
+			ptypes = append(ptypes, p.Type().Decay())
+		}
+	}
+	if len(args) != len(ptypes) {
+		l.tr.unsupported(pos, "call of %s with %d arguments (it has %d parameters)", name, len(args), len(ptypes))
+		return zero
+	}
+	in := l.ins(ir.ICall, pos)
+	in.Func = fi.f
+	for i, a := range args {
+		if t := a.Type(); t != nil && !isScalarC(t) && !l.designatesArray(a) && t.Kind() != cc.Function {
+			l.tr.unsupported(l.tr.pos(a), "passing a %s by value", t)
+			continue
+		}
+		in.Args = append(in.Args, l.convert(l.expr(a), a.Type(), ptypes[i], l.tr.pos(a)))
+	}
+	if want && fi.f.Result != nil && fi.f.Result.Kind != ir.TVoid {
+		in.Dst = l.temp(fi.f.Result, pos)
+		l.emit(in)
+		return l.local(in.Dst, pos)
+	}
+	l.emit(in)
+	return zero
+}
+
+// isAbortName reports whether name ends the process (modelled as the thread
+// stopping for good; see doc.go).
+func isAbortName(name string) bool {
+	switch name {
+	case "abort", "exit", "_exit", "_Exit", "quick_exit", "__builtin_abort", "__builtin_unreachable", "__builtin_trap":
+		return true
+	}
+	return false
+}
+
+// noOps are library functions without an effect the checker can observe
+// (output, sleeping, hints); their arguments are still evaluated.
+var noOps = map[string]bool{
+	"printf": true, "fprintf": true, "puts": true, "putchar": true, "fputs": true, "fflush": true, "perror": true,
+	"sleep": true, "usleep": true, "nanosleep": true, "sched_yield": true, "pthread_yield": true,
+	"free": true, "__builtin_free": true,
+	"pthread_mutex_init": true, "pthread_mutex_destroy": true, "pthread_cond_init": true, "pthread_cond_destroy": true,
+	"pthread_mutexattr_init": true, "pthread_mutexattr_destroy": true, "pthread_mutexattr_settype": true,
+	"pthread_condattr_init": true, "pthread_condattr_destroy": true,
+	"pthread_attr_init": true, "pthread_attr_destroy": true, "pthread_attr_setdetachstate": true,
+}
+
+// builtin lowers a call of a modelled function; done is false if name is
+// not one.
+func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.ExpressionNode, want bool, pos ir.Pos) (v *ir.Expr, done bool) {
+	_, defined := l.tr.funcs[name]
+	arg := func(i int) *ir.Expr {
+		if i < len(args) {
+			return l.expr(args[i])
+		}
+		l.tr.unsupported(pos, "%s called with too few arguments", name)
+		return cnst(0, ir.Int, pos)
+	}
+	need := func(n int) bool {
+		if len(args) != n {
+			l.tr.unsupported(pos, "%s called with %d arguments (expected %d)", name, len(args), n)
+			return false
+		}
+		return true
+	}
+	ret0 := func() *ir.Expr { return cnst(0, l.tr.scalarType(pe.Type(), pos), pos) }
+	switch {
+	case name == "reach_error":
+		l.fail(MsgReachError, pos)
+		return nil, true
+	case name == "__VERIFIER_error":
+		l.fail(MsgVerifierError, pos)
+		return nil, true
+	case strings.HasPrefix(name, "__VERIFIER_nondet_"):
+		for _, a := range args {
+			l.exprVoid(a)
+		}
+		return l.nondetFull(name, pe.Type(), pos), true
+	case name == "__assert_fail" || name == "__assert_perror_fail" || name == "__assert" || name == "__assert_rtn":
+		msg := "assertion failed"
+		if len(args) > 0 {
+			if s, ok := stringLit(args[0]); ok {
+				msg += ": " + s
+			}
+		}
+		l.fail(msg, pos)
+		return nil, true
+	case isAbortName(name) && !defined:
+		for _, a := range args {
+			l.exprVoid(a)
+		}
+		l.emit(l.assumeFalse(pos, ir.AssumeUser))
+		return nil, true
+	case (name == "__VERIFIER_assume" || name == "assume_abort_if_not") && !defined:
+		if !need(1) {
+			return nil, true
+		}
+		in := l.ins(ir.IAssume, pos)
+		in.A = l.truth(args[0])
+		in.Assume = ir.AssumeUser
+		l.emit(in)
+		return nil, true
+	case name == "__VERIFIER_assert" && !defined:
+		if !need(1) {
+			return nil, true
+		}
+		ok, bad := l.newLabel(), l.newLabel()
+		l.cond(args[0], ok, bad)
+		l.bind(bad)
+		l.fail(MsgReachError, pos)
+		l.bind(ok)
+		return nil, true
+	case name == "__VERIFIER_atomic_begin":
+		l.atomicBegin(pos)
+		return nil, true
+	case name == "__VERIFIER_atomic_end":
+		l.emit(l.ins(ir.IAtomicEnd, pos))
+		return nil, true
+	case strings.HasPrefix(name, "__VERIFIER_atomic_") && !defined:
+		l.tr.unsupported(pos, "call of %s, which the program declares but does not define", name)
+		return nil, true
+	case defined:
+		return nil, false
+	case noOps[name]:
+		for _, a := range args {
+			if !isStringLit(a) && !a.Pure() {
+				l.exprVoid(a)
+			}
+		}
+		if want && !strings.HasPrefix(name, "pthread_") && name != "sleep" && name != "usleep" && name != "sched_yield" {
+			l.tr.unsupported(pos, "use of the result of %s", name)
+		}
+		return ret0(), true
+	case name == "__builtin_expect" || name == "__builtin_expect_with_probability":
+		if len(args) < 1 {
+			return nil, true
+		}
+		v := l.expr(args[0])
+		for _, a := range args[1:] {
+			l.exprVoid(a)
+		}
+		return l.convert(v, args[0].Type(), pe.Type(), pos), true
+	case name == "pthread_create":
+		if need(4) {
+			l.spawn(args, pos)
+		}
+		return ret0(), true
+	case name == "pthread_join":
+		if !need(2) {
+			return ret0(), true
+		}
+		h := arg(0)
+		in := l.ins(ir.IJoin, pos)
+		in.A = h
+		out := args[1]
+		if v, ok := l.tr.constInt(out); ok && v == 0 {
+			l.emit(in)
+			return ret0(), true
+		}
+		vt := &ir.Type{Kind: ir.TPtr}
+		if pt, ok := out.Type().(*cc.PointerType); ok && isScalarC(pt.Elem()) {
+			vt = l.tr.scalarType(pt.Elem(), pos)
+		}
+		in.Dst = l.temp(vt, pos)
+		l.emit(in)
+		l.writeOut(out, l.local(in.Dst, pos), pos)
+		return ret0(), true
+	case name == "pthread_exit":
+		if !need(1) {
+			return nil, true
+		}
+		v := arg(0)
+		l.fi.exits = append(l.fi.exits, pos)
+		if l.f.Result.Kind == ir.TVoid {
+			l.ret(nil, pos)
+		} else {
+			l.ret(l.convert(v, args[0].Type(), l.fi.ftype.Result(), pos), pos)
+		}
+		return nil, true
+	case name == "pthread_self":
+		in := l.ins(ir.ISelf, pos)
+		in.Dst = l.temp(ir.Thread, pos)
+		l.emit(in)
+		return l.local(in.Dst, pos), true
+	case name == "pthread_equal":
+		if !need(2) {
+			return ret0(), true
+		}
+		a, b := arg(0), arg(1)
+		return bin(ir.OpEq, a, b, l.tr.scalarType(pe.Type(), pos), pos), true
+	case name == "pthread_mutex_lock" || name == "pthread_mutex_unlock":
+		if !need(1) {
+			return ret0(), true
+		}
+		op := ir.ILock
+		if name == "pthread_mutex_unlock" {
+			op = ir.IUnlock
+		}
+		in := l.ins(op, pos)
+		in.Addr = arg(0)
+		l.emit(in)
+		return ret0(), true
+	case name == "pthread_mutex_trylock":
+		if !need(1) {
+			return ret0(), true
+		}
+		in := l.ins(ir.ITryLock, pos)
+		in.Addr = arg(0)
+		in.Dst = l.temp(ir.Bool, pos)
+		l.emit(in)
+		// 0 on success, EBUSY (16) when the mutex is held.
+		return bin(ir.OpMul, bin(ir.OpSub, cnst(1, ir.Int, pos), l.local(in.Dst, pos), ir.Int, pos), cnst(16, ir.Int, pos), l.tr.scalarType(pe.Type(), pos), pos), true
+	case name == "pthread_cond_wait":
+		if !need(2) {
+			return ret0(), true
+		}
+		in := l.ins(ir.IWait, pos)
+		in.Addr = arg(0)
+		in.B = arg(1)
+		l.emit(in)
+		return ret0(), true
+	case name == "pthread_cond_signal" || name == "pthread_cond_broadcast":
+		if !need(1) {
+			return ret0(), true
+		}
+		op := ir.ISignal
+		if name == "pthread_cond_broadcast" {
+			op = ir.IBroadcast
+		}
+		in := l.ins(op, pos)
+		in.Addr = arg(0)
+		l.emit(in)
+		return ret0(), true
+	case name == "malloc" || name == "calloc" || name == "__builtin_malloc" || name == "alloca" || name == "__builtin_alloca":
+		return l.malloc(name, pe, args, pos), true
+	}
+	if v, ok := l.atomicBuiltin(name, pe, args, want, pos); ok {
+		return v, true
+	}
+	return nil, false
+}
+
+// stringLit returns the value of a string literal expression.
+func stringLit(e cc.ExpressionNode) (string, bool) {
+	p, ok := unparen(e).(*cc.PrimaryExpression)
+	if !ok || p.Case != cc.PrimaryExpressionString {
+		return "", false
+	}
+	if s, ok := p.Value().(cc.StringValue); ok {
+		return strings.TrimRight(string(s), "\x00"), true
+	}
+	return "", false
+}
+
+// fail emits an unconditional violation.
+func (l *fnl) fail(msg string, pos ir.Pos) {
+	in := l.ins(ir.IFail, pos)
+	in.Msg = msg
+	l.emit(in)
+}
+
+// writeOut stores v through the out-parameter expression out (a pointer):
+// "&x" with x a register local assigns x directly.
+func (l *fnl) writeOut(out cc.ExpressionNode, v *ir.Expr, pos ir.Pos) {
+	if u, ok := unparen(out).(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
+		if d := identDecl(u.CastExpression); d != nil {
+			if lv, ok := l.locals[d]; ok && !lv.mem {
+				l.assignLocal(lv.slot, l.convert(v, l.exprTypeOf(v, lv.t), lv.t, pos), pos)
+				return
+			}
+		}
+	}
+	p := l.expr(out)
+	in := l.ins(ir.IStore, pos)
+	in.Addr, in.A = p, v
+	l.emit(in)
+}
+
+// exprTypeOf is the C type to convert an out value from: the destination's
+// own type (the builtins produce values of it).
+func (l *fnl) exprTypeOf(_ *ir.Expr, t cc.Type) cc.Type { return t }
+
+// spawn lowers pthread_create(&t, attr, start, arg).
+func (l *fnl) spawn(args []cc.ExpressionNode, pos ir.Pos) {
+	name := startRoutine(args[2])
+	fi := l.tr.funcs[name]
+	if fi == nil {
+		l.tr.unsupported(pos, "pthread_create with a start routine that is not a function defined in the program")
+		return
+	}
+	l.fi.spawns = true
+	if v, ok := l.tr.constInt(args[1]); !ok || v != 0 {
+		l.exprVoid(args[1]) // thread attributes are ignored
+	}
+	in := l.ins(ir.ISpawn, pos)
+	in.Func = fi.f
+	var ptypes []cc.Type
+	for _, p := range fi.ftype.Parameters() {
+		if p.Type().Kind() != cc.Void {
+			ptypes = append(ptypes, p.Type().Decay())
+		}
+	}
+	a := l.expr(args[3])
+	switch len(ptypes) {
+	case 0:
+	case 1:
+		in.Args = []*ir.Expr{l.convert(a, args[3].Type(), ptypes[0], pos)}
+	default:
+		l.tr.unsupported(pos, "thread start routine %s with %d parameters", name, len(ptypes))
+	}
+	in.Dst = l.temp(ir.Thread, pos)
+	l.emit(in)
+	l.writeOut(args[0], l.local(in.Dst, pos), pos)
+}
+
+// malloc lowers malloc(n * sizeof(T)), calloc(n, sizeof(T)) and alloca with
+// a constant element count: a fresh heap block of that many T.
+func (l *fnl) malloc(name string, pe *cc.PostfixExpression, args []cc.ExpressionNode, pos ir.Pos) *ir.Expr {
+	rt := l.tr.scalarType(pe.Type(), pos)
+	var count int64 = 1
+	var size cc.ExpressionNode
+	switch {
+	case strings.HasSuffix(name, "calloc") && len(args) == 2:
+		n, ok := l.tr.constIntOrConstGlobal(args[0])
+		if !ok {
+			l.tr.unsupported(pos, "calloc with a count that is not a constant")
+			return cnst(0, rt, pos)
+		}
+		count, size = n, args[1]
+	case len(args) == 1:
+		size = args[0]
+	default:
+		l.tr.unsupported(pos, "%s with %d arguments", name, len(args))
+		return cnst(0, rt, pos)
+	}
+	et, n, ok := l.tr.sizeofShape(size)
+	if !ok {
+		l.tr.unsupported(pos, "%s of a size that is not sizeof(T) times a constant", name)
+		return cnst(0, rt, pos)
+	}
+	count *= n
+	if count <= 0 || count > 1<<16 {
+		l.tr.unsupported(pos, "%s of %d elements", name, count)
+		return cnst(0, rt, pos)
+	}
+	elem := l.tr.irType(et, pos)
+	if elem.Size()*int(count) > 1<<16 {
+		l.tr.unsupported(pos, "%s of more than 65536 cells", name)
+		return cnst(0, rt, pos)
+	}
+	var rec *ir.Record
+	if count == 1 && elem.Kind == ir.TRecord {
+		rec = elem.Record
+	} else {
+		var ft *ir.Type
+		if count == 1 {
+			ft = elem
+		} else {
+			ft = ir.ArrayOf(elem, int(count))
+		}
+		rec = &ir.Record{Name: "malloc(" + ft.String() + ")", Fields: []*ir.Field{{Name: "mem", Type: ft}}, Size: ft.Size(), Pos: pos}
+	}
+	in := l.ins(ir.IAlloc, pos)
+	in.Record = rec
+	in.Dst = l.temp(rt, pos)
+	l.emit(in)
+	return l.local(in.Dst, pos)
+}
+
+// sizeofShape matches sizeof(T), sizeof(T) * n and n * sizeof(T) with a
+// constant n (possibly under casts).
+func (tr *translator) sizeofShape(e cc.ExpressionNode) (cc.Type, int64, bool) {
+	e = unparen(e)
+	for {
+		c, ok := e.(*cc.CastExpression)
+		if !ok || c.Case != cc.CastExpressionCast {
+			break
+		}
+		e = unparen(c.CastExpression)
+	}
+	switch x := e.(type) {
+	case *cc.UnaryExpression:
+		switch x.Case {
+		case cc.UnaryExpressionSizeofType:
+			return x.TypeName.Type(), 1, true
+		case cc.UnaryExpressionSizeofExpr:
+			return x.UnaryExpression.Type().Undecay(), 1, sizeofOperandOK(x.UnaryExpression)
+		}
+	case *cc.MultiplicativeExpression:
+		if x.Case != cc.MultiplicativeExpressionMul {
+			break
+		}
+		if t, n, ok := tr.sizeofShape(x.MultiplicativeExpression); ok {
+			if c, ok := tr.constIntOrConstGlobal(x.CastExpression); ok {
+				return t, n * c, true
+			}
+		}
+		if t, n, ok := tr.sizeofShape(x.CastExpression); ok {
+			if c, ok := tr.constIntOrConstGlobal(x.MultiplicativeExpression); ok {
+				return t, n * c, true
+			}
+		}
+	}
+	return nil, 0, false
+}
+
+// sizeofOperandOK reports whether sizeof's operand type is the type of the
+// object (an identifier or a dereference), not a decayed array.
+func sizeofOperandOK(e cc.ExpressionNode) bool {
+	t := e.Type()
+	return t != nil && t.Kind() != cc.Ptr || t.Undecay() == t
+}
+
+// ---- nondeterminism ----
+
+// intRange returns the range of C integer type t.
+func intRange(t cc.Type) (lo, hi int64, ok bool) {
+	if !isInteger(t) {
+		return 0, 0, false
+	}
+	w, s := intInfo(t)
+	switch {
+	case t.Kind() == cc.Bool:
+		return 0, 1, true
+	case w >= 64 && !s:
+		return 0, 0, false // more values than an int64 range holds
+	case s:
+		return -(int64(1) << (w - 1)), int64(1)<<(w-1) - 1, true
+	default:
+		return 0, int64(1)<<w - 1, true
+	}
+}
+
+// nondetValue emits INondet [lo, hi] with type t.
+func (l *fnl) nondetValue(lo, hi int64, t *ir.Type, pos ir.Pos) *ir.Expr {
+	in := l.ins(ir.INondet, pos)
+	in.Dst = l.temp(t, pos)
+	in.A, in.B = cnst(lo, t, pos), cnst(hi, t, pos)
+	l.emit(in)
+	return l.local(in.Dst, pos)
+}
+
+// nondetFull lowers a __VERIFIER_nondet_*() call whose value is used in an
+// arbitrary way: every value of its type is explored, if there are few.
+func (l *fnl) nondetFull(name string, t cc.Type, pos ir.Pos) *ir.Expr {
+	it := l.tr.scalarType(t, pos)
+	lo, hi, ok := intRange(t)
+	if !ok || hi-lo+1 > int64(l.tr.opts.MaxNondetValues) || hi-lo < 0 {
+		n := "more than 2^63"
+		if ok {
+			n = formatCount(hi - lo + 1)
+		}
+		l.tr.unsupported(pos, "unbounded nondeterministic input: %s() can return %s values and ncmc explores at most %d per call (bound it with an assumption right after the call, e.g. x = %s(); assume_abort_if_not(0 <= x && x < 10);)",
+			name, n, l.tr.opts.MaxNondetValues, name)
+		return cnst(0, it, pos)
+	}
+	return l.nondetValue(lo, hi, it, pos)
+}
+
+func formatCount(n int64) string {
+	switch n {
+	case 1 << 16:
+		return "65536 (2^16)"
+	case 1 << 32:
+		return "4294967296 (2^32)"
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// nondetCallOf returns the nondet call e is (under casts), or nil.
+func nondetCallOf(e cc.ExpressionNode) *cc.PostfixExpression {
+	e = unparen(e)
+	for {
+		c, ok := e.(*cc.CastExpression)
+		if !ok || c.Case != cc.CastExpressionCast {
+			break
+		}
+		if !isInteger(c.Type()) {
+			return nil
+		}
+		e = unparen(c.CastExpression)
+	}
+	pe, ok := e.(*cc.PostfixExpression)
+	if !ok || pe.Case != cc.PostfixExpressionCall || pe.ArgumentExpressionList != nil {
+		return nil
+	}
+	name := calleeName(pe)
+	if !strings.HasPrefix(name, "__VERIFIER_nondet_") || !isInteger(pe.Type()) {
+		return nil
+	}
+	return pe
+}
+
+// nondetTruth lowers a nondet call used only as a truth value: its value
+// matters only through being zero or not, so 0 and 1 stand for all values.
+func (l *fnl) nondetTruth(n cc.ExpressionNode) *ir.Expr {
+	pe := nondetCallOf(n)
+	if pe == nil {
+		return nil
+	}
+	pos := l.tr.pos(pe)
+	return l.nondetValue(0, 1, l.tr.scalarType(n.Type(), pos), pos)
+}
+
+// nondetInit lowers the initializer of local lv of type t when it is a
+// nondet call whose range can be narrowed exactly (see nondetNarrow);
+// nil otherwise.
+func (l *fnl) nondetInit(e cc.ExpressionNode, lv *localVar, t cc.Type, d *cc.Declarator, decl *cc.Declaration) *ir.Expr {
+	pe := nondetCallOf(e)
+	if pe == nil || !isInteger(t) {
+		return nil
+	}
+	pos := l.tr.pos(pe)
+	if lv.boolOnly {
+		return l.nondetValue(0, 1, l.tr.scalarType(t, pos), pos)
+	}
+	same := func(x cc.ExpressionNode) bool { return identDecl(x) == d }
+	return l.nondetNarrow(pe, t, same, l.peekAfter(decl), pos)
+}
+
+// nondetAssign lowers "x = nondet();" as a whole statement, with x a
+// register local (or a global in main before any thread is created) whose
+// range the next statement restricts; nil otherwise.
+func (l *fnl) nondetAssign(x *cc.AssignmentExpression, rhs, lhs cc.ExpressionNode, lv lval) *ir.Expr {
+	pe := nondetCallOf(rhs)
+	if pe == nil || !isInteger(lv.t) {
+		return nil
+	}
+	pos := l.tr.pos(pe)
+	d := identDecl(lhs)
+	if d == nil {
+		return nil
+	}
+	if loc, ok := l.locals[d]; ok {
+		if loc.mem {
+			return nil
+		}
+		if loc.boolOnly {
+			return l.nondetValue(0, 1, l.tr.scalarType(lv.t, pos), pos)
+		}
+		same := func(x cc.ExpressionNode) bool { return identDecl(x) == d }
+		return l.nondetNarrow(pe, lv.t, same, l.peekAfter(x), pos)
+	}
+	gv := l.globalFor(d)
+	if gv == nil || !l.singleThreaded() || lv.atomic {
+		return nil
+	}
+	same := func(x cc.ExpressionNode) bool {
+		xd := identDecl(x)
+		return xd != nil && l.globalFor(xd) == gv
+	}
+	return l.nondetNarrow(pe, lv.t, same, l.peekAfter(x), pos)
+}
+
+// singleThreaded reports whether the statement being lowered runs in main
+// before any thread can have been created.
+func (l *fnl) singleThreaded() bool {
+	return l.fi == l.tr.main && l.topLevel && !l.threadsStarted && l.loopDepth == 0
+}
+
+// nondetNarrow narrows the range of the nondet call pe assigned to a
+// variable x of type t when the statement right after the assignment is
+// an assumption on x (assume_abort_if_not(c), __VERIFIER_assume(c), or
+// if (!c) abort();) whose condition bounds x by constants: only the values
+// the assumption can accept are explored, and the assumption itself is
+// kept, so the set of executions that pass it is unchanged.
+func (l *fnl) nondetNarrow(pe *cc.PostfixExpression, t cc.Type, same func(cc.ExpressionNode) bool, next *cc.BlockItem, pos ir.Pos) *ir.Expr {
+	it := l.tr.scalarType(t, pos)
+	st := pe.Type()
+	// The values x can receive: the source range if it converts without
+	// change, all of t's range if the source is at least as wide.
+	var olo, ohi int64
+	var ok bool
+	switch {
+	case fits(st, t):
+		olo, ohi, ok = intRange(st)
+	default:
+		ws, _ := intInfo(st)
+		wt, _ := intInfo(t)
+		if ws >= wt {
+			olo, ohi, ok = intRange(t)
+		}
+	}
+	if !ok || next == nil {
+		return nil
+	}
+	c := l.assumption(next)
+	if c == nil {
+		return nil
+	}
+	if n, ok := c.(*notExpr); ok && !readOnly(n.ExpressionNode) || !readOnly(c) {
+		return nil
+	}
+	b := bounds{lo: olo, hi: ohi}
+	l.constrain(c, false, t, same, &b)
+	if b.hi < b.lo {
+		b.hi = b.lo // the assumption rejects every value: any one will do
+	}
+	if b.hi-b.lo+1 > int64(l.tr.opts.MaxNondetValues) || b.hi-b.lo < 0 {
+		return nil
+	}
+	return l.nondetValue(b.lo, b.hi, it, pos)
+}
+
+type bounds struct{ lo, hi int64 }
+
+// assumption returns the condition the block item assumes, or nil.
+func (l *fnl) assumption(bi *cc.BlockItem) cc.ExpressionNode {
+	if bi == nil || bi.Case != cc.BlockItemStmt || bi.Statement == nil {
+		return nil
+	}
+	s := bi.Statement
+	switch s.Case {
+	case cc.StatementExpr:
+		e := s.ExpressionStatement.ExpressionList
+		if e == nil {
+			return nil
+		}
+		pe, ok := unparen(e).(*cc.PostfixExpression)
+		if !ok || pe.Case != cc.PostfixExpressionCall {
+			return nil
+		}
+		args := callArgs(pe)
+		if len(args) == 1 && l.tr.isAssumeFunc(calleeName(pe)) {
+			return args[0]
+		}
+	case cc.StatementSelection:
+		ss := s.SelectionStatement
+		if ss.Case == cc.SelectionStatementIf && l.tr.isAbortStmt(ss.Statement) {
+			return &notExpr{ss.ExpressionList}
+		}
+	}
+	return nil
+}
+
+// notExpr stands for the negation of a condition in constrain.
+type notExpr struct{ cc.ExpressionNode }
+
+// isAssumeFunc reports whether calling name assumes its argument:
+// __VERIFIER_assume or assume_abort_if_not, either modelled or defined as
+// "if (!cond) abort();".
+func (tr *translator) isAssumeFunc(name string) bool {
+	if name != "__VERIFIER_assume" && name != "assume_abort_if_not" {
+		return false
+	}
+	fi := tr.funcs[name]
+	if fi == nil {
+		return true
+	}
+	ps := fi.ftype.Parameters()
+	if len(ps) != 1 || ps[0].Declarator == nil {
+		return false
+	}
+	bl := fi.def.CompoundStatement.BlockItemList
+	if bl == nil || bl.BlockItemList != nil || bl.BlockItem.Case != cc.BlockItemStmt {
+		return false
+	}
+	s := bl.BlockItem.Statement
+	if s.Case != cc.StatementSelection || s.SelectionStatement.Case != cc.SelectionStatementIf {
+		return false
+	}
+	u, ok := unparen(s.SelectionStatement.ExpressionList).(*cc.UnaryExpression)
+	return ok && u.Case == cc.UnaryExpressionNot && identDecl(u.CastExpression) == ps[0].Declarator && tr.isAbortStmt(s.SelectionStatement.Statement)
+}
+
+// isAbortStmt reports whether s is a call of abort/exit (possibly braced).
+func (tr *translator) isAbortStmt(s *cc.Statement) bool {
+	if s == nil {
+		return false
+	}
+	switch s.Case {
+	case cc.StatementCompound:
+		bl := s.CompoundStatement.BlockItemList
+		if bl == nil || bl.BlockItem.Case != cc.BlockItemStmt {
+			return false
+		}
+		for rest := bl.BlockItemList; rest != nil; rest = rest.BlockItemList {
+			if rest.BlockItem.Case != cc.BlockItemStmt || !isEmptyStmt(rest.BlockItem.Statement) {
+				return false
+			}
+		}
+		return tr.isAbortStmt(bl.BlockItem.Statement)
+	case cc.StatementExpr:
+		e := s.ExpressionStatement.ExpressionList
+		if e == nil {
+			return false
+		}
+		pe, ok := unparen(e).(*cc.PostfixExpression)
+		if !ok || pe.Case != cc.PostfixExpressionCall {
+			return false
+		}
+		name := calleeName(pe)
+		_, defined := tr.funcs[name]
+		return isAbortName(name) && !defined
+	}
+	return false
+}
+
+// constrain tightens b with the constraints the condition c (negated if
+// neg) puts on x. Parts it does not understand are ignored, which only
+// leaves b wider.
+func (l *fnl) constrain(c cc.ExpressionNode, neg bool, t cc.Type, same func(cc.ExpressionNode) bool, b *bounds) {
+	if n, ok := c.(*notExpr); ok {
+		l.constrain(n.ExpressionNode, !neg, t, same, b)
+		return
+	}
+	switch x := unparen(c).(type) {
+	case *cc.UnaryExpression:
+		if x.Case == cc.UnaryExpressionNot {
+			l.constrain(x.CastExpression, !neg, t, same, b)
+		}
+	case *cc.LogicalAndExpression:
+		if x.Case == cc.LogicalAndExpressionLAnd && !neg {
+			l.constrain(x.LogicalAndExpression, false, t, same, b)
+			l.constrain(x.InclusiveOrExpression, false, t, same, b)
+		}
+	case *cc.LogicalOrExpression:
+		if x.Case == cc.LogicalOrExpressionLOr && neg {
+			l.constrain(x.LogicalOrExpression, true, t, same, b)
+			l.constrain(x.LogicalAndExpression, true, t, same, b)
+		}
+	case *cc.RelationalExpression:
+		ops := map[cc.RelationalExpressionCase]string{cc.RelationalExpressionLt: "<", cc.RelationalExpressionGt: ">",
+			cc.RelationalExpressionLeq: "<=", cc.RelationalExpressionGeq: ">="}
+		if op, ok := ops[x.Case]; ok {
+			l.bound(op, x.RelationalExpression, x.ShiftExpression, neg, t, same, b)
+		}
+	case *cc.EqualityExpression:
+		if x.Case == cc.EqualityExpressionEq && !neg {
+			l.bound("==", x.EqualityExpression, x.RelationalExpression, false, t, same, b)
+		}
+		if x.Case == cc.EqualityExpressionNeq && neg {
+			l.bound("==", x.EqualityExpression, x.RelationalExpression, false, t, same, b)
+		}
+	}
+}
+
+// bound applies "a op k" (or "k op a") with a naming x and k a constant,
+// when the comparison is exact on x's values.
+func (l *fnl) bound(op string, a, k cc.ExpressionNode, neg bool, t cc.Type, same func(cc.ExpressionNode) bool, b *bounds) {
+	flip := map[string]string{"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "=="}
+	if !same(a) {
+		if !same(k) {
+			return
+		}
+		a, k = k, a
+		op = flip[op]
+	}
+	v, ok := l.tr.constIntOrConstGlobal(k)
+	if !ok || !isInteger(k.Type()) || !isInteger(a.Type()) {
+		return
+	}
+	ct := cc.UsualArithmeticConversions(a.Type(), k.Type())
+	if ct == nil || !fits(a.Type(), ct) || castVal(v, l.tr.intType(ct)) != v {
+		return
+	}
+	if neg {
+		op = map[string]string{"<": ">=", ">": "<=", "<=": ">", ">=": "<", "==": ""}[op]
+	}
+	switch op {
+	case "<":
+		b.hi = min(b.hi, v-1)
+	case "<=":
+		b.hi = min(b.hi, v)
+	case ">":
+		b.lo = max(b.lo, v+1)
+	case ">=":
+		b.lo = max(b.lo, v)
+	case "==":
+		b.lo, b.hi = max(b.lo, v), min(b.hi, v)
+	}
+}

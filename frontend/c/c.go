@@ -1,0 +1,269 @@
+// Package c is ncmc's front end for C: it translates the C used by the
+// SV-COMP ConcurrencySafety pthread tasks into an ir.Program.
+//
+// The program is preprocessed, parsed and type-checked by modernc.org/cc/v4
+// against the host C library's headers (the host C compiler, gcc or cc, must
+// be installed: it supplies the predefined macros and include paths). The
+// type-checked AST is then lowered to IR by this package's own walker,
+// following the contract of package ir:
+//
+//   - every access to memory that another thread could see (globals, the
+//     heap, and locals whose address is taken or that are arrays or structs)
+//     is its own ILoad or IStore, with order na, or sc for _Atomic objects;
+//     other locals are IR locals and their accesses are invisible;
+//   - integers keep C's widths: arithmetic is done in 64 bits and the result
+//     is narrowed with ir.ECast to the C type (wrap-around);
+//   - memory is a sequence of cells, one per scalar (integer, pointer,
+//     thread handle, mutex or condition variable); arrays and structs are
+//     laid out cell by cell; pointer arithmetic moves by whole elements;
+//   - loops get an ILoopHead with bound 0 (the global --unroll), except
+//     counted loops whose trip count is a constant, which get that count as
+//     their bound (it is never hit); empty-bodied loops whose condition only
+//     reads are spin loops and become an await (IAssume of kind spin).
+//
+// Errors come in two kinds. A program that is not valid C (a syntax or type
+// error reported by cc) yields a diag.ErrorList. A valid program that uses a
+// construct this front end cannot translate faithfully yields an
+// *Unsupported error listing every such construct with its position; a
+// checker must then answer "unknown", never a verdict. See doc.go for the
+// list of what is supported.
+package c
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"modernc.org/cc/v4"
+
+	"ncmc/frontend/diag"
+	"ncmc/ir"
+)
+
+// DataModel names the sizes of C's integer and pointer types.
+type DataModel string
+
+// Data models. ILP32 (32-bit int, long and pointers) is the data model of the
+// SV-COMP ConcurrencySafety tasks and the default; LP64 is the host's.
+const (
+	ILP32 DataModel = "ILP32"
+	LP64  DataModel = "LP64"
+)
+
+// Options configure the translation. The zero value is usable.
+type Options struct {
+	// DataModel selects the integer sizes; "" means ILP32.
+	DataModel DataModel
+	// MaxNondetValues bounds the number of values a __VERIFIER_nondet_*()
+	// call may produce after the front end has narrowed its range (see
+	// doc.go); a call with more possible values is unsupported. 0 means 256.
+	MaxNondetValues int
+	// Defines are extra -D style macro definitions ("N=3" or "DEBUG").
+	Defines []string
+}
+
+// Unsupported is the error of a valid C program that uses constructs the
+// front end cannot translate faithfully (e.g. floating point, function
+// pointers, unbounded nondeterministic input). Every such construct found
+// is listed with its position; each message starts with "unsupported: ".
+// A checker must answer "unknown" for such a program.
+type Unsupported struct {
+	Errs diag.ErrorList
+}
+
+// Error renders every listed construct, one per line (with source lines and
+// carets, see diag.Error).
+func (u *Unsupported) Error() string { return u.Errs.Error() }
+
+// Reason is a one-line summary: the first construct's position and message,
+// plus how many more there are.
+func (u *Unsupported) Reason() string {
+	if len(u.Errs) == 0 {
+		return "unsupported C construct"
+	}
+	e := u.Errs[0]
+	s := e.Pos.String() + ": " + e.Msg
+	if n := len(u.Errs) - 1; n > 0 {
+		s += fmt.Sprintf(" (and %d more)", n)
+	}
+	return s
+}
+
+// Messages of the IFail instructions the error functions lower to. A
+// checker of the SV-COMP property unreach-call must treat exactly these
+// violations (see IsErrorCall) as the property's violation.
+const (
+	MsgReachError    = "reach_error() called"
+	MsgVerifierError = "__VERIFIER_error() called"
+)
+
+// IsErrorCall reports whether a violation message is a call of one of
+// SV-COMP's error functions (reach_error, or the older __VERIFIER_error).
+func IsErrorCall(msg string) bool { return msg == MsgReachError || msg == MsgVerifierError }
+
+// CompileFile reads the C file at path and translates it (see Compile).
+func CompileFile(path string, opts Options) (*ir.Program, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Compile(path, src, opts)
+}
+
+// Compile translates the C program src, read from file filename (used in
+// positions and to find the headers it includes with quotes). On failure
+// the error is a diag.ErrorList (invalid C), an *Unsupported (valid C the
+// front end cannot translate), or another error (e.g. no host C compiler).
+func Compile(filename string, src []byte, opts Options) (*ir.Program, error) {
+	if opts.DataModel == "" {
+		opts.DataModel = ILP32
+	}
+	if opts.MaxNondetValues <= 0 {
+		opts.MaxNondetValues = 256
+	}
+	cfg, err := config(opts.DataModel)
+	if err != nil {
+		return nil, err
+	}
+	sources := []cc.Source{
+		{Name: "<predefined>", Value: cfg.Predefined + defines(opts.Defines)},
+		{Name: "<builtin>", Value: cc.Builtin},
+		{Name: filename, Value: src},
+	}
+	ast, err := cc.Translate(cfg, sources)
+	if err != nil {
+		return nil, ccErrors(filename, src, err)
+	}
+	return translate(filename, src, ast, cfg, opts)
+}
+
+func defines(ds []string) string {
+	var b strings.Builder
+	for _, d := range ds {
+		k, v, ok := strings.Cut(d, "=")
+		if !ok {
+			v = "1"
+		}
+		fmt.Fprintf(&b, "\n#define %s %s\n", k, v)
+	}
+	return b.String()
+}
+
+// x32Shim is a virtual include directory. The ILP32 configuration uses the
+// predefined macros of gcc -mx32 (ILP32 on x86-64) with the host's x86-64
+// headers; glibc's <gnu/stubs.h> then includes <gnu/stubs-x32.h>, which a
+// host without x32 libraries lacks, and which only lists unimplemented
+// functions. The shim provides it empty.
+const x32Shim = "/ncmc-internal-x32-shim"
+
+type shimFS struct{}
+
+func (shimFS) Open(name string) (fs.File, error) {
+	if name == x32Shim+"/gnu/stubs-x32.h" {
+		return &memFile{name: "stubs-x32.h", r: bytes.NewReader(nil)}, nil
+	}
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+}
+
+type memFile struct {
+	name string
+	r    *bytes.Reader
+}
+
+func (f *memFile) Stat() (fs.FileInfo, error) { return memInfo{f}, nil }
+func (f *memFile) Read(p []byte) (int, error) { return f.r.Read(p) }
+func (f *memFile) Close() error               { return nil }
+
+type memInfo struct{ f *memFile }
+
+func (i memInfo) Name() string       { return i.f.name }
+func (i memInfo) Size() int64        { return i.f.r.Size() }
+func (i memInfo) Mode() fs.FileMode  { return 0o444 }
+func (i memInfo) ModTime() time.Time { return time.Time{} }
+func (i memInfo) IsDir() bool        { return false }
+func (i memInfo) Sys() any           { return nil }
+
+var (
+	cfgMu    sync.Mutex
+	cfgCache = map[DataModel]*cc.Config{}
+)
+
+// config returns (a copy of) the cc configuration of a data model. Building
+// one runs the host C compiler, so they are cached.
+func config(dm DataModel) (*cc.Config, error) {
+	cfgMu.Lock()
+	defer cfgMu.Unlock()
+	if c, ok := cfgCache[dm]; ok {
+		cp := *c
+		return &cp, nil
+	}
+	host, err := cc.NewConfig("linux", "amd64")
+	if err != nil {
+		return nil, fmt.Errorf("C front end: %v (a host C compiler, gcc or cc, is needed for the system headers)", err)
+	}
+	var c *cc.Config
+	switch dm {
+	case LP64:
+		c = host
+	case ILP32:
+		c, err = cc.NewConfig("linux", "386", "-mx32")
+		if err != nil {
+			return nil, fmt.Errorf("C front end: %v", err)
+		}
+		if !strings.Contains(c.Predefined, "__ILP32__") {
+			return nil, fmt.Errorf("C front end: the host C compiler does not support -mx32, needed for the ILP32 data model (use LP64)")
+		}
+		c.HostIncludePaths = host.HostIncludePaths
+		c.HostSysIncludePaths = host.HostSysIncludePaths
+		c.SysIncludePaths = append([]string{x32Shim}, host.SysIncludePaths...)
+		c.IncludePaths = append([]string{""}, append(append([]string{}, host.HostIncludePaths...), c.SysIncludePaths...)...)
+		c.FS = shimFS{}
+	default:
+		return nil, fmt.Errorf("C front end: unknown data model %q (ILP32 or LP64)", dm)
+	}
+	// Macro expansion can blow up exponentially on hostile input.
+	c.ExpansionLimit = 50_000_000
+	cfgCache[dm] = c
+	cp := *c
+	return &cp, nil
+}
+
+var ccPosRE = regexp.MustCompile(`^(.*?):(\d+):(\d+): ?(.*)$`)
+
+// ccErrors turns cc's error (one "file:line:col: msg" per line) into a
+// diag.ErrorList.
+func ccErrors(filename string, src []byte, err error) error {
+	col := diag.NewCollector(filename, src)
+	for _, line := range strings.Split(err.Error(), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if m := ccPosRE.FindStringSubmatch(line); m != nil {
+			l, _ := strconv.Atoi(m[2])
+			c, _ := strconv.Atoi(m[3])
+			col.Errorf(ir.Pos{File: m[1], Line: l, Col: c}, "%s", m[4])
+			continue
+		}
+		col.Errorf(ir.Pos{File: filename}, "%s", line)
+	}
+	if col.Len() == 0 {
+		col.Errorf(ir.Pos{File: filename}, "%s", err.Error())
+	}
+	return col.Errors()
+}
+
+// relPath shortens header paths in messages.
+func relPath(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Clean(p)
+}

@@ -1,0 +1,378 @@
+package c
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"modernc.org/cc/v4"
+	"modernc.org/token"
+
+	"ncmc/frontend/diag"
+	"ncmc/ir"
+)
+
+// translator holds the state of one translation unit.
+type translator struct {
+	file string
+	src  []byte
+	ast  *cc.AST
+	cfg  *cc.Config
+	opts Options
+	prog *ir.Program
+	errs *diag.Collector // unsupported constructs
+
+	ints        map[int]*ir.Type
+	records     map[any]*recInfo
+	anonStructs int
+
+	globals map[string]*gvar         // file-scope objects by name
+	statics map[*cc.Declarator]*gvar // function-local statics
+	// staticDecls are the function-local statics seen, created on first use.
+	staticDecls map[*cc.Declarator]staticDecl
+	externs     map[string]*cc.Declarator // declared but (so far) not defined
+	funcs       map[string]*fnInfo        // defined functions by name
+	funcList    []*fnInfo
+	main        *fnInfo
+
+	globalOrder []string
+	cl          *fnl // lowerer for constant expressions
+}
+
+type staticDecl struct {
+	fi   *fnInfo
+	init *cc.Initializer
+}
+
+type recInfo struct {
+	rec     *ir.Record
+	offsets map[any]int // field key -> cell offset (incl. members of anonymous struct members)
+}
+
+// gvar is a global (or static local) object.
+type gvar struct {
+	idx    int // index in prog.Globals
+	g      *ir.Global
+	ctype  cc.Type
+	decl   *cc.Declarator
+	atomic bool
+	// konst is the value of a const-qualified scalar global with a constant
+	// initializer: reads are folded to it.
+	konst    *int64
+	init     *cc.Initializer
+	isStatic bool // function-local static (initialized with the globals)
+}
+
+// fnInfo is a C function definition.
+type fnInfo struct {
+	name   string
+	def    *cc.FunctionDefinition
+	f      *ir.Func
+	ftype  *cc.FunctionType
+	atomic bool // __VERIFIER_atomic_*: the body runs as one atomic section
+	// calls lists the functions it calls directly (names).
+	calls map[string]bool
+	// exits is where it calls pthread_exit, if it does.
+	exits []ir.Pos
+	// spawns reports whether it calls pthread_create; starts lists the
+	// start routines it passes to it.
+	spawns bool
+	starts map[string]bool
+	facts  *funcFacts
+}
+
+func (tr *translator) pos(n interface{ Position() token.Position }) ir.Pos {
+	if n == nil {
+		return ir.Pos{File: tr.file}
+	}
+	p := n.Position()
+	if p.Line == 0 {
+		return ir.Pos{File: tr.file}
+	}
+	return ir.Pos{File: p.Filename, Line: p.Line, Col: p.Column}
+}
+
+func (tr *translator) tokPos(t cc.Token) ir.Pos { return tr.pos(t) }
+
+// unsupported records an unsupported construct at pos.
+func (tr *translator) unsupported(pos ir.Pos, format string, args ...any) {
+	if pos.File == "" {
+		pos.File = tr.file
+	}
+	tr.errs.Errorf(pos, "unsupported: "+format, args...)
+	if tr.errs.Len() > 200 {
+		panic(tooManyErrors{})
+	}
+}
+
+// translate lowers a type-checked translation unit.
+func translate(filename string, src []byte, ast *cc.AST, cfg *cc.Config, opts Options) (prog *ir.Program, err error) {
+	tr := &translator{
+		file: filename, src: src, ast: ast, cfg: cfg, opts: opts,
+		prog:        &ir.Program{File: filename, Source: src},
+		errs:        diag.NewCollector(filename, src),
+		ints:        map[int]*ir.Type{},
+		records:     map[any]*recInfo{},
+		globals:     map[string]*gvar{},
+		statics:     map[*cc.Declarator]*gvar{},
+		staticDecls: map[*cc.Declarator]staticDecl{},
+		externs:     map[string]*cc.Declarator{},
+		funcs:       map[string]*fnInfo{},
+	}
+	defer func() {
+		// A construct the walker does not expect must never crash the
+		// checker: report it as unsupported instead.
+		if r := recover(); r != nil {
+			if _, ok := r.(tooManyErrors); !ok {
+				tr.unsupported(ir.Pos{File: filename}, "internal error in the C front end: %v", r)
+			}
+			prog, err = nil, &Unsupported{Errs: tr.errs.Errors()}
+		}
+	}()
+	tr.collect()
+	if tr.main == nil {
+		tr.errs.Errorf(ir.Pos{File: filename}, "unsupported: the program has no main function")
+		return nil, &Unsupported{Errs: tr.errs.Errors()}
+	}
+	tr.layoutGlobals()
+	for _, fi := range tr.funcList {
+		fi.facts = tr.analyze(fi)
+	}
+	// Only the functions main can reach are translated (headers define
+	// inline functions the program never calls).
+	reach := map[string]bool{}
+	var visit func(fi *fnInfo)
+	visit = func(fi *fnInfo) {
+		if reach[fi.name] {
+			return
+		}
+		reach[fi.name] = true
+		for _, m := range []map[string]bool{fi.calls, fi.starts} {
+			for c := range m {
+				if g := tr.funcs[c]; g != nil {
+					visit(g)
+				}
+			}
+		}
+	}
+	visit(tr.main)
+	var kept []*fnInfo
+	tr.prog.Funcs = nil
+	for _, fi := range tr.funcList {
+		if reach[fi.name] {
+			kept = append(kept, fi)
+			tr.prog.Funcs = append(tr.prog.Funcs, fi.f)
+		}
+	}
+	tr.funcList = kept
+	for _, fi := range tr.funcList {
+		tr.lowerFunc(fi)
+	}
+	tr.checkExits()
+	tr.prog.Main = tr.main.f
+	if tr.errs.Len() > 0 {
+		return nil, &Unsupported{Errs: tr.errs.Errors()}
+	}
+	return tr.prog, nil
+}
+
+type tooManyErrors struct{}
+
+// collect walks the file-scope declarations: function definitions and
+// global objects.
+func (tr *translator) collect() {
+	for l := tr.ast.TranslationUnit; l != nil; l = l.TranslationUnit {
+		ed := l.ExternalDeclaration
+		if ed == nil {
+			continue
+		}
+		switch ed.Case {
+		case cc.ExternalDeclarationFuncDef:
+			tr.addFunc(ed.FunctionDefinition)
+		case cc.ExternalDeclarationDecl:
+			tr.fileDecl(ed.Declaration)
+		case cc.ExternalDeclarationAsmStmt:
+			tr.unsupported(tr.pos(ed.AsmStatement), "asm statements")
+		}
+	}
+	// Globals declared extern and defined later are definitions.
+	for name := range tr.globals {
+		delete(tr.externs, name)
+	}
+}
+
+func (tr *translator) addFunc(fd *cc.FunctionDefinition) {
+	d := fd.Declarator
+	name := d.Name()
+	ft, ok := d.Type().(*cc.FunctionType)
+	if !ok {
+		tr.unsupported(tr.pos(d), "function definition of type %s", d.Type())
+		return
+	}
+	if _, dup := tr.funcs[name]; dup {
+		return // cc reports redefinitions
+	}
+	f := &ir.Func{Name: name, Kind: ir.FuncPlain, Pos: tr.pos(d)}
+	fi := &fnInfo{name: name, def: fd, f: f, ftype: ft, calls: map[string]bool{}, starts: map[string]bool{},
+		atomic: strings.HasPrefix(name, "__VERIFIER_atomic_") && name != "__VERIFIER_atomic_begin" && name != "__VERIFIER_atomic_end"}
+	tr.funcs[name] = fi
+	tr.funcList = append(tr.funcList, fi)
+	tr.prog.Funcs = append(tr.prog.Funcs, f)
+	if name == "main" {
+		tr.main = fi
+	}
+}
+
+func (tr *translator) fileDecl(decl *cc.Declaration) {
+	if decl == nil || decl.Case != cc.DeclarationDecl {
+		return
+	}
+	for l := decl.InitDeclaratorList; l != nil; l = l.InitDeclaratorList {
+		id := l.InitDeclarator
+		if id == nil || id.Declarator == nil {
+			continue
+		}
+		d := id.Declarator
+		if d.IsTypename() || d.Type() == nil || d.Type().Kind() == cc.Function {
+			continue
+		}
+		name := d.Name()
+		if d.IsExtern() && id.Initializer == nil {
+			if _, ok := tr.globals[name]; !ok {
+				tr.externs[name] = d
+			}
+			continue
+		}
+		if gv, ok := tr.globals[name]; ok {
+			// A tentative definition followed by the real one.
+			if id.Initializer != nil {
+				gv.init, gv.decl, gv.ctype = id.Initializer, d, d.Type()
+			}
+			continue
+		}
+		tr.globals[name] = &gvar{decl: d, ctype: d.Type(), init: id.Initializer, idx: -1}
+		tr.globalOrder = append(tr.globalOrder, name)
+	}
+}
+
+// layoutGlobals creates the IR globals in declaration order and computes
+// their initial values.
+func (tr *translator) layoutGlobals() {
+	for _, name := range tr.globalOrder {
+		tr.createGlobal(tr.globals[name], name)
+	}
+	for _, name := range tr.globalOrder {
+		tr.initGlobal(tr.globals[name])
+	}
+}
+
+func (tr *translator) createGlobal(gv *gvar, name string) {
+	d := gv.decl
+	pos := tr.pos(d)
+	if d.IsThreadLocal() {
+		tr.unsupported(pos, "thread-local variable %s (__thread / _Thread_local)", name)
+	}
+	t := gv.ctype
+	if at, ok := t.(*cc.ArrayType); ok && at.IsIncomplete() && gv.init != nil {
+		// int a[] = {...}: cc completes the type on the initializer.
+		if it := gv.init.Type(); it != nil && it.Kind() == cc.Array {
+			t = it
+			gv.ctype = t
+		}
+	}
+	g := &ir.Global{Name: name, Type: tr.irType(t, pos), Pos: pos}
+	g.Atomic = tr.isAtomicDecl(d)
+	gv.atomic = g.Atomic
+	gv.g = g
+	gv.idx = len(tr.prog.Globals)
+	g.Block = gv.idx + 1
+	tr.prog.Globals = append(tr.prog.Globals, g)
+}
+
+// staticLocal returns the global holding the function-local static d.
+func (tr *translator) staticLocal(fi *fnInfo, d *cc.Declarator, init *cc.Initializer) *gvar {
+	if gv, ok := tr.statics[d]; ok {
+		return gv
+	}
+	gv := &gvar{decl: d, ctype: d.Type(), init: init, isStatic: true}
+	tr.statics[d] = gv
+	name := fi.name + "." + d.Name()
+	for tr.globals[name] != nil {
+		name += "'"
+	}
+	tr.globals[name] = gv
+	tr.createGlobal(gv, name)
+	tr.initGlobal(gv)
+	return gv
+}
+
+// isAtomicDecl reports whether d declares an _Atomic scalar object (directly
+// or through a typedef such as atomic_int).
+func (tr *translator) isAtomicDecl(d *cc.Declarator) bool {
+	t := d.Type()
+	if t == nil {
+		return false
+	}
+	if td := t.Typedef(); td != nil && td.IsAtomic() {
+		return true
+	}
+	if d.IsAtomic() {
+		if t.Kind() == cc.Ptr {
+			// "_Atomic int *p" sets the flag on p although the pointee is
+			// the atomic object; cc does not record which.
+			tr.unsupported(tr.pos(d), "_Atomic pointer declarations (use a typedef such as atomic_int, or atomic_load/atomic_store)")
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// checkExits rejects pthread_exit in functions that are also called as
+// ordinary functions (it would only return from the callee).
+func (tr *translator) checkExits() {
+	called := map[string]bool{}
+	for _, fi := range tr.funcList {
+		for c := range fi.calls {
+			called[c] = true
+		}
+	}
+	for _, fi := range tr.funcList {
+		if len(fi.exits) > 0 && called[fi.name] {
+			tr.unsupported(fi.exits[0], "pthread_exit in function %s, which is also called directly (only thread start functions and main may call pthread_exit)", fi.name)
+		}
+	}
+}
+
+// mayCreateThreads reports whether calling f can create a thread.
+func (tr *translator) mayCreateThreads(name string) bool {
+	seen := map[string]bool{}
+	var visit func(n string) bool
+	visit = func(n string) bool {
+		if seen[n] {
+			return false
+		}
+		seen[n] = true
+		fi := tr.funcs[n]
+		if fi == nil {
+			return false
+		}
+		if fi.spawns {
+			return true
+		}
+		names := make([]string, 0, len(fi.calls))
+		for c := range fi.calls {
+			names = append(names, c)
+		}
+		sort.Strings(names)
+		for _, c := range names {
+			if visit(c) {
+				return true
+			}
+		}
+		return false
+	}
+	return visit(name)
+}
+
+func (tr *translator) String() string { return fmt.Sprintf("translator(%s)", tr.file) }

@@ -1,0 +1,291 @@
+package c
+
+import (
+	"fmt"
+
+	"modernc.org/cc/v4"
+
+	"ncmc/ir"
+)
+
+// Type mapping. Every C scalar is one memory cell; the IR type of an integer
+// records its width and signedness (ir.Type.Width/Signed), which ECast uses
+// to wrap values around.
+
+// typedefName returns the name of the typedef t was declared with, or "".
+func typedefName(t cc.Type) string {
+	if t == nil {
+		return ""
+	}
+	if d := t.Typedef(); d != nil {
+		return d.Name()
+	}
+	return ""
+}
+
+// pthreadKind classifies the pthread library types by their typedef names.
+func pthreadKind(t cc.Type) string {
+	switch n := typedefName(t); n {
+	case "pthread_t", "pthread_mutex_t", "pthread_cond_t",
+		"pthread_attr_t", "pthread_mutexattr_t", "pthread_condattr_t":
+		return n
+	case "pthread_rwlock_t", "pthread_spinlock_t", "pthread_barrier_t", "pthread_once_t",
+		"pthread_key_t", "pthread_rwlockattr_t", "pthread_barrierattr_t", "sem_t", "mtx_t", "cnd_t", "thrd_t":
+		return "unsupported:" + n
+	}
+	return ""
+}
+
+// isInteger reports whether t is an integer type (including _Bool and enums).
+func isInteger(t cc.Type) bool { return cc.IsIntegerType(t) }
+
+// isPointer reports whether t is a pointer type.
+func isPointer(t cc.Type) bool { return t != nil && t.Kind() == cc.Ptr }
+
+// isScalarC reports whether t is an integer or pointer type.
+func isScalarC(t cc.Type) bool { return isInteger(t) || isPointer(t) }
+
+// intType returns the IR integer type of the C integer type t.
+func (tr *translator) intType(t cc.Type) *ir.Type {
+	if t.Kind() == cc.Bool {
+		return ir.Bool
+	}
+	if t.Kind() == cc.Enum {
+		if et, ok := t.(*cc.EnumType); ok {
+			t = et.UnderlyingType()
+		}
+	}
+	w := int(t.Size()) * 8
+	s := cc.IsSignedInteger(t)
+	key := w*2 + map[bool]int{false: 0, true: 1}[s]
+	if it, ok := tr.ints[key]; ok {
+		return it
+	}
+	it := &ir.Type{Kind: ir.TInt, Width: w, Signed: s}
+	tr.ints[key] = it
+	return it
+}
+
+// irType maps a C object type to its IR type; an unsupported type is
+// reported at pos and mapped to a plain int so translation can go on.
+func (tr *translator) irType(t cc.Type, pos ir.Pos) *ir.Type {
+	if t == nil {
+		tr.unsupported(pos, "value of unknown type")
+		return ir.Int
+	}
+	switch k := pthreadKind(t); k {
+	case "pthread_t":
+		return ir.Thread
+	case "pthread_mutex_t":
+		return ir.Mutex
+	case "pthread_cond_t":
+		return ir.Cond
+	case "pthread_attr_t", "pthread_mutexattr_t", "pthread_condattr_t":
+		return tr.opaqueType()
+	case "":
+	default:
+		tr.unsupported(pos, "objects of type %s", k[len("unsupported:"):])
+		return ir.Int
+	}
+	switch t.Kind() {
+	case cc.Void:
+		return ir.Void
+	case cc.Ptr:
+		return tr.ptrType(t)
+	case cc.Array:
+		at := t.(*cc.ArrayType)
+		if at.IsVLA() {
+			tr.unsupported(pos, "variable-length array of type %s", t)
+			return ir.Int
+		}
+		if at.IsIncomplete() || at.Len() < 0 {
+			tr.unsupported(pos, "array of unknown size (%s)", t)
+			return ir.Int
+		}
+		n := at.Len()
+		elem := tr.irType(at.Elem(), pos)
+		if elem.Size() > 0 && n*int64(elem.Size()) > 1<<16 {
+			tr.unsupported(pos, "array of %d elements of %s is too large (at most 65536 cells per object)", n, at.Elem())
+			return ir.Int
+		}
+		return ir.ArrayOf(elem, int(n))
+	case cc.Struct:
+		r := tr.record(t.(*cc.StructType), pos)
+		if r == nil {
+			return ir.Int
+		}
+		return &ir.Type{Kind: ir.TRecord, Record: r}
+	case cc.Union:
+		tr.unsupported(pos, "unions (%s)", t)
+		return ir.Int
+	case cc.Function:
+		tr.unsupported(pos, "function used as an object")
+		return ir.Int
+	}
+	if isInteger(t) {
+		if t.Size() > 8 {
+			tr.unsupported(pos, "128-bit integers")
+			return ir.Int
+		}
+		return tr.intType(t)
+	}
+	if cc.IsFloatingPointType(t) || cc.IsComplexType(t) {
+		tr.unsupported(pos, "floating-point types (%s)", t)
+		return ir.Int
+	}
+	tr.unsupported(pos, "values of type %s", t)
+	return ir.Int
+}
+
+// opaqueType is the one-cell type of pthread attribute objects, which the
+// front end accepts but ignores.
+func (tr *translator) opaqueType() *ir.Type { return tr.intType(tr.ast.Int) }
+
+// ptrType is the IR type of a C pointer type: a pointer to the record of a
+// struct pointee, else an untyped pointer.
+func (tr *translator) ptrType(t cc.Type) *ir.Type {
+	if pt, ok := t.(*cc.PointerType); ok {
+		if st, ok := pt.Elem().(*cc.StructType); ok && pthreadKind(pt.Elem()) == "" {
+			if r := tr.recordIfKnown(st); r != nil {
+				return ir.PtrTo(r)
+			}
+		}
+	}
+	return &ir.Type{Kind: ir.TPtr}
+}
+
+// cells is the number of memory cells an object of C type t occupies (1 for
+// void and functions, so that pointer arithmetic on them moves by one).
+func (tr *translator) cells(t cc.Type, pos ir.Pos) int {
+	switch t.Kind() {
+	case cc.Void, cc.Function:
+		return 1
+	}
+	return tr.irType(t, pos).Size()
+}
+
+// structKey identifies a struct type across the copies cc makes of it.
+func structKey(st *cc.StructType) any {
+	if st.NumFields() > 0 {
+		if f := st.FieldByIndex(0); f != nil {
+			if d := f.Declarator(); d != nil {
+				return d
+			}
+			return f
+		}
+	}
+	tag := st.Tag()
+	return fmt.Sprintf("empty:%s:%v", tag.SrcStr(), tag.Position())
+}
+
+func (tr *translator) recordIfKnown(st *cc.StructType) *ir.Record {
+	if st.IsIncomplete() {
+		return nil
+	}
+	return tr.record(st, ir.Pos{})
+}
+
+// record returns the IR record of a C struct, laying out its fields cell by
+// cell (bit-fields and flexible array members are unsupported).
+func (tr *translator) record(st *cc.StructType, pos ir.Pos) *ir.Record {
+	key := structKey(st)
+	if ri, ok := tr.records[key]; ok {
+		return ri.rec
+	}
+	if st.IsIncomplete() {
+		tr.unsupported(pos, "incomplete struct type %s", st)
+		return nil
+	}
+	tag := st.Tag()
+	name := tag.SrcStr()
+	if name == "" {
+		name = typedefName(st)
+	}
+	if name == "" {
+		tr.anonStructs++
+		name = fmt.Sprintf("struct.%d", tr.anonStructs)
+	}
+	r := &ir.Record{Name: name, Pos: tr.pos(tag)}
+	ri := &recInfo{rec: r, offsets: map[any]int{}}
+	tr.records[key] = ri
+	tr.prog.Records = append(tr.prog.Records, r)
+	off := 0
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.FieldByIndex(i)
+		if f == nil {
+			continue
+		}
+		fpos := pos
+		if d := f.Declarator(); d != nil {
+			fpos = tr.pos(d)
+		}
+		if f.IsBitfield() {
+			tr.unsupported(fpos, "bit-field %s", f.Name())
+			continue
+		}
+		if f.IsFlexibleArrayMember() {
+			tr.unsupported(fpos, "flexible array member %s", f.Name())
+			continue
+		}
+		ft := tr.irType(f.Type(), fpos)
+		fname := f.Name()
+		if fname == "" {
+			fname = fmt.Sprintf("_%d", i)
+		}
+		r.Fields = append(r.Fields, &ir.Field{Name: fname, Type: ft, Offset: off, Pos: fpos})
+		ri.offsets[fieldKey(f)] = off
+		// Members of an anonymous struct member are reachable by name.
+		if f.Name() == "" {
+			if ast, ok := f.Type().(*cc.StructType); ok {
+				if ari := tr.records[structKey(ast)]; ari != nil {
+					for k, o := range ari.offsets {
+						ri.offsets[k] = off + o
+					}
+				}
+			} else if f.Type().Kind() == cc.Union {
+				tr.unsupported(fpos, "anonymous union member")
+			}
+		}
+		off += ft.Size()
+	}
+	r.Size = off
+	if off > 1<<16 {
+		tr.unsupported(pos, "struct %s is too large (%d cells; at most 65536)", name, off)
+	}
+	return r
+}
+
+func fieldKey(f *cc.Field) any {
+	if d := f.Declarator(); d != nil {
+		return d
+	}
+	return f
+}
+
+// fieldOffset returns the cell offset of field f in struct st.
+func (tr *translator) fieldOffset(st cc.Type, f *cc.Field, pos ir.Pos) int {
+	s, ok := st.(*cc.StructType)
+	if !ok {
+		if st.Kind() == cc.Union {
+			tr.unsupported(pos, "unions (%s)", st)
+		} else {
+			tr.unsupported(pos, "member access on %s", st)
+		}
+		return 0
+	}
+	if tr.record(s, pos) == nil {
+		return 0
+	}
+	ri := tr.records[structKey(s)]
+	if off, ok := ri.offsets[fieldKey(f)]; ok {
+		return off
+	}
+	// Fall back to the name (cc may hand out copies of fields).
+	for _, rf := range ri.rec.Fields {
+		if rf.Name == f.Name() {
+			return rf.Offset
+		}
+	}
+	tr.unsupported(pos, "member %s of %s", f.Name(), st)
+	return 0
+}
