@@ -12,7 +12,8 @@ type scope struct {
 	m        [2]*Method // conditions
 	params   []Param    // helper functions
 	inFunc   bool
-	fnIndex  int // helper functions: only Functions[:fnIndex] may be called
+	fnIndex  int             // helper functions: only Functions[:fnIndex] may be called
+	later    map[string]bool // helper functions: the names of the functions declared below
 	useState bool
 	errf     func(off int, format string, args ...any)
 }
@@ -113,7 +114,7 @@ func (sc *scope) resolve(a *ast) *node {
 			op = nBitNot
 		}
 		if x.typ != want {
-			sc.errf(a.args[0].off, "operand of %s must be %s, found %s", a.op, want, x.typ)
+			sc.errf(a.args[0].start(), "operand of %s must be %s, found %s", a.op, want, x.typ)
 			return nil
 		}
 		return &node{op: op, typ: want, args: []*node{x}, off: a.off}
@@ -154,7 +155,7 @@ func (sc *scope) resolve(a *ast) *node {
 
 func (sc *scope) want(a *ast, n *node, t Type, op string) bool {
 	if n.typ != t {
-		sc.errf(a.off, "operand of %s must be %s, found %s", op, t, n.typ)
+		sc.errf(a.start(), "operand of %s must be %s, found %s", op, t, n.typ)
 		return false
 	}
 	return true
@@ -240,7 +241,7 @@ func (sc *scope) call(a *ast) *node {
 		}
 		for i, p := range params {
 			if args[i].typ != p.Type {
-				sc.errf(a.args[i].off, "argument %d of %s must be %s, found %s", i+1, what, p.Type, args[i].typ)
+				sc.errf(a.args[i].start(), "argument %d of %s must be %s, found %s", i+1, what, p.Type, args[i].typ)
 				return false
 			}
 		}
@@ -255,7 +256,7 @@ func (sc *scope) call(a *ast) *node {
 	}
 	if f, i := s.function(a.name); f != nil {
 		if sc.inFunc && i >= sc.fnIndex {
-			sc.errf(a.off, "%s is not defined before this function (helper functions may only call functions defined above them)", a.name)
+			sc.errf(a.off, "%s is defined below this function (helper functions may only call functions defined above them)", a.name)
 			return nil
 		}
 		if !checkArgs(a.name, f.Params) {
@@ -275,6 +276,10 @@ func (sc *scope) call(a *ast) *node {
 			sc.useState = true
 			return &node{op: nState, typ: f.Result, fn: f, side: side, args: args, name: a.name, off: a.off}
 		}
+	}
+	if sc.inFunc && sc.later[a.name] {
+		sc.errf(a.off, "%s is defined below this function (helper functions may only call functions defined above them)", a.name)
+		return nil
 	}
 	if s.abstraction(a.name) != nil {
 		sc.errf(a.off, "%s is an abstraction function: say which state, %s1(...) (before invocation 1) or %s2(...) (before invocation 2)", a.name, a.name, a.name)

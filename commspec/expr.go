@@ -104,6 +104,14 @@ const (
 	aBinary
 )
 
+// start returns the offset of the first token of a.
+func (a *ast) start() int {
+	for (a.kind == aBinary) && len(a.args) > 0 {
+		a = a.args[0]
+	}
+	return a.off
+}
+
 // maxDepth bounds the nesting of conditions, so that hostile input cannot
 // exhaust the stack.
 const maxDepth = 200

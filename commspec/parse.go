@@ -29,7 +29,7 @@ func ParseFile(path string) (*Spec, error) {
 // program that implements the object.
 func Parse(filename string, src []byte) (*Spec, error) {
 	l := &loader{
-		s:    &Spec{File: filename, methodIdx: map[string]int{}, src: src},
+		s:    &Spec{File: filename, methodIdx: map[string]int{}, src: src, Check: CheckConfig{Depth: -1}},
 		sm:   newSrcMap(filename, src),
 		errs: diag.NewCollector(filename, src),
 	}
@@ -41,9 +41,10 @@ func Parse(filename string, src []byte) (*Spec, error) {
 }
 
 type loader struct {
-	s    *Spec
-	sm   *srcMap
-	errs *diag.Collector
+	s     *Spec
+	sm    *srcMap
+	errs  *diag.Collector
+	later map[string]bool // while reading functions: the names not read yet
 }
 
 func (l *loader) pos(n *yaml.Node) ir.Pos {
@@ -54,7 +55,23 @@ func (l *loader) errorf(n *yaml.Node, format string, args ...any) {
 	l.errs.Errorf(l.pos(n), format, args...)
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var (
+	yamlLine      = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+	yamlIndicator = regexp.MustCompile("^[^#]*:\\s+[!&*|>%@`]")
+)
+
+// line returns source line n (1-based), or "".
+func (l *loader) line(n int) string {
+	if n < 1 || n > len(l.sm.lines) {
+		return ""
+	}
+	start := l.sm.lines[n-1]
+	end := len(l.sm.src)
+	if n < len(l.sm.lines) {
+		end = l.sm.lines[n] - 1
+	}
+	return string(l.sm.src[start:end])
+}
 
 func (l *loader) load() {
 	var doc yaml.Node
@@ -66,6 +83,9 @@ func (l *loader) load() {
 			msg = m[2]
 		} else {
 			msg = strings.TrimPrefix(msg, "yaml: ")
+		}
+		if line := l.line(p.Line); yamlIndicator.MatchString(line) {
+			msg += " (a value that starts with one of ! & * | > % @ ` { [ means something else in YAML: quote the condition, or write not instead of !)"
 		}
 		l.errs.Errorf(p, "YAML syntax error: %s", msg)
 		return
@@ -398,7 +418,7 @@ func (l *loader) funcSig(v *yaml.Node, f *Func, what string, withDef bool) bool 
 		}
 		f.Def = d.Value
 		vm := newValueMap(l.sm, d)
-		sc := &scope{s: l.s, params: f.Params, inFunc: true, fnIndex: len(l.s.Functions)}
+		sc := &scope{s: l.s, params: f.Params, inFunc: true, fnIndex: len(l.s.Functions), later: l.later}
 		sc.errf = func(off int, format string, args ...any) { l.errs.Errorf(vm.pos(off), format, args...) }
 		a, err := parseExpr(f.Def)
 		if err != nil {
@@ -410,7 +430,7 @@ func (l *loader) funcSig(v *yaml.Node, f *Func, what string, withDef bool) bool 
 			return false
 		}
 		if body.typ != f.Result {
-			sc.errf(a.off, "%s is declared to return %s, but its definition is %s", what, f.Result, body.typ)
+			sc.errf(a.start(), "%s is declared to return %s, but its definition is %s", what, f.Result, body.typ)
 			return false
 		}
 		f.body = body
@@ -423,7 +443,13 @@ func (l *loader) functions(n *yaml.Node) {
 		l.errorf(n, "functions: must be a mapping from names to {args: {...}, result: type, def: expr}, found %s", kindName(n))
 		return
 	}
-	for _, kv := range l.pairs(n) {
+	l.later = map[string]bool{}
+	ps := l.pairs(n)
+	for _, kv := range ps {
+		l.later[kv[0].Value] = true
+	}
+	for _, kv := range ps {
+		delete(l.later, kv[0].Value)
 		name, ok := l.ident(kv[0], "function name")
 		if !ok || l.globalName(kv[0], name) {
 			continue
@@ -476,7 +502,15 @@ func (l *loader) commute(n *yaml.Node) {
 			l.errorf(k, "duplicate condition for %s/%s", ms[0].Name, ms[1].Name)
 			continue
 		}
-		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
+		if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+			l.errorf(k, "the condition of %s/%s is missing (true: always commute, false: never)", ms[0].Name, ms[1].Name)
+			continue
+		}
+		if v.Kind == yaml.ScalarNode && strings.HasPrefix(v.Tag, "!") && !strings.HasPrefix(v.Tag, "!!") {
+			l.errorf(v, "YAML reads a plain value that starts with ! as a tag (%s): quote the condition or write not instead of !", v.Tag)
+			continue
+		}
+		if v.Kind != yaml.ScalarNode {
 			l.errorf(v, "the condition of %s/%s must be an expression (true: always commute, false: never), found %s", ms[0].Name, ms[1].Name, kindName(v))
 			continue
 		}
@@ -498,7 +532,7 @@ func (l *loader) commute(n *yaml.Node) {
 			continue
 		}
 		if root.typ != Bool {
-			sc.errf(a.off, "a condition must be bool, found %s", root.typ)
+			sc.errf(a.start(), "a condition must be bool, found %s", root.typ)
 			continue
 		}
 		c.root, c.useState = root, sc.useState
@@ -609,7 +643,11 @@ func (l *loader) check(n *yaml.Node) {
 			vm := newValueMap(l.sm, e)
 			a, err := parseExpr(e.Value)
 			if err != nil {
-				l.errs.Errorf(vm.pos(err.off), "%s", err.msg)
+				msg := err.msg
+				if d.Style&yaml.FlowStyle != 0 && e.Style == 0 {
+					msg += " (YAML splits a [...] list at commas: quote calls with several arguments, e.g. [\"put(1, 2)\"])"
+				}
+				l.errs.Errorf(vm.pos(err.off), "%s", msg)
 				continue
 			}
 			if a.kind != aCall {

@@ -159,7 +159,7 @@ func FromSeg(inv *seg.Invocation, st State) Invocation {
 // CheckConfig holds the optional `check:` section, used by `ncmc spec check`.
 type CheckConfig struct {
 	// Depth is the length of the call sequences that build object states
-	// (0: not given).
+	// (-1: not given; 0: the initial state only).
 	Depth int
 	// Ints is the domain of int arguments (nil: not given).
 	Ints []int64

@@ -2,7 +2,6 @@ package commspec
 
 import (
 	"fmt"
-	"hash/fnv"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -160,22 +159,28 @@ func canonTo(b *strings.Builder, n *node, swap bool) {
 
 // Limits of the bounded symmetry search.
 const (
-	maxExhaustive = 200_000
-	samples       = 100_000
+	maxExhaustive = 50_000
+	samples       = 30_000
 )
 
 // fakeState is an arbitrary but fixed abstract state for the symmetry
-// search: abstraction functions are uninterpreted, their values a hash of
-// (seed, function, arguments) mapped into the search domain.
+// search: abstraction functions are uninterpreted; the value of a call is
+// the domain value at (hash of the call + seed), so that the states with
+// seeds 1..len(domain) give every call every value of the domain.
 type fakeState struct {
 	seed uint64
 	dom  []int64
 }
 
 func (f fakeState) Eval(fn string, args []int64) (int64, error) {
-	h := fnv.New64a()
-	fmt.Fprintf(h, "%d|%s|%v", f.seed, fn, args)
-	return f.dom[h.Sum64()%uint64(len(f.dom))], nil
+	h := uint64(14695981039346656037) // FNV-1a
+	for i := 0; i < len(fn); i++ {
+		h = (h ^ uint64(fn[i])) * 1099511628211
+	}
+	for _, a := range args {
+		h = (h ^ uint64(a)) * 1099511628211
+	}
+	return f.dom[(h+f.seed)%uint64(len(f.dom))], nil
 }
 
 // constants collects the int literals of n (and of the helper functions it calls).
@@ -217,7 +222,10 @@ func boundedAsymmetry(c, d *Cond) string {
 	}
 	seeds := []uint64{0}
 	if c.useState || d.useState {
-		seeds = []uint64{1, 2}
+		seeds = nil
+		for i := range dom {
+			seeds = append(seeds, uint64(i+1))
+		}
 	}
 	total := float64(len(seeds) * len(seeds))
 	for _, t := range types {

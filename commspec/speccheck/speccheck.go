@@ -25,11 +25,11 @@ import (
 	"ncmc/ncmc"
 )
 
-// Options bound the check. Zero values take the spec's check: section, then
-// the defaults.
+// Options bound the check. Zero values (Depth: negative values) take the
+// spec's check: section, then the defaults.
 type Options struct {
-	// Depth is the length of the call sequences that build states (default:
-	// check.depth, else 2).
+	// Depth is the length of the call sequences that build states; 0 checks
+	// the initial state only; negative: check.depth, else 2.
 	Depth int
 	// Ints is the domain of int arguments (default: check.ints, else 0, 1, 2).
 	// Arguments listed under check.args keep their own domains.
@@ -171,9 +171,9 @@ func Check(spec *commspec.Spec, prog *ir.Program, opts Options) (*Report, error)
 	if rec == nil {
 		return nil, fmt.Errorf("%s has no object type %s", prog.File, spec.Object)
 	}
-	if opts.Depth <= 0 {
+	if opts.Depth < 0 {
 		opts.Depth = spec.Check.Depth
-		if opts.Depth <= 0 {
+		if opts.Depth < 0 {
 			opts.Depth = 2
 		}
 	}
