@@ -18,7 +18,7 @@ type specCmd struct {
 type specCheckCmd struct {
 	Spec      string `arg:"" help:"Commutativity spec (.yaml)."`
 	Impl      string `required:"" help:"CIR program (.cir) whose object type implements the spec."`
-	Depth     int    `help:"Length of the call sequences that build object states (0: the spec's check.depth, else 2)." default:"0"`
+	Depth     int    `help:"Length of the call sequences that build object states; 0: the initial state only (default: the spec's check.depth, else 2)." default:"-1"`
 	Ints      string `help:"Domain of int arguments, comma-separated, e.g. 0,1,2 (default: the spec's check.ints, else 0,1,2)."`
 	MaxStates int    `name:"max-states" help:"Stop building states after N distinct ones (0: 5000)." default:"0"`
 	Unroll    int    `help:"Bound of loops without @unroll." default:"8"`
@@ -43,8 +43,8 @@ func (c *specCheckCmd) run(e *env) int {
 		return exitBadInput
 	}
 	opts := speccheck.Options{Depth: c.Depth, MaxStates: c.MaxStates, Unroll: c.Unroll, Compare: c.Compare}
-	if c.Depth < 0 || c.MaxStates < 0 || c.Unroll <= 0 {
-		fmt.Fprintln(e.stderr, "ncmc: --depth and --max-states must not be negative, --unroll must be positive")
+	if c.Depth < -1 || c.Depth > 8 || c.MaxStates < 0 || c.Unroll <= 0 {
+		fmt.Fprintln(e.stderr, "ncmc: --depth must be in [0, 8], --max-states must not be negative, --unroll must be positive")
 		return exitBadInput
 	}
 	if c.Ints != "" {
