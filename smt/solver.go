@@ -173,8 +173,9 @@ type Solver struct {
 	*Builder
 	opts Options
 
-	zctx *z3.Context // created lazily, on the first Check that needs Z3
-	zs   *z3.Solver
+	zctx  *z3.Context // created lazily, on the first Check that needs Z3
+	zs    *z3.Solver
+	zheal *z3.Solver // an empty solver, checked to clear a stale interrupt
 
 	consts   []z3.Int // Z3 constant for each Var
 	hasConst []bool
@@ -259,6 +260,7 @@ func (s *Solver) Close() {
 	}
 	s.closed = true
 	s.zs = nil
+	s.zheal = nil
 	s.zctx = nil
 	s.consts = nil
 	s.memo = nil
@@ -529,23 +531,41 @@ func (s *Solver) checkZ3(ctx context.Context, timeout time.Duration) (Result, er
 		s.setZ3Timeout(z3NoTimeout)
 	}
 
-	// Interrupt Z3 if ctx is cancelled while it runs. If the callback has
-	// started, wait for it, so that a late interrupt cannot hit a later
-	// check. (An interrupt that arrives while Z3 is idle is harmless.)
+	// Interrupt Z3 if ctx is cancelled while it runs.
+	//
+	// Z3 (4.8) quirks: an interrupt that arrives just before the check
+	// starts is forgotten when the check starts, so the callback repeats
+	// it until the check returns; and an interrupt that arrives while Z3
+	// is idle is sticky: the next Push fails with "push canceled" until
+	// some check runs in the context. So after any interrupt we wait for
+	// the callback to finish and then run a trivial check on an empty
+	// auxiliary solver, which clears the flag.
 	var interrupted atomic.Bool
 	done := make(chan struct{})
+	checkDone := make(chan struct{})
 	zctx := s.zctx
 	stop := context.AfterFunc(ctx, func() {
 		defer close(done)
 		interrupted.Store(true)
-		zctx.Interrupt()
+		for {
+			zctx.Interrupt()
+			select {
+			case <-checkDone:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
 	})
 	t1 := time.Now()
 	sat, err := s.zs.Check()
 	elapsed := time.Since(t1)
+	close(checkDone)
 	s.stats.Z3Time += elapsed
 	if !stop() {
 		<-done
+	}
+	if interrupted.Load() {
+		s.healInterrupt()
 	}
 
 	if err != nil {
@@ -596,6 +616,14 @@ func (s *Solver) checkZ3(ctx context.Context, timeout time.Duration) (Result, er
 		}
 	}
 	return Sat, nil
+}
+
+// healInterrupt clears a pending Z3 interrupt (see checkZ3).
+func (s *Solver) healInterrupt() {
+	if s.zheal == nil {
+		s.zheal = z3.NewSolver(s.zctx)
+	}
+	s.zheal.Check()
 }
 
 // validate checks every active assertion under the current model.
