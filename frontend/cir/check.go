@@ -92,8 +92,8 @@ func checkFile(f *File, src []byte, errs *diag.Collector) (*checker, *ir.Program
 	before := errs.Len()
 	c.collect()
 	c.layoutRecords()
-	c.declareGlobals()
 	c.declareFuncs()
+	c.declareGlobals()
 	for _, fd := range c.funcs {
 		c.funcBody(fd)
 	}
@@ -226,9 +226,29 @@ func kindName(r *RecordDecl) string {
 	return "record"
 }
 
+// nonConstant returns the first part of e that cannot be part of a
+// constant expression (a call, an index, a field, ...), or nil. Names are
+// left to the checker, which reports globals as "not a constant".
+func nonConstant(e Expr) Expr {
+	switch e := e.(type) {
+	case *IntLit, *BoolLit, *NullLit, *Ident:
+		return nil
+	case *ParenExpr:
+		return nonConstant(e.X)
+	case *UnaryExpr:
+		return nonConstant(e.X)
+	case *BinaryExpr:
+		if bad := nonConstant(e.X); bad != nil {
+			return bad
+		}
+		return nonConstant(e.Y)
+	}
+	return e
+}
+
 // arrayLen evaluates the length of an array type; -1 after an error.
 func (c *checker) arrayLen(t *ArrayType) int {
-	typ := c.exprOutside(t.Len)
+	typ := c.exprOutside(t.Len, "array size")
 	if typ == tInvalid {
 		return -1
 	}
@@ -248,8 +268,13 @@ func (c *checker) arrayLen(t *ArrayType) int {
 }
 
 // exprOutside checks an expression outside any function (array sizes,
-// global initializers).
-func (c *checker) exprOutside(e Expr) *ir.Type {
+// global initializers), which must be a constant: what names it in the
+// error for anything but literals and operators.
+func (c *checker) exprOutside(e Expr, what string) *ir.Type {
+	if bad := nonConstant(e); bad != nil {
+		c.errorf(bad.exprPos(), "%s must be a constant", what)
+		return tInvalid
+	}
 	saveFn, saveSc := c.fn, c.sc
 	c.fn, c.sc = nil, nil
 	t := c.expr(e)
@@ -364,7 +389,7 @@ func (c *checker) constInit(name string, typ *ir.Type, e Expr) (int64, bool) {
 		c.errorf(e.exprPos(), "%s of type %s cannot have an initializer", name, typ)
 		return 0, false
 	}
-	t := c.exprOutside(e)
+	t := c.exprOutside(e, "initializer of global "+name)
 	if t == tInvalid {
 		return 0, false
 	}

@@ -98,6 +98,10 @@ var errorCases = []struct {
 	{"global t: bool = 3;\nfn main() {}", "t.cir:1:18: cannot initialize t (type bool) with a value of type int"},
 	{"object O { n: int; }\nglobal o: O = 1;\nfn main() {}", "t.cir:2:15: object instance o cannot have an initializer"},
 	{"atomic global m: mutex;\nfn main() {}", "t.cir:1:1: atomic global m must have a scalar type"},
+	{"fn f(): int { return 1; }\nglobal x: int = f();\nfn main() {}", "t.cir:2:17: initializer of global x must be a constant"},
+	{"object O { fn get(): int { return 1; } }\nglobal a: int[new O { }.get()];\nfn main() {}", "t.cir:2:15: array size must be a constant"},
+	{"fn f(): int { return 1; }\nrecord R { a: int[1 + f()]; }\nfn main() {}", "t.cir:2:23: array size must be a constant"},
+	{"global a: int[2] = {1, nondet(0, 1)};\nfn main() {}", "t.cir:1:24: initializer of global a must be a constant"},
 	{"object O { n: int; }\natomic global o: O;\nfn main() {}", "t.cir:2:1: atomic global o: an instance cannot be atomic (declare its fields atomic instead)"},
 	// Assignments and lvalues.
 	{m("let v = 1;\n1 = v;"), "t.cir:3:1: cannot assign to 1 (not a variable, array element or field)"},
