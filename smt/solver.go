@@ -142,6 +142,7 @@ type Stats struct {
 	MaxDepth   int // largest Push depth reached
 	Z3Asserted int // formulas sent to Z3 with assert
 	Z3Models   int // models fetched from Z3 (lazily, see CheckTimeout)
+	Z3Errors   int // Z3 errors recovered from (see Z3Error)
 }
 
 // frame is one level of the assertion stack.
@@ -315,8 +316,18 @@ func (s *Solver) Pop() {
 	s.model = model{}
 	top := s.frames[len(s.frames)-1]
 	if top.pushed {
-		s.zs.Pop()
-		s.zPushed--
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					if _, ok := r.(string); !ok {
+						panic(r)
+					}
+					s.dropZ3() // rebuilt by the next Check
+				}
+			}()
+			s.zs.Pop()
+			s.zPushed--
+		}()
 	}
 	for _, n := range top.nodes {
 		delete(s.active, n)
@@ -431,7 +442,12 @@ func (s *Solver) Check(ctx context.Context) (Result, error) {
 //   - Unknown, ctx.Err(): ctx was cancelled or its deadline passed;
 //   - Unknown, *UnknownError: the timeout expired (errors.Is(err,
 //     ErrTimeout)) or Z3 gave up for another reason;
+//   - Unknown, *Z3Error: Z3 raised an error; the Solver discarded its Z3
+//     context and rebuilds it on the next Check;
 //   - Unknown, other error: a model failed Options.ValidateModels.
+//
+// A check that completes although ctx was cancelled meanwhile returns its
+// (valid) result.
 func (s *Solver) CheckTimeout(ctx context.Context, timeout time.Duration) (Result, error) {
 	s.mustOpen()
 	start := time.Now()
@@ -500,7 +516,50 @@ func (s *Solver) setZ3Timeout(ms uint) {
 	}
 }
 
-func (s *Solver) checkZ3(ctx context.Context, timeout time.Duration) (Result, error) {
+// Z3Error reports an error raised inside Z3 during a Check. The Solver
+// recovers from it by discarding its Z3 context; the next Check rebuilds
+// the Z3 state from the assertion stack.
+type Z3Error struct {
+	Msg string // Z3's error message
+}
+
+// Error returns the message.
+func (e *Z3Error) Error() string { return "smt: Z3 error: " + e.Msg }
+
+// dropZ3 discards the Z3 context and solver (after a Z3 error). Everything
+// is re-sent to a fresh context by the next Check that needs Z3.
+func (s *Solver) dropZ3() {
+	s.zctx, s.zs, s.zheal = nil, nil, nil
+	s.consts, s.hasConst = nil, nil
+	s.memo = make(map[*node]z3.Bool)
+	s.zTimeout = 0
+	s.zPushed = 1
+	for i, fr := range s.frames {
+		fr.pushed = i == 0
+		fr.sent = 0
+	}
+	s.model = model{}
+	s.stats.Z3Errors++
+}
+
+// z3Guard converts a Z3 error (which the binding raises as a panic with a
+// string value) into a *Z3Error, dropping the broken Z3 state. Other
+// panics are re-raised.
+func (s *Solver) z3Guard(res *Result, err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	msg, ok := r.(string)
+	if !ok {
+		panic(r)
+	}
+	s.dropZ3()
+	*res, *err = Unknown, &Z3Error{Msg: msg}
+}
+
+func (s *Solver) checkZ3(ctx context.Context, timeout time.Duration) (res Result, err error) {
+	defer s.z3Guard(&res, &err)
 	t0 := time.Now()
 	s.ensureZ3()
 	s.sync()
@@ -628,17 +687,22 @@ func (s *Solver) healInterrupt() {
 
 // validate checks every active assertion under the current model.
 func (s *Solver) validate() error {
+	var missing []Var
 	val := func(v Var) int64 {
 		x, ok := s.Value(v)
 		if !ok {
-			panic(fmt.Sprintf("smt: no model value for active variable %d", v))
+			missing = append(missing, v)
 		}
 		return x
 	}
 	memo := make(map[*node]bool)
 	for _, fr := range s.frames {
 		for _, n := range fr.asserts {
-			if !evalNode(n, val, memo) {
+			ok := evalNode(n, val, memo)
+			if len(missing) > 0 {
+				return fmt.Errorf("smt: no model value for active variables %v", missing)
+			}
+			if !ok {
 				return fmt.Errorf("smt: Z3 model violates assertion %v", Formula{n})
 			}
 		}

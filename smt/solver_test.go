@@ -454,6 +454,39 @@ func TestIdleInterruptHeal(t *testing.T) {
 	mustCheck(t, s, Sat)
 }
 
+// TestZ3ErrorRecovery provokes a Z3 error (a Push on a context with a
+// stale interrupt) and checks that the Solver reports it and rebuilds its Z3
+// state on the next Check.
+func TestZ3ErrorRecovery(t *testing.T) {
+	s := New(Options{ValidateModels: true})
+	defer s.Close()
+	a, b, c := s.NewVar("a"), s.NewVar("b"), s.NewVar("c")
+	s.Assert(s.Or(s.Lt(a, b), s.Lt(c, a)))
+	mustCheck(t, s, Sat)
+	s.Push()
+	s.Assert(s.Or(s.Lt(b, a), s.Lt(c, b)))
+	s.Push()
+	s.Assert(s.Lt(a, c))
+	s.zctx.Interrupt() // stale interrupt: the next Z3 push fails
+	res, err := s.Check(context.Background())
+	var ze *Z3Error
+	if res != Unknown || !errors.As(err, &ze) {
+		t.Logf("no Z3 error provoked (%v, %v); this Z3 lacks the quirk", res, err)
+	} else if s.Stats().Z3Errors != 1 || s.zctx != nil {
+		t.Fatalf("Z3 state not dropped: %+v", s.Stats())
+	}
+	// a<c, (a<b ∨ c<a) → a<b; (b<a ∨ c<b) → c<b: a<c<b. Sat.
+	mustCheck(t, s, Sat)
+	if o := s.Order([]Var{a, b, c}); o[0] != a || o[1] != c || o[2] != b {
+		t.Fatalf("Order = %v", o)
+	}
+	s.Pop()
+	s.Assert(s.Lt(b, c))
+	mustCheck(t, s, Sat)
+	s.Pop()
+	mustCheck(t, s, Sat)
+}
+
 // TestCancelStress cancels contexts at random moments around Z3 checks
 // (before, during and just after) and checks that the Solver stays usable:
 // Z3 4.8 makes interrupts that arrive while it is idle sticky.
