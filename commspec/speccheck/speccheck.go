@@ -60,6 +60,10 @@ type Report struct {
 	// Pairs is the number of invocation pairs run in both orders; Differ how
 	// many of them did not commute.
 	Pairs, Differ int
+	// Skipped lists methods and abstraction functions left out of the
+	// search because their parameters cannot be enumerated (they are not
+	// in the spec).
+	Skipped []string
 	// Inconclusive counts pair runs that hit a loop or step bound.
 	Inconclusive int
 	// Conds has one entry per condition of the spec, derived ones included,
@@ -261,11 +265,15 @@ func (c *checker) setup() error {
 	for _, f := range c.rec.Methods {
 		switch f.Kind {
 		case ir.FuncLinearizable:
+			m := c.spec.Method(f.Name)
 			vs, err := c.calls(f)
 			if err != nil {
-				return err
+				if m != nil {
+					return err
+				}
+				c.rep.Skipped = append(c.rep.Skipped, err.Error())
+				continue
 			}
-			m := c.spec.Method(f.Name)
 			for _, v := range vs {
 				v.m = m
 				c.invs = append(c.invs, v)
@@ -277,7 +285,15 @@ func (c *checker) setup() error {
 		case ir.FuncAbstraction:
 			vs, err := c.calls(f)
 			if err != nil {
-				return err
+				declared := false
+				for _, a := range c.spec.Abstractions {
+					declared = declared || a.Name == f.Name
+				}
+				if declared {
+					return err
+				}
+				c.rep.Skipped = append(c.rep.Skipped, err.Error())
+				continue
 			}
 			c.absCall = append(c.absCall, vs...)
 		}
@@ -650,10 +666,22 @@ func (r *Report) Write(w io.Writer, verbose bool) {
 	for i, v := range r.Ints {
 		ints[i] = fmt.Sprint(v)
 	}
-	fmt.Fprintf(w, "%s: %s: %d states (call sequences of length <= %d, int arguments in {%s}), %d invocations, %d pairs run in both orders (%d do not commute), %s\n",
-		s.File, s.Object, r.States, r.Depth, strings.Join(ints, ", "), len(r.Invocations), r.Pairs, r.Differ, r.Elapsed.Round(time.Millisecond))
+	var over []string
+	for k, d := range s.Check.Args {
+		vs := make([]string, len(d))
+		for i, v := range d {
+			vs[i] = fmt.Sprint(v)
+		}
+		over = append(over, fmt.Sprintf("; %s in {%s}", k, strings.Join(vs, ", ")))
+	}
+	slices.Sort(over)
+	fmt.Fprintf(w, "%s: %s: %d states (call sequences of length <= %d, int arguments in {%s}%s), %d invocations, %d pairs run in both orders (%d do not commute), %s\n",
+		s.File, s.Object, r.States, r.Depth, strings.Join(ints, ", "), strings.Join(over, ""), len(r.Invocations), r.Pairs, r.Differ, r.Elapsed.Round(time.Millisecond))
 	if r.Truncated {
 		fmt.Fprintf(w, "note: the state limit was reached; deeper states were not built\n")
+	}
+	for _, sk := range r.Skipped {
+		fmt.Fprintf(w, "note: not used: %s\n", sk)
 	}
 	if r.Inconclusive > 0 {
 		fmt.Fprintf(w, "note: %d pair runs hit a loop or step bound and were skipped\n", r.Inconclusive)
