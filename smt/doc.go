@@ -45,10 +45,26 @@
 // [ConjunctiveOrder]) and the model is the position of each variable in the
 // lexicographically smallest topological order.
 //
-// Z3 is synchronised lazily: assertions and pushes are only sent to Z3 when
-// a Check actually needs it. The Z3 solver is pushed once right after
-// creation, which switches Z3's combined solver to its incremental core
-// (much faster for push/pop re-checks).
+// Z3 is synchronised lazily: the Z3 context is created, and assertions and
+// pushes are sent to it, only when a Check actually needs Z3. The Z3 solver
+// is pushed once right after creation, which switches Z3's combined solver
+// to its incremental core (much faster for push/pop re-checks). Each
+// distinct formula node is translated to a Z3 term once per Solver (the
+// translation is memoised, so shared sub-formulas stay shared; Z3's own
+// internaliser then gives every shared Boolean sub-term a single literal,
+// i.e. Tseitin-style naming happens inside Z3). Z3 models are fetched
+// lazily, on the first Value/Model/Order call after a satisfiable Check,
+// because fetching one can cost more than the check.
+//
+// Robustness: every Z3 check runs under a timeout (Options.Timeout,
+// default DefaultTimeout), optionally a deterministic resource limit
+// (Options.ResourceLimit), and the context's deadline. Z3 4.8 reports all
+// of these as "canceled"; Check classifies them (ErrTimeout,
+// ErrResourceLimit, ctx.Err()). An interrupt that reaches Z3 while it is
+// idle would make the next Z3 push fail; Check clears such stale
+// interrupts. If Z3 nevertheless raises an error during a Check, Check
+// returns a *Z3Error and the Solver rebuilds its Z3 state from the
+// assertion stack on the next Check.
 //
 // # Build requirements
 //
