@@ -278,13 +278,16 @@ func (s *Solver) Reset() { s.ResetWith(NewBuilder()) }
 // ResetWith is like Reset but embeds b as the new Builder.
 func (s *Solver) ResetWith(b *Builder) {
 	s.mustOpen()
-	if s.zs != nil {
-		s.zs.Reset()
-		s.zs.Push()
-	}
 	s.memo = make(map[*node]z3.Bool)
 	s.Builder = b
 	s.resetFrames()
+	if s.zs != nil {
+		// Reuse the Z3 context (creating one costs milliseconds).
+		s.z3Safe(func() {
+			s.zs.Reset()
+			s.zs.Push()
+		})
+	}
 }
 
 // Options returns the options in effect (with defaults filled in).
@@ -316,18 +319,10 @@ func (s *Solver) Pop() {
 	s.model = model{}
 	top := s.frames[len(s.frames)-1]
 	if top.pushed {
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					if _, ok := r.(string); !ok {
-						panic(r)
-					}
-					s.dropZ3() // rebuilt by the next Check
-				}
-			}()
+		s.z3Safe(func() {
 			s.zs.Pop()
 			s.zPushed--
-		}()
+		})
 	}
 	for _, n := range top.nodes {
 		delete(s.active, n)
@@ -540,6 +535,20 @@ func (s *Solver) dropZ3() {
 	}
 	s.model = model{}
 	s.stats.Z3Errors++
+}
+
+// z3Safe runs f, which calls Z3. If Z3 raises an error, the Z3 state is
+// dropped (to be rebuilt by the next Check that needs it).
+func (s *Solver) z3Safe(f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(string); !ok {
+				panic(r)
+			}
+			s.dropZ3()
+		}
+	}()
+	f()
 }
 
 // z3Guard converts a Z3 error (which the binding raises as a panic with a
