@@ -433,9 +433,29 @@ func (l *loader) funcSig(v *yaml.Node, f *Func, what string, withDef bool) bool 
 			sc.errf(a.start(), "%s is declared to return %s, but its definition is %s", what, f.Result, body.typ)
 			return false
 		}
+		if f.cost = cost(body); f.cost > maxCost {
+			sc.errf(a.start(), "%s is too expensive: one call evaluates %d operations or more (helpers calling helpers), at most %d are allowed", what, maxCost, maxCost)
+			return false
+		}
 		f.body = body
 	}
 	return true
+}
+
+// maxCost bounds the work of one helper function call or one condition.
+const maxCost = 100_000
+
+// cost returns the number of nodes evaluating n visits in the worst case,
+// with helper calls expanded (saturating at maxCost+1).
+func cost(n *node) int {
+	c := 1
+	if n.op == nFunc {
+		c += n.fn.cost
+	}
+	for _, a := range n.args {
+		c += cost(a)
+	}
+	return min(c, maxCost+1)
 }
 
 func (l *loader) functions(n *yaml.Node) {
@@ -533,6 +553,10 @@ func (l *loader) commute(n *yaml.Node) {
 		}
 		if root.typ != Bool {
 			sc.errf(a.start(), "a condition must be bool, found %s", root.typ)
+			continue
+		}
+		if cost(root) > maxCost {
+			sc.errf(a.start(), "the condition of %s/%s is too expensive: one evaluation takes %d operations or more (helpers calling helpers), at most %d are allowed", ms[0].Name, ms[1].Name, maxCost, maxCost)
 			continue
 		}
 		c.root, c.useState = root, sc.useState

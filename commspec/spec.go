@@ -67,6 +67,7 @@ type Func struct {
 	Def    string // helper functions only
 	Pos    ir.Pos
 	body   *node
+	cost   int // nodes evaluated by one call, helper calls expanded
 }
 
 // Constant is a named constant of the spec (e.g. `nil: 0`).
@@ -187,7 +188,10 @@ func (c InitCall) String() string {
 	return c.Method + "(" + strings.Join(s, ", ") + ")"
 }
 
-// Spec is a checked commutativity specification of one object type.
+// Spec is a checked commutativity specification of one object type. Its
+// fields describe the file and must not be modified; a Spec (and its
+// AccessPoints) is read-only after Parse and safe for concurrent use. An
+// Index is not: use one per execution.
 type Spec struct {
 	File         string
 	Object       string

@@ -183,33 +183,34 @@ func (f fakeState) Eval(fn string, args []int64) (int64, error) {
 	return f.dom[(h+f.seed)%uint64(len(f.dom))], nil
 }
 
-// constants collects the int literals of n (and of the helper functions it calls).
-func constants(n *node, out map[int64]bool) {
+// constants collects the int literals of n and of the helper functions it
+// calls (each function once).
+func constants(n *node, out map[int64]bool, seen map[*Func]bool) {
 	if n.op == nConst && n.typ == Int {
 		out[n.val] = true
 	}
-	if n.op == nFunc {
-		constants(n.fn.body, out)
+	if n.op == nFunc && !seen[n.fn] {
+		seen[n.fn] = true
+		constants(n.fn.body, out, seen)
 	}
 	for _, a := range n.args {
-		constants(a, out)
+		constants(a, out, seen)
 	}
 }
 
 // boundedAsymmetry searches invocations a (of c.M1) and b (of c.M2) with
 // c(a, b) != d(b, a); evaluation errors count as false (as in Commute).
 func boundedAsymmetry(c, d *Cond) string {
-	consts := map[int64]bool{-1: true, 0: true, 1: true, 2: true}
-	constants(c.root, consts)
-	constants(d.root, consts)
-	for k := range consts {
-		consts[k+1], consts[k-1] = true, true
-	}
-	var dom []int64
-	for k := range consts {
-		dom = append(dom, k)
+	lits := map[int64]bool{}
+	seen := map[*Func]bool{}
+	constants(c.root, lits, seen)
+	constants(d.root, lits, seen)
+	dom := []int64{-1, 0, 1, 2}
+	for k := range lits {
+		dom = append(dom, k-1, k, k+1)
 	}
 	slices.Sort(dom)
+	dom = slices.Compact(dom)
 	// Variables: the arguments and result of a, then of b.
 	var types []Type
 	for _, m := range []*Method{c.M1, c.M2} {
