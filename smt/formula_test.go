@@ -39,6 +39,10 @@ func TestSimplify(t *testing.T) {
 		{"Chain", b.Chain(x, y, z, w), b.And(xy, yz, zw)},
 		{"Chain short", b.Chain(x), True()},
 		{"zero Formula", Formula{}, True()},
+		{"Builder.True", b.True(), True()},
+		{"Builder.False", b.False(), False()},
+		{"Iff", b.Iff(xy, yz), b.Or(b.And(xy, yz), b.And(b.Lt(y, x), b.Lt(z, y)))},
+		{"Iff self", b.Iff(xy, xy), True()},
 		{"And zero", b.And(Formula{}, xy), xy},
 	}
 	for _, tc := range tests {
@@ -115,6 +119,11 @@ func TestFormulaInspection(t *testing.T) {
 	}
 	if !True().IsTrue() || !False().IsFalse() || (Formula{}).Kind() != KindTrue {
 		t.Fatalf("constants")
+	}
+	for k, want := range map[Kind]string{KindFalse: "false", KindTrue: "true", KindLt: "<", KindAnd: "and", KindOr: "or", 9: "Kind(9)"} {
+		if k.String() != want {
+			t.Errorf("Kind(%d).String() = %q", k, k.String())
+		}
 	}
 }
 

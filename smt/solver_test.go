@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
@@ -652,8 +653,31 @@ func TestResetAndClose(t *testing.T) {
 	s.Push()
 }
 
-func TestResultString(t *testing.T) {
-	if Sat.String() != "sat" || Unsat.String() != "unsat" || Unknown.String() != "unknown" {
+func TestStringsAndAccessors(t *testing.T) {
+	if Sat.String() != "sat" || Unsat.String() != "unsat" || Unknown.String() != "unknown" || Result(7).String() != "Result(7)" {
 		t.Fatal("Result.String")
+	}
+	s := New(Options{})
+	defer s.Close()
+	if o := s.Options(); o.Timeout != DefaultTimeout || o.MaxCacheNodes != DefaultMaxCacheNodes {
+		t.Fatalf("Options = %+v", o)
+	}
+	if s.String() != "" {
+		t.Fatalf("String before Z3 = %q", s.String())
+	}
+	a, b, c := s.NewVar("a"), s.NewVar("b"), s.NewVar("c")
+	s.Assert(s.Or(s.Lt(a, b), s.Lt(c, a)))
+	mustCheck(t, s, Sat)
+	if str := s.String(); !strings.Contains(str, "o0") {
+		t.Fatalf("String = %q", str)
+	}
+	for _, e := range []error{&Z3Error{Msg: "boom"}, &UnknownError{Reason: "incomplete"},
+		&UnknownError{Reason: "rlimit"}, &UnknownError{Reason: "timeout", Timeout: time.Second}} {
+		if e.Error() == "" {
+			t.Fatalf("empty message for %#v", e)
+		}
+	}
+	if errors.Is(&UnknownError{Reason: "incomplete"}, ErrTimeout) {
+		t.Fatal("incomplete is a timeout")
 	}
 }
