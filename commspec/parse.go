@@ -433,11 +433,13 @@ func (l *loader) funcSig(v *yaml.Node, f *Func, what string, withDef bool) bool 
 			sc.errf(a.start(), "%s is declared to return %s, but its definition is %s", what, f.Result, body.typ)
 			return false
 		}
-		if f.cost = cost(body); f.cost > maxCost {
-			sc.errf(a.start(), "%s is too expensive: one call evaluates %d operations or more (helpers calling helpers), at most %d are allowed", what, maxCost, maxCost)
-			return false
-		}
 		f.body = body
+		if f.cost = cost(body); f.cost > maxCost {
+			// Reported once; the function stays declared, so that its callers
+			// do not report it as undefined (the spec is rejected anyway).
+			sc.errf(a.start(), "%s is too expensive: one call evaluates more than %d operations (helpers calling helpers)", what, maxCost)
+			f.cost = 0
+		}
 	}
 	return true
 }
@@ -556,7 +558,7 @@ func (l *loader) commute(n *yaml.Node) {
 			continue
 		}
 		if cost(root) > maxCost {
-			sc.errf(a.start(), "the condition of %s/%s is too expensive: one evaluation takes %d operations or more (helpers calling helpers), at most %d are allowed", ms[0].Name, ms[1].Name, maxCost, maxCost)
+			sc.errf(a.start(), "the condition of %s/%s is too expensive: one evaluation takes more than %d operations (helpers calling helpers)", ms[0].Name, ms[1].Name, maxCost)
 			continue
 		}
 		c.root, c.useState = root, sc.useState

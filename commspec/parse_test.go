@@ -2,6 +2,7 @@ package commspec
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -218,5 +219,18 @@ func TestCheckProgram(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("got %v, want %q", err, want)
 		}
+	}
+}
+
+func TestCostLimit(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("object: O\nfunctions:\n  f0: {args: {x: int}, result: int, def: \"x + 1\"}\n")
+	for i := 1; i <= 20; i++ {
+		fmt.Fprintf(&b, "  f%d: {args: {x: int}, result: int, def: \"f%d(x) + f%d(x)\"}\n", i, i-1, i-1)
+	}
+	b.WriteString("methods:\n  m: {args: {v: int}}\ncommute:\n  m/m: v1 != v2\n")
+	_, err := Parse("c.yaml", []byte(b.String()))
+	if err == nil || !strings.HasPrefix(err.Error(), "c.yaml:17:44: function f14 is too expensive") || strings.Count(err.Error(), "too expensive") != 1 {
+		t.Errorf("err = %v", err)
 	}
 }
