@@ -28,6 +28,21 @@ import (
 //     (the node at which t was chosen). A node reads its mark once, when its
 //     default continuation is done.
 //
+// Two additions to the thesis's rules, both found by the differential test
+// against the preemption-bounded reference (the thesis's programs have no
+// blocking and no atomic blocks):
+//
+//   - A sleeper also wakes when its next step conflicts with the pending step
+//     of a thread that cannot move (blocked on a lock, a join or a condition
+//     variable). Moving the sleeper's step back to its preemption point could
+//     enable the blocked thread and so turn a free context switch (the blocked
+//     thread giving way) into a preemption; preemption-only sleep sets are
+//     sound only when that move costs nothing.
+//   - A step that starts an atomic block (its own, or one at the start of a
+//     thread it spawns) disables every other thread, so it counts as
+//     dependent with every step for sleep sets, and a mark for a step inside
+//     an atomic block goes to the node before the block.
+//
 // Steps are visible instructions; two steps depend on each other when they are
 // of the same thread or access a common location and one of them writes (a
 // lock, unlock, RMW, CAS or wait counts as a write of its mutex/location, a
@@ -35,8 +50,15 @@ import (
 // before is the transitive closure of dependence plus spawn → child, child's
 // end → join and signal → woken waiter, kept as vector clocks. A mark that
 // falls on a step inside an atomic block moves to the node before the block,
-// the last point where other threads could run. Nondeterministic choices are
-// explored exhaustively where they happen. SC only.
+// the last point where other threads could run (see above). Nondeterministic
+// choices are explored exhaustively where they happen. SC only.
+//
+// Guarantee: at bound b, every class of executions with at most b
+// preemptions is explored, unless an assertion failure or runtime error cut
+// some execution short (the other threads' remaining steps, and the races
+// they would reveal, never happen). So CB-DPOR reports a violation at bound b
+// exactly when CHESS does; only past the first violation (KeepGoing) may it
+// miss classes.
 //
 // The search re-executes the program from the start for every trace,
 // replaying the recorded path (stateless, like the reference explorer).
@@ -298,7 +320,6 @@ type locRef struct {
 type cbVariant struct {
 	classicSleep  bool // classic sleep sets: explored siblings sleep (unsound under a bound)
 	markAfter     bool // mark the node after the racing step (Fig. 3-2 taken literally)
-	noStretch     bool // mark only the node before the racing step (the thesis's rule)
 	noBlockedWake bool // sleepers ignore blocked threads (the thesis's rule)
 }
 
@@ -541,21 +562,6 @@ func (c *cbdpor) step(x *Execution, t int32, fp footprint, nodeIdx int, mark boo
 				continue // s happens before t's latest step: cannot be reordered
 			}
 			c.path[c.markTarget(r.step)].marked = true
-			if c.variant.noStretch {
-				continue
-			}
-			// Also mark the nodes before the steps of s's thread that run
-			// just before s, back to the last one this step depends on:
-			// running t at any of them moves this step before s in the same
-			// way, but t may then block (on a lock s's thread holds) and
-			// give a free context switch.
-			for k := r.step - 1; k >= 0; k-- {
-				sk := &c.steps[k]
-				if sk.t != s.t || fp.dependent(&sk.fp) || clockAt(tc, sk.t) >= sk.idx+1 {
-					break
-				}
-				c.path[c.markTarget(k)].marked = true
-			}
 		}
 	}
 	op, in, fr := x.nextOp(t)
