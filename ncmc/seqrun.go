@@ -53,20 +53,21 @@ var seqMain = &ir.Func{Name: "__seq_main", Result: ir.Void, Body: []ir.Instr{{Op
 // (a fresh table is made); pass the exploration's Names to read the memory of
 // its executions (see Execution.Memory). cfg gives the loop bound
 // (Config.Unroll; 0 means 8) and the per-call instruction budget
-// (Config.MaxThreadSteps; 0 means 1,000,000); Model is ignored (calls run
-// under SC, and there is only one thread).
+// (Config.MaxThreadSteps; 0 means 1,000,000); the other fields of cfg are
+// ignored (calls run under SC, and there is only one thread).
 func NewSeqRunner(prog *ir.Program, names *Names, cfg Config) *SeqRunner {
 	if names == nil {
 		names = NewNames(prog)
 	}
+	// Only the bounds are taken from cfg: every other setting keeps its zero
+	// value (sequential consistency, plain interpretation).
+	cfg = Config{Unroll: cfg.Unroll, MaxThreadSteps: cfg.MaxThreadSteps}
 	if cfg.Unroll <= 0 {
 		cfg.Unroll = 8
 	}
 	if cfg.MaxThreadSteps <= 0 {
 		cfg.MaxThreadSteps = 1_000_000
 	}
-	cfg.Model = SC
-	cfg.MaxSteps = 0
 	p := *prog
 	p.Main = seqMain
 	x := NewExecution(&p, names, cfg, firstChoice{}, false)
