@@ -13,7 +13,7 @@ import (
 )
 
 type verifyCmd struct {
-	File          string        `arg:"" help:"Program to verify (.cir)."`
+	File          string        `arg:"" help:"Program to verify (.cir, or C: .c, .i)."`
 	Model         string        `help:"Memory model: sc, tso or pso (tso/pso: operational store buffers, reference explorer)." default:"sc" enum:"sc,tso,pso"`
 	Explorer      string        `help:"Exploration algorithm: mcr (maximal causality reduction with Z3; falls back to reference where unsupported, and says so) or reference (enumerates every interleaving; the oracle)." default:"mcr" enum:"mcr,reference"`
 	Unroll        int           `help:"Default loop bound: a loop whose body runs more often stops the execution with 'bound hit' (verdict unknown). Loops annotated @unroll(N) use N." default:"8"`
@@ -59,6 +59,9 @@ type jsonResult struct {
 func (v *verifyCmd) run(e *env) int {
 	prog, err := frontend.LoadFile(v.File)
 	if err != nil {
+		if u, ok := err.(*frontend.Unsupported); ok {
+			return v.unsupported(e, u) // valid input that cannot be checked: unknown
+		}
 		fmt.Fprintln(e.stderr, strings.TrimRight(err.Error(), "\n"))
 		return exitBadInput
 	}

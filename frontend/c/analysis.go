@@ -76,6 +76,9 @@ func unparen(n cc.ExpressionNode) cc.ExpressionNode {
 
 // identDecl returns the declarator an identifier expression names, or nil.
 func identDecl(n cc.ExpressionNode) *cc.Declarator {
+	if n == nil {
+		return nil
+	}
 	if p, ok := unparen(n).(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
 		if d, ok := p.ResolvedTo().(*cc.Declarator); ok {
 			return d
@@ -252,4 +255,12 @@ func startRoutine(e cc.ExpressionNode) string {
 		break
 	}
 	return identName(start)
+}
+
+// asExpr returns n as an expression node, or nil.
+func asExpr(n any) cc.ExpressionNode {
+	if e, ok := n.(cc.ExpressionNode); ok {
+		return e
+	}
+	return nil
 }

@@ -14,12 +14,20 @@ func (l *fnl) declaration(decl *cc.Declaration) {
 	if decl.Case == cc.DeclarationAssert {
 		return // checked by cc
 	}
-	if decl.Case != cc.DeclarationDecl {
+	var ids []*cc.InitDeclarator
+	switch decl.Case {
+	case cc.DeclarationDecl:
+		for il := decl.InitDeclaratorList; il != nil; il = il.InitDeclaratorList {
+			ids = append(ids, il.InitDeclarator)
+		}
+	case cc.DeclarationAuto:
+		// __auto_type x = e;
+		ids = append(ids, &cc.InitDeclarator{Declarator: decl.Declarator, Initializer: decl.Initializer})
+	default:
 		l.tr.unsupported(l.tr.pos(decl), "declaration form")
 		return
 	}
-	for il := decl.InitDeclaratorList; il != nil; il = il.InitDeclaratorList {
-		id := il.InitDeclarator
+	for _, id := range ids {
 		if id == nil || id.Declarator == nil {
 			continue
 		}

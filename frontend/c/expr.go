@@ -446,7 +446,7 @@ func (l *fnl) expr(n cc.ExpressionNode) *ir.Expr {
 		if x.Case == cc.CastExpressionUnary {
 			return l.expr(x.UnaryExpression)
 		}
-		to := x.Type()
+		to := x.TypeName.Type()
 		if to.Kind() == cc.Void {
 			l.exprVoid(x.CastExpression)
 			return cnst(0, ir.Int, pos)
@@ -780,7 +780,7 @@ func (l *fnl) checkByteArith(p, i cc.ExpressionNode, pos ir.Pos) {
 	if !ok || c.Case != cc.CastExpressionCast {
 		return
 	}
-	to, from := c.Type(), c.CastExpression.Type()
+	to, from := c.TypeName.Type(), c.CastExpression.Type()
 	if !isPointer(to) || !isPointer(from) {
 		return
 	}

@@ -139,8 +139,8 @@ func castTo(a *ir.Expr, t *ir.Type, pos ir.Pos) *ir.Expr {
 
 // retype returns e with IR type t (no conversion of the value).
 func retype(e *ir.Expr, t *ir.Type) *ir.Expr {
-	if e.Type == t || t == nil {
-		return e
+	if e.Type == t || t == nil || e.Kind == ir.ECast {
+		return e // an ECast's type is the width it narrows to
 	}
 	c := *e
 	c.Type = t

@@ -99,6 +99,24 @@ func (tr *translator) lowerFunc(fi *fnInfo) {
 		l.f.Locals = append(l.f.Locals, ir.Local{Name: name, Type: tr.scalarType(pt, ppos), Pos: ppos})
 	}
 	l.f.NumParams = len(l.f.Locals)
+	if fi == tr.main && len(params) > 0 {
+		// main's parameters come from the command line, which is not modelled.
+		for _, p := range params {
+			if p.Declarator == nil {
+				continue
+			}
+			used := false
+			walk(fd.CompoundStatement, func(n any) bool {
+				if d := identDecl(asExpr(n)); d == p.Declarator {
+					used = true
+				}
+				return !used
+			})
+			if used {
+				tr.unsupported(tr.pos(p.Declarator), "main reads its parameter %s (command-line arguments are not modelled)", p.Name())
+			}
+		}
+	}
 	slot := 0
 	var memParams []*cc.Parameter
 	var memSlots []int
