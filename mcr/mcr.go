@@ -50,6 +50,24 @@ type Step struct {
 	Loc    int64
 	Event  seg.EventID
 	Atomic int
+	// Fence marks steps that empty their thread's store buffer first (TSO/PSO).
+	Fence bool
+}
+
+// Model is the memory model of a trace.
+type Model uint8
+
+// Memory models MCR handles.
+const (
+	SC  Model = iota
+	TSO       // one FIFO store buffer per thread
+	PSO       // one FIFO store buffer per thread and location
+)
+
+// Commit records that buffered store Event became visible during step Step.
+type Commit struct {
+	Event seg.EventID
+	Step  int
 }
 
 // Choice is a nondeterministic choice made by thread T during step Step
@@ -80,6 +98,12 @@ type Trace struct {
 	// FrozenFinals are final values fixed by the seed (from final-value
 	// pivots): they are kept, and not pivoted again.
 	FrozenFinals map[int64]int64
+	// Model is the memory model the trace ran under: SC, or TSO/PSO with
+	// store buffers (stores become visible at a flush step or when a fence-like
+	// step drains the buffer, as listed in Commits).
+	Model Model
+	// Commits says when each buffered store became visible (TSO/PSO).
+	Commits []Commit
 }
 
 // Expect is what a replayed step must produce.
@@ -180,9 +204,17 @@ type section struct{ first, last int }
 
 // trace analysis shared by the pivots of one trace.
 type analysis struct {
-	tr     *Trace
-	b      *smt.Builder
+	tr *Trace
+	b  *smt.Builder
+	// o has one order variable per item: items 0..n-1 are the trace's steps,
+	// items n.. are commits of buffered stores that happened inside another
+	// step (a drain) or never (virtual commits).
 	o      []smt.Var
+	n      int
+	virtW  []int           // virtual commit item n+k commits the store issued at step virtW[k]
+	vis    map[int]int     // issue step of a data write -> item at which it becomes visible
+	bufd   map[int32][]int // buffered stores (issue steps) of each thread, in program order
+	drainT map[int]int     // virtual commit item -> the step that drained it (-1: never)
 	ev     []*seg.Event
 	thr    map[int32][]int // steps of each thread (thread steps only)
 	posInT []int           // index of a step within its thread's list
@@ -208,7 +240,7 @@ func (g *Generator) analyse(tr *Trace) (*analysis, error) {
 			a.ev[i] = tr.G.Event(st.Event)
 		}
 		if st.Flush {
-			return nil, fmt.Errorf("mcr: store-buffer flushes are not supported (SC only)")
+			continue // a commit item; see below
 		}
 		a.posInT[i] = len(a.thr[st.T])
 		a.thr[st.T] = append(a.thr[st.T], i)
@@ -232,6 +264,48 @@ func (g *Generator) analyse(tr *Trace) (*analysis, error) {
 			return nil, fmt.Errorf("mcr: condition variables are not supported")
 		case seg.KSpawn:
 			a.spawn[e.Other] = i
+		}
+	}
+	a.n = n
+	a.vis = map[int]int{}
+	a.bufd = map[int32][]int{}
+	a.drainT = map[int]int{}
+	if tr.Model != SC {
+		issue := map[seg.EventID]int{}
+		for _, steps := range a.thr {
+			for _, i := range steps {
+				if e := a.ev[i]; e != nil && e.Kind == seg.KWrite {
+					issue[e.ID] = i
+					a.bufd[tr.Steps[i].T] = append(a.bufd[tr.Steps[i].T], i)
+				}
+			}
+		}
+		for _, c := range tr.Commits {
+			w, ok := issue[c.Event]
+			if !ok {
+				continue
+			}
+			if c.Step >= 0 && tr.Steps[c.Step].Flush && tr.Steps[c.Step].Event == c.Event {
+				a.vis[w] = c.Step
+			} else {
+				a.o = append(a.o, a.b.NewVar(fmt.Sprintf("C%d", w)))
+				a.virtW = append(a.virtW, w)
+				a.vis[w] = len(a.o) - 1
+				a.drainT[len(a.o)-1] = c.Step
+			}
+		}
+		for _, w := range issue {
+			if _, ok := a.vis[w]; !ok { // never became visible
+				a.o = append(a.o, a.b.NewVar(fmt.Sprintf("C%d", w)))
+				a.virtW = append(a.virtW, w)
+				a.vis[w] = len(a.o) - 1
+				a.drainT[len(a.o)-1] = -1
+			}
+		}
+		for i, st := range tr.Steps {
+			if st.Flush {
+				a.ev[i] = nil // the store's event belongs to its issue step
+			}
 		}
 	}
 	open := map[int64]int{} // mutex -> index into pairs of the open section, per thread below
@@ -277,6 +351,31 @@ func (g *Generator) analyse(tr *Trace) (*analysis, error) {
 
 func (a *analysis) lt(i, j int) smt.Formula { return a.b.Lt(a.o[i], a.o[j]) }
 
+// visItem is the item at which data write w (an issue step) becomes visible:
+// w itself under SC and for RMWs, its commit under TSO/PSO.
+func (a *analysis) visItem(w int) int {
+	if c, ok := a.vis[w]; ok {
+		return c
+	}
+	return w
+}
+
+// ownStore is the latest buffered store of e's thread to e's location issued
+// before e (-1 if none): a read returns it while it is still buffered.
+func (a *analysis) ownStore(e int) int {
+	if a.tr.Model == SC || a.ev[e].Kind != seg.KRead {
+		return -1
+	}
+	t, loc := a.tr.Steps[e].T, a.ev[e].Loc
+	own := -1
+	for _, w := range a.bufd[t] {
+		if w < e && a.ev[w].Loc == loc {
+			own = w
+		}
+	}
+	return own
+}
+
 // mhb is the conjunction of must-happen-before edges and the frozen prefix.
 func (a *analysis) mhb() smt.Formula {
 	var fs []smt.Formula
@@ -295,6 +394,34 @@ func (a *analysis) mhb() smt.Formula {
 			if steps := a.thr[e.Other]; len(steps) > 0 {
 				fs = append(fs, a.lt(steps[len(steps)-1], j))
 			}
+			for _, w := range a.bufd[e.Other] { // join waits for an empty buffer
+				fs = append(fs, a.lt(a.visItem(w), j))
+			}
+		}
+	}
+	for t, ws := range a.bufd {
+		for k, w := range ws {
+			fs = append(fs, a.lt(w, a.visItem(w)))
+			for _, w2 := range ws[k+1:] { // FIFO: TSO per thread, PSO per location
+				if a.tr.Model == TSO || a.ev[w2].Loc == a.ev[w].Loc {
+					fs = append(fs, a.lt(a.visItem(w), a.visItem(w2)))
+				}
+			}
+		}
+		for _, d := range a.thr[t] { // fence-like steps empty the buffer first
+			if !a.tr.Steps[d].Fence {
+				continue
+			}
+			for _, w := range ws {
+				if w < d {
+					fs = append(fs, a.lt(a.visItem(w), d))
+				}
+			}
+		}
+	}
+	for it, d := range a.drainT {
+		if d >= 0 && !a.tr.Steps[d].Flush {
+			fs = append(fs, a.lt(it, d))
 		}
 	}
 	return a.b.And(fs...)
@@ -305,12 +432,14 @@ func (a *analysis) mhb() smt.Formula {
 func (a *analysis) validFor(e int, v int64) smt.Formula {
 	ev := a.ev[e]
 	ws := a.writes[ev.Loc]
+	vis := func(w int) smt.Var { return a.o[a.visItem(w)] }
+	oe := a.o[e]
 	var alts []smt.Formula
 	if a.tr.G.InitVal[ev.Loc] == v {
 		var c []smt.Formula
 		for _, w := range ws {
 			if w != e && a.ev[w].WVal != v {
-				c = append(c, a.lt(e, w))
+				c = append(c, a.b.Lt(oe, vis(w)))
 			}
 		}
 		alts = append(alts, a.b.And(c...))
@@ -319,15 +448,26 @@ func (a *analysis) validFor(e int, v int64) smt.Formula {
 		if w == e || a.ev[w].WVal != v {
 			continue
 		}
-		c := []smt.Formula{a.lt(w, e)}
+		c := []smt.Formula{a.b.Lt(vis(w), oe)}
 		for _, w2 := range ws {
 			if w2 != e && w2 != w && a.ev[w2].WVal != v {
-				c = append(c, a.b.Or(a.lt(w2, w), a.lt(e, w2)))
+				c = append(c, a.b.Or(a.b.Lt(vis(w2), vis(w)), a.b.Lt(oe, vis(w2))))
 			}
 		}
 		alts = append(alts, a.b.And(c...))
 	}
-	return a.b.Or(alts...)
+	mem := a.b.Or(alts...)
+	own := a.ownStore(e)
+	if own < 0 {
+		return mem
+	}
+	// Store forwarding: while the thread's own latest store to the location
+	// is buffered, the read returns it; once it is visible, memory.
+	fwd := a.b.False()
+	if a.ev[own].WVal == v {
+		fwd = a.b.Lt(oe, vis(own))
+	}
+	return a.b.Or(fwd, a.b.And(a.b.Lt(vis(own), oe), mem))
 }
 
 func (a *analysis) validOld(e int) smt.Formula {
@@ -363,6 +503,11 @@ func (a *analysis) prefixConstraints(c cutoff, skip int) smt.Formula {
 		}
 		if last >= 0 {
 			fs = append(fs, a.b.Lt(a.o[last], c.v))
+		}
+	}
+	for i := 0; i < a.tr.Frozen && i < a.n; i++ {
+		if a.tr.Steps[i].Flush {
+			fs = append(fs, a.b.Lt(a.o[i], c.v))
 		}
 	}
 	for _, e := range a.reads {
@@ -446,20 +591,20 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 				sd := a.seed(model, []int{r}, r, v)
 				sd.Why = fmt.Sprintf("step %d (%s) reads %d", r, tr.G.Label(a.ev[r]), v)
 				add(sd)
-				// Also the whole prefix the model places before r: the minimal
-				// seed leaves unrelated steps to the default scheduler, which
-				// may run them later than every interleaving with r = v that
-				// needs them early; the full prefix freezes them early.
-				roots := []int{r}
-				for i := range model {
-					if model[i] < model[r] {
-						roots = append(roots, i)
-					}
+				// Also a seed that keeps as much of the observed order before r
+				// as possible: the minimal seed leaves unrelated steps to the
+				// default scheduler, which may run them later than every
+				// interleaving with r = v that needs them early.
+				pref, err := g.preferObserved(ctx, a, r)
+				if err != nil {
+					s.Pop()
+					s.Pop()
+					return seeds, err
 				}
-				if len(roots) > len(sd.Steps) {
-					full := a.seed(model, roots, r, v)
-					full.Why = sd.Why + " (full prefix)"
-					add(full)
+				if pref != nil {
+					keep := a.seed(pref, append([]int{r}, a.observedBefore(pref, r)...), r, v)
+					keep.Why = sd.Why + " (observed order kept)"
+					add(keep)
 				}
 			}
 			s.Pop()
@@ -482,6 +627,69 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 	// 4. Nondeterministic choices: no solving, the observed order is a model.
 	g.choicePivots(a, add)
 	return seeds, nil
+}
+
+// preferObserved extends the satisfiable pivot query of read r (asserted on
+// the solver) with, thread by thread, the longest program-order prefix of the
+// steps the thread took before r in the observed execution that can still
+// precede r, and returns the final model (nil if the query is not satisfiable).
+func (g *Generator) preferObserved(ctx context.Context, a *analysis, r int) ([]int64, error) {
+	s := g.solver
+	s.Push()
+	defer s.Pop()
+	ts := make([]int32, 0, len(a.thr))
+	for t := range a.thr {
+		ts = append(ts, t)
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
+	rt := a.tr.Steps[r].T
+	for _, t := range ts {
+		if t == rt {
+			continue
+		}
+		var cand []int
+		for _, i := range a.thr[t] {
+			if i < r {
+				cand = append(cand, i)
+			}
+		}
+		// Binary search for the longest prefix cand[:k] that can precede r.
+		lo, hi := 0, len(cand)
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			s.Push()
+			s.Assert(a.lt(cand[mid-1], r))
+			ok, err := g.check(ctx)
+			s.Pop()
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		if lo > 0 {
+			s.Assert(a.lt(cand[lo-1], r))
+		}
+	}
+	ok, err := g.check(ctx)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return g.model(a), nil
+}
+
+// observedBefore lists the steps that precede r in the model.
+func (a *analysis) observedBefore(model []int64, r int) []int {
+	var roots []int
+	for i := 0; i < a.n; i++ {
+		if model[i] < model[r] {
+			roots = append(roots, i)
+		}
+	}
+	return roots
 }
 
 func (a *analysis) candidateValues(r int) []int64 {
@@ -528,7 +736,7 @@ func (g *Generator) check(ctx context.Context) (bool, error) {
 // model returns the position of every step in the solver's model.
 func (g *Generator) model(a *analysis) []int64 {
 	m := make([]int64, len(a.o))
-	for i, v := range a.o {
+	for i, v := range a.o { // steps and commit items
 		val, ok := g.solver.Value(v)
 		if !ok {
 			val = int64(i) // unconstrained: any value is fine
@@ -557,10 +765,38 @@ func (a *analysis) seed(model []int64, roots []int, pivot int, v int64) Seed {
 	for _, r := range roots {
 		add(r)
 	}
+	commitOf := func(it int) int { // the issue step an item commits, or -1
+		if it >= a.n {
+			return a.virtW[it-a.n]
+		}
+		if a.tr.Steps[it].Flush {
+			for w, c := range a.vis {
+				if c == it {
+					return w
+				}
+			}
+		}
+		return -1
+	}
 	for {
 		for len(work) > 0 {
 			i := work[len(work)-1]
 			work = work[:len(work)-1]
+			if w := commitOf(i); w >= 0 {
+				// A commit needs its store issued and the older stores of the
+				// buffer (FIFO) committed first.
+				add(w)
+				t := a.tr.Steps[w].T
+				for _, w2 := range a.bufd[t] {
+					if w2 < w && (a.tr.Model == TSO || a.ev[w2].Loc == a.ev[w].Loc) {
+						add(a.visItem(w2))
+					}
+				}
+				continue
+			}
+			if i >= a.n {
+				continue
+			}
 			st := a.tr.Steps[i]
 			if p := a.posInT[i]; p > 0 {
 				add(a.thr[st.T][p-1])
@@ -576,15 +812,24 @@ func (a *analysis) seed(model []int64, roots []int, pivot int, v int64) Seed {
 				if steps := a.thr[e.Other]; len(steps) > 0 {
 					add(steps[len(steps)-1])
 				}
+				for _, w := range a.bufd[e.Other] {
+					add(a.visItem(w))
+				}
 			case seg.KRead, seg.KRMW:
+				if own := a.ownStore(i); own >= 0 && model[i] < model[a.visItem(own)] {
+					continue // forwarded from the thread's own buffer
+				}
 				// The write this read reads from in the model.
 				src := -1
 				for _, w := range a.writes[e.Loc] {
-					if w != i && model[w] < model[i] && (src < 0 || model[w] > model[src]) {
+					if w != i && model[a.visItem(w)] < model[i] && (src < 0 || model[a.visItem(w)] > model[a.visItem(src)]) {
 						src = w
 					}
 				}
-				add(src)
+				if src >= 0 {
+					add(src)
+					add(a.visItem(src))
+				}
 			}
 		}
 		changed := false
@@ -617,11 +862,30 @@ func (a *analysis) seed(model []int64, roots []int, pivot int, v int64) Seed {
 			if !touched {
 				continue
 			}
-			for f := 0; f < n; f++ {
+			for f := 0; f < a.n; f++ {
 				if in[f] && a.tr.Steps[f].T != t && model[f] > model[s.first] {
 					add(s.last)
 					changed = true
 					break
+				}
+			}
+		}
+		// Visible stores to one location keep their model order: a buffered
+		// store issued in the prefix that the model commits before an
+		// included commit to its location is committed explicitly.
+		for _, ws := range a.writes {
+			for _, w := range ws {
+				c := a.visItem(w)
+				if c == w || !in[w] || in[c] {
+					continue
+				}
+				for _, w2 := range ws {
+					c2 := a.visItem(w2)
+					if w2 != w && in[c2] && model[c] < model[c2] {
+						add(c)
+						changed = true
+						break
+					}
 				}
 			}
 		}
@@ -643,10 +907,19 @@ func (a *analysis) seed(model []int64, roots []int, pivot int, v int64) Seed {
 	})
 	sd := Seed{Choices: map[int32][]int{}}
 	for _, i := range idx {
-		st := a.tr.Steps[i]
+		var st Step
+		var e *seg.Event
+		if w := commitOf(i); w >= 0 {
+			we := a.ev[w]
+			st = Step{T: a.tr.Steps[w].T, Flush: true, Loc: we.Loc, Event: we.ID}
+			e = we
+		} else {
+			st = a.tr.Steps[i]
+			e = a.ev[i]
+		}
 		sd.Steps = append(sd.Steps, st)
 		ex := Expect{}
-		if e := a.ev[i]; e != nil {
+		if e != nil {
 			ex = Expect{Kind: e.Kind, HasEvent: true, Loc: e.Loc, RVal: e.RVal, WVal: e.WVal}
 			if i == pivot {
 				ex.RVal = v
@@ -656,7 +929,7 @@ func (a *analysis) seed(model []int64, roots []int, pivot int, v int64) Seed {
 		sd.Expect = append(sd.Expect, ex)
 	}
 	for _, c := range a.tr.Choices {
-		if c.Step < 0 || in[c.Step] {
+		if c.Step < 0 || (c.Step < a.n && in[c.Step]) {
 			sd.Choices[c.T] = append(sd.Choices[c.T], c.K)
 		}
 	}
@@ -685,7 +958,7 @@ func (a *analysis) finalIs(loc int64, v int64) smt.Formula {
 		var c []smt.Formula
 		for _, w2 := range ws {
 			if a.ev[w2].WVal != v {
-				c = append(c, a.lt(w2, w1))
+				c = append(c, a.lt(a.visItem(w2), a.visItem(w1)))
 			}
 		}
 		alts = append(alts, a.b.And(c...))
@@ -708,7 +981,13 @@ func (g *Generator) finalPivots(ctx context.Context, a *analysis, add func(Seed)
 		if len(ws) == 0 {
 			continue
 		}
-		final := a.ev[ws[len(ws)-1]].WVal
+		last := ws[0]
+		for _, w := range ws {
+			if a.visStep(w) > a.visStep(last) {
+				last = w
+			}
+		}
+		final := a.ev[last].WVal
 		seen := map[int64]bool{final: true}
 		for _, w := range ws {
 			v := a.ev[w].WVal
@@ -749,6 +1028,20 @@ func (g *Generator) finalPivots(ctx context.Context, a *analysis, add func(Seed)
 		}
 	}
 	return nil
+}
+
+// visStep orders writes by when they became visible in the trace: their
+// step, flush step or draining step (a draining step's commits come before
+// its own event).
+func (a *analysis) visStep(w int) float64 {
+	c := a.visItem(w)
+	if c < a.n {
+		return float64(c)
+	}
+	if d := a.drainT[c]; d >= 0 {
+		return float64(d) - 0.5
+	}
+	return float64(a.n) + float64(c)
 }
 
 // holdRequest: thread t holds mutex held (pair p) and requests mutex want at step req.
@@ -804,9 +1097,17 @@ func (g *Generator) deadlockPivots(ctx context.Context, a *analysis, add func(Se
 }
 
 func (g *Generator) choicePivots(a *analysis, add func(Seed)) {
+	// The observed order is a model: steps at 2i+1, commits inside a step
+	// just before it, commits that never happened last.
 	identity := make([]int64, len(a.o))
 	for i := range identity {
-		identity[i] = int64(i)
+		if i < a.n {
+			identity[i] = int64(2*i + 1)
+		} else if d := a.drainT[i]; d >= 0 {
+			identity[i] = int64(2 * d)
+		} else {
+			identity[i] = int64(2*a.n + 2 + i)
+		}
 	}
 	count := map[int32]int{}
 	for _, c := range a.tr.Choices {

@@ -86,6 +86,16 @@ type StepInfo struct {
 	Event seg.EventID
 	// Atomic is the id (>= 1) of the atomic section the step ran in, 0 if none.
 	Atomic int
+	// Fence is set when the step emptied its thread's store buffer first
+	// (TSO/PSO: RMWs, locks, sc fences and other synchronisation).
+	Fence bool
+}
+
+// CommitRec records that buffered store Event became visible during step Step
+// (a flush step, or a step that drained the buffer).
+type CommitRec struct {
+	Event seg.EventID
+	Step  int
 }
 
 // ChoiceRec records one nondeterministic choice: thread T chose K of N
@@ -157,8 +167,10 @@ type Execution struct {
 	// G is the execution graph built so far.
 	G     *seg.Graph
 	Trace []TraceStep
-	// Log lists the steps taken, in order; Choices the choices made.
+	// Log lists the steps taken, in order; Choices the choices made;
+	// Commits when buffered stores became visible (TSO/PSO).
 	Log     []StepInfo
+	Commits []CommitRec
 	Choices []ChoiceRec
 	steps   int
 	nextSec int
@@ -419,7 +431,7 @@ func (x *Execution) Step(a Action) {
 			info.Event = seg.EventID{T: a.T, I: int32(n)}
 		}
 	}
-	x.Log[len(x.Log)-1] = info
+	x.Log[len(x.Log)-1].Event = info.Event
 	if x.cfg.MaxSteps > 0 && x.steps >= x.cfg.MaxSteps && !x.finished {
 		x.boundHit = fmt.Sprintf("step bound %d hit", x.cfg.MaxSteps)
 		x.finished = true
@@ -464,6 +476,7 @@ func (x *Execution) commit(t *thread, b bufEntry) {
 		*c = b.val
 	}
 	x.G.MO[b.loc] = append(x.G.MO[b.loc], b.ev)
+	x.Commits = append(x.Commits, CommitRec{Event: b.ev, Step: len(x.Log) - 1})
 	x.noteAt(t, ir.Pos{}, fmt.Sprintf("store buffer flushes %s = %d", x.names.LocName(b.loc), b.val))
 }
 
@@ -756,8 +769,14 @@ func (x *Execution) exec(t *thread) {
 		}
 	}
 	loc := func() string { return x.names.LocName(addr) }
-	if len(t.buf) > 0 && in.Op != ir.ILoad && in.Op != ir.IStore && !(in.Op == ir.IFence && in.Order != ir.OrderSC) {
-		x.drain(t) // RMWs, locks and other synchronisation act as full fences
+	if in.Op != ir.ILoad && in.Op != ir.IStore && !(in.Op == ir.IFence && in.Order != ir.OrderSC) {
+		// RMWs, locks and other synchronisation act as full fences.
+		if n := len(x.Log); n > 0 && x.Log[n-1].Action.T == t.num {
+			x.Log[n-1].Fence = true
+		}
+		if len(t.buf) > 0 {
+			x.drain(t)
+		}
 	}
 	switch in.Op {
 	case ir.ILoad:

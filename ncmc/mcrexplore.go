@@ -15,8 +15,10 @@ import (
 
 // mcrUnsupported says why the mcr explorer cannot handle prog under opts, or "".
 func mcrUnsupported(prog *ir.Program, opts Options) string {
-	if opts.Model != "sc" {
-		return fmt.Sprintf("mcr supports only the sc model so far (asked: %s)", opts.Model)
+	switch opts.Model {
+	case "sc", "tso", "pso":
+	default:
+		return fmt.Sprintf("mcr supports the sc, tso and pso models (asked: %s)", opts.Model)
 	}
 	for _, f := range prog.Funcs {
 		for i := range f.Body {
@@ -107,7 +109,16 @@ func traceOf(x *Execution, sd *mcr.Seed, final []int64) *mcr.Trace {
 	}
 	tr.Steps = make([]mcr.Step, len(x.Log))
 	for i, s := range x.Log {
-		tr.Steps[i] = mcr.Step{T: s.Action.T, Flush: s.Action.Flush, Loc: s.Action.Loc, Event: s.Event, Atomic: s.Atomic}
+		tr.Steps[i] = mcr.Step{T: s.Action.T, Flush: s.Action.Flush, Loc: s.Action.Loc, Event: s.Event, Atomic: s.Atomic, Fence: s.Fence}
+	}
+	switch x.cfg.Model {
+	case TSO:
+		tr.Model = mcr.TSO
+	case PSO:
+		tr.Model = mcr.PSO
+	}
+	for _, c := range x.Commits {
+		tr.Commits = append(tr.Commits, mcr.Commit{Event: c.Event, Step: c.Step})
 	}
 	for _, c := range x.Choices {
 		tr.Choices = append(tr.Choices, mcr.Choice{T: c.T, N: c.N, K: c.K, Step: c.Step})
@@ -294,9 +305,13 @@ func (st *mcrState) worker(ctx context.Context) {
 }
 
 func exploreMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
+	model, err := parseModel(opts.Model)
+	if err != nil {
+		return nil, err
+	}
 	names := NewNames(prog)
 	st := &mcrState{prog: prog, names: names, opts: opts, final: observedLocs(prog),
-		cfg: Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: SC},
+		cfg: Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model},
 		col: newCollector(prog, names, opts), seen: map[string]bool{}}
 	st.wake = sync.NewCond(&st.mu)
 	first := &mcr.Seed{Choices: map[int32][]int{}, Why: "initial execution"}
