@@ -157,13 +157,17 @@ func Verify(ctx context.Context, prog *ir.Program, opts Options) (*Result, error
 	if prog == nil || prog.Main == nil {
 		return nil, errors.New("program has no main function")
 	}
-	if _, err := parseModel(opts.Model); err != nil {
+	model, err := parseVerifyModel(opts.Model)
+	if err != nil {
 		return nil, err
 	}
 	if opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
 		defer cancel()
+	}
+	if model == RA || model == RC11 {
+		return verifyGraphs(ctx, prog, opts) // relaxed.go
 	}
 	switch opts.Explorer {
 	case "reference":

@@ -1,0 +1,1073 @@
+package ncmc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"ncmc/ir"
+	"ncmc/seg"
+)
+
+// Graph exploration under axiomatic memory models (RA, RC11, and any seg
+// model for cross-checks and explanations).
+//
+// Under Config.Model RA or RC11 (or with Config.Axiomatic set) the
+// interpreter does not read memory: it builds the execution graph one event
+// at a time, GenMC-style, and asks the Chooser which write each read reads
+// from (ChooseRF) and where each write goes in modification order
+// (ChooseMO). The candidates are the writes to the location already in the
+// graph (the initial write included) and the mo positions among them,
+// keeping only those for which the partial graph is consistent under the
+// model (seg.Model.Check). Since a read only reads from a write that is
+// already in the graph, po ∪ rf stays acyclic: no out-of-thin-air values.
+// Consistency of these models is preserved by taking (po ∪ rf)-prefixes, so
+// pruning an inconsistent partial graph loses no consistent execution.
+//
+// Each consistent execution graph is built once: the explorer only follows
+// the canonical schedule of a graph, in which every step is taken as soon
+// as everything it depends on (its thread's previous step, the write it
+// reads from, the spawn of its thread, the end of a joined thread, the
+// signal that woke it, the previous operation on a condition variable) has
+// been taken, lowest thread first. A step that a lower-numbered thread's
+// ready step was passed over for is pruned (for reads, the rf candidates are
+// restricted so that the read was not ready earlier). So the DFS over the
+// choices visits every consistent graph exactly once, whatever the number
+// of interleavings that produce it.
+//
+// Memory cells hold the value of the mo-latest write of each location, so
+// the final state of a complete execution is as under SC. Mutexes keep
+// their operational semantics: a lock reads the latest unlock, which is
+// what RMW atomicity on the mutex's mo allows anyway.
+//
+// Data races (C11: conflicting accesses, at least one non-atomic, of
+// different threads, unordered by happens-before) are found as soon as the
+// second access is added: under RC11 with rc11's happens-before, under RA
+// with RA's (po ∪ rf)+. By default a race is a violation of kind
+// "data-race"; with Config.Races = RacesRecord they are only recorded
+// (Execution.Races).
+
+// RaceMode says what a data race does under RA/RC11.
+type RaceMode uint8
+
+// Race modes.
+const (
+	RacesFail   RaceMode = iota // a data race is a violation that ends the execution
+	RacesRecord                 // data races are recorded in Execution.Races; the execution goes on
+)
+
+// Race is a data race of an execution: two conflicting accesses, at least
+// one non-atomic, that happens-before does not order.
+type Race struct {
+	A, B seg.EventID
+	Loc  int64
+	// Msg names both events and the missing synchronisation.
+	Msg string
+}
+
+// relaxed is the graph-exploration state of one execution.
+type relaxed struct {
+	x     *Execution
+	model *seg.Model
+	ra    bool // races with RA's happens-before
+	// builtin is set for seg's built-in models, whose axioms a newly added
+	// event that is a sink of po, rf, mo and fr cannot violate.
+	builtin bool
+
+	stepThread []int32             // thread of each step taken
+	lastStep   map[int32]int       // last step of each thread (its spawn step before its first)
+	evStep     map[seg.EventID]int // step that added each event
+	condStep   map[int64]int       // last step that touched each condition variable
+	nEvents    []int               // per thread, events before the current step
+	nLive      int
+
+	bound   int   // current step: rf sources must come from steps >= bound (-1: any)
+	cond    int64 // current step's condition variable (0: none)
+	handled bool  // current step's access was checked by a choice
+	pruned  bool
+	memo    *checkMemo // shared by the executions of one exploration (nil: none)
+	static  *staticInfo
+	races   []Race
+	seen    map[[2]seg.EventID]bool
+	naLocs  map[int64]bool // locations with a non-atomic access
+}
+
+// graphModel returns the seg model a configuration explores graphs under,
+// or nil for operational exploration.
+func graphModel(cfg Config) *seg.Model {
+	if cfg.Axiomatic != nil {
+		return cfg.Axiomatic
+	}
+	switch cfg.Model {
+	case RA:
+		return seg.LookupModel("ra")
+	case RC11:
+		return seg.LookupModel("rc11")
+	}
+	return nil
+}
+
+func newRelaxed(x *Execution, m *seg.Model) *relaxed {
+	return &relaxed{x: x, model: m, ra: m.Name == "ra", static: &staticInfo{}, builtin: seg.LookupModel(m.Name) == m,
+		lastStep: map[int32]int{}, evStep: map[seg.EventID]int{}, condStep: map[int64]int{}, bound: -1}
+}
+
+// Pruned reports whether the execution was abandoned by graph exploration:
+// its partial graph became inconsistent, or it was not the canonical
+// schedule of its graph. Explorers skip pruned executions.
+func (x *Execution) Pruned() bool { return x.rx != nil && x.rx.pruned }
+
+// Races returns the data races recorded (Config.Races = RacesRecord).
+func (x *Execution) Races() []Race {
+	if x.rx == nil {
+		return nil
+	}
+	return x.rx.races
+}
+
+// GlobalCells returns the current memory cells of global i (index into
+// Program.Globals): under graph exploration, the values of the mo-latest
+// writes.
+func (x *Execution) GlobalCells(i int) []int64 {
+	if i < 0 || i+1 >= len(x.mem) {
+		return nil
+	}
+	return x.mem[i+1]
+}
+
+func (r *relaxed) prune() {
+	r.pruned = true
+	r.x.finished = true
+}
+
+// thread's instruction about to run
+func (r *relaxed) instr(t *thread) (*frame, *ir.Instr) {
+	if len(t.frames) == 0 {
+		return nil, nil
+	}
+	fr := &t.frames[len(t.frames)-1]
+	if fr.pc >= len(fr.fn.Body) {
+		return fr, nil
+	}
+	return fr, &fr.fn.Body[fr.pc]
+}
+
+func (r *relaxed) stepOf(id seg.EventID) int {
+	if id.IsInit() {
+		return -1
+	}
+	if s, ok := r.evStep[id]; ok {
+		return s
+	}
+	return -1
+}
+
+// readiness decides whether thread tn may take step k in a canonical
+// schedule. It returns ok = false if the step would be non-canonical
+// whatever it reads; otherwise bound >= 0 means the step is canonical only
+// if it reads from a write added at step bound or later.
+func (r *relaxed) readiness(tn int32, k int) (bound int, ok bool) {
+	x := r.x
+	t := x.threads[tn]
+	p := -1
+	if s, ok := r.lastStep[tn]; ok {
+		p = s
+	}
+	jmax := -1
+	for j := k - 1; j > p; j-- {
+		if r.stepThread[j] > tn {
+			jmax = j
+			break
+		}
+	}
+	if jmax < 0 {
+		return -1, true
+	}
+	q := p // the latest step this one depends on, besides what it reads
+	dep := func(s int) {
+		if s > q {
+			q = s
+		}
+	}
+	fr, in := r.instr(t)
+	choice := false
+	if in != nil {
+		switch in.Op {
+		case ir.ILoad, ir.IRMW, ir.ICAS:
+			choice = true
+		case ir.ILock, ir.ITryLock:
+			if a, err := x.eval(fr, in.Addr); err == nil {
+				dep(r.stepOf(x.lastWrite(a)))
+			}
+		case ir.IWait:
+			if a, err := x.eval(fr, in.Addr); err == nil {
+				if s, ok := r.condStep[a]; ok {
+					dep(s)
+				}
+			}
+			if t.signaled {
+				dep(t.wokenStep)
+				dep(r.stepOf(x.lastWrite(t.waitMutex)))
+			}
+		case ir.ISignal, ir.IBroadcast:
+			if a, err := x.eval(fr, in.Addr); err == nil {
+				if s, ok := r.condStep[a]; ok {
+					dep(s)
+				}
+			}
+		case ir.IJoin:
+			if h, err := x.eval(fr, in.A); err == nil {
+				if c := x.threadByHandle(h); c != nil {
+					if s, ok := r.lastStep[c.num]; ok {
+						dep(s)
+					}
+				}
+			}
+		}
+	}
+	if q >= jmax {
+		return -1, true
+	}
+	if choice {
+		return jmax, true
+	}
+	return -1, false
+}
+
+// filter drops the actions of threads whose next step cannot be canonical
+// (unless that would leave nothing, in which case Step prunes). It also
+// drops every thread above the lowest enabled thread whose next step reads
+// nothing (a write, a fence, a spawn …): that step is ready now and stays
+// ready, so taking a higher thread's step first would make it
+// non-canonical.
+func (r *relaxed) filter(en []Action) []Action {
+	k := len(r.x.Log)
+	var out []Action
+	m := int32(-1)
+	for _, a := range en {
+		if a.Flush {
+			out = append(out, a)
+			continue
+		}
+		if _, ok := r.readiness(a.T, k); ok {
+			out = append(out, a)
+			if (m < 0 || a.T < m) && !r.mayWait(a.T) {
+				m = a.T
+			}
+		}
+	}
+	if m >= 0 {
+		kept := out[:0]
+		for _, a := range out {
+			if a.Flush || a.T <= m {
+				kept = append(kept, a)
+			}
+		}
+		out = kept
+	}
+	if len(out) == 0 {
+		return en
+	}
+	return out
+}
+
+// mayWait reports whether thread tn's next step may canonically come later
+// than now: it reads (load, RMW, CAS) a location that some other thread
+// may still write, so it may read from a write not added yet. Any other
+// step is ready now and stays ready.
+func (r *relaxed) mayWait(tn int32) bool {
+	x := r.x
+	fr, in := r.instr(x.threads[tn])
+	if in == nil {
+		return false
+	}
+	switch in.Op {
+	case ir.ILoad, ir.IRMW, ir.ICAS:
+	default:
+		return false
+	}
+	addr, err := x.eval(fr, in.Addr)
+	if err != nil {
+		return false
+	}
+	block := ir.PtrBlock(addr)
+	for _, n := range x.live {
+		u := x.threads[n]
+		if n == tn || u.status == Done || u.status == Blocked || u.status == Failed || u.status == BoundHit {
+			continue
+		}
+		for i := range u.frames {
+			f := &u.frames[i]
+			if w := r.static.summary(f.fn); f.pc < len(w) && (w[f.pc].any || w[f.pc].blocks[block]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// writeSum over-approximates the memory a piece of code may write: the
+// blocks of the globals it writes, or any location (writes through
+// pointers; heap blocks).
+type writeSum struct {
+	any    bool
+	blocks map[int]bool
+}
+
+// staticInfo caches, per function and instruction, what the code from
+// there on (callees and spawned threads included) may write.
+type staticInfo struct {
+	sums map[*ir.Func][]writeSum
+}
+
+func (s *staticInfo) summary(f *ir.Func) []writeSum {
+	if s.sums == nil {
+		s.sums = map[*ir.Func][]writeSum{}
+	}
+	if w, ok := s.sums[f]; ok {
+		if w == nil { // recursion: being computed
+			return []writeSum{}
+		}
+		return w
+	}
+	s.sums[f] = nil
+	n := len(f.Body)
+	w := make([]writeSum, n+1)
+	own := make([]writeSum, n)
+	for pc := range f.Body {
+		in := &f.Body[pc]
+		o := writeSum{blocks: map[int]bool{}}
+		switch in.Op {
+		case ir.IStore, ir.IRMW, ir.ICAS, ir.ILock, ir.IUnlock, ir.ITryLock, ir.IWait:
+			if b := staticBlock(in.Addr); b > 0 {
+				o.blocks[b] = true
+			} else {
+				o.any = true
+			}
+		case ir.ICall, ir.ISpawn:
+			cw := s.summary(in.Func)
+			if len(cw) == 0 {
+				o.any = true // recursion
+			} else {
+				o.any = cw[0].any
+				for b := range cw[0].blocks {
+					o.blocks[b] = true
+				}
+			}
+		}
+		own[pc] = o
+		w[pc] = writeSum{any: o.any, blocks: map[int]bool{}}
+		for b := range o.blocks {
+			w[pc].blocks[b] = true
+		}
+	}
+	w[n] = writeSum{blocks: map[int]bool{}}
+	for changed := true; changed; {
+		changed = false
+		for pc := n - 1; pc >= 0; pc-- {
+			in := &f.Body[pc]
+			var succ []int
+			switch in.Op {
+			case ir.IJump:
+				succ = []int{in.Target}
+			case ir.IBranch:
+				succ = []int{in.Target, in.Target2}
+			case ir.IReturn, ir.IFail:
+			default:
+				succ = []int{pc + 1}
+			}
+			for _, q := range succ {
+				if q < 0 || q > n {
+					continue
+				}
+				if w[q].any && !w[pc].any {
+					w[pc].any, changed = true, true
+				}
+				for b := range w[q].blocks {
+					if !w[pc].blocks[b] {
+						w[pc].blocks[b], changed = true, true
+					}
+				}
+			}
+		}
+	}
+	s.sums[f] = w
+	return w
+}
+
+// staticBlock returns the global block an address expression always points
+// into, or 0 if it depends on locals.
+func staticBlock(e *ir.Expr) int {
+	for e != nil {
+		switch e.Kind {
+		case ir.EGlobalAddr:
+			return e.Global + 1
+		case ir.EIndex, ir.EField:
+			e = e.A
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// candidates returns the indices i in [0, n) for which try(i) holds (the
+// graph is consistent with the i-th alternative). Results are memoised
+// across the executions of one exploration: while the choices made so far
+// replay a previous execution, the same checks give the same answers.
+func (r *relaxed) candidates(n int, try func(i int) bool) []int {
+	m := r.memo
+	if m != nil && m.n < len(m.entries) {
+		e := m.entries[m.n]
+		m.n++
+		return e.ok
+	}
+	var ok []int
+	for i := 0; i < n; i++ {
+		if try(i) {
+			ok = append(ok, i)
+		}
+	}
+	if m != nil {
+		m.entries = append(m.entries, memoEntry{depth: m.depth(), ok: ok})
+		m.n++
+	}
+	return ok
+}
+
+// checkMemo remembers the candidate lists computed by the executions of
+// one DFS, in the order they were computed, with the number of choices
+// made before each (depth). When the DFS moves to its next leaf by changing
+// choice c, the entries computed before choice c was made stay valid.
+type checkMemo struct {
+	entries []memoEntry
+	n       int // entries used by the current execution
+	depth   func() int
+}
+
+type memoEntry struct {
+	depth int
+	ok    []int
+}
+
+// graphChooser is the DFS chooser of graph exploration, with the memo.
+type graphChooser struct {
+	dfsChooser
+	memo   checkMemo
+	static staticInfo
+}
+
+func newGraphChooser() *graphChooser {
+	c := &graphChooser{}
+	c.memo.depth = func() int { return c.depth }
+	return c
+}
+
+// start prepares the memo for a new execution.
+func (c *graphChooser) start() { c.memo.n = 0 }
+
+// advance moves the DFS to its next leaf and drops the memo entries the
+// changed choice invalidates.
+func (c *graphChooser) advance() bool {
+	if !c.next() {
+		return false
+	}
+	changed := len(c.path) - 1
+	for i, e := range c.memo.entries {
+		if e.depth > changed {
+			c.memo.entries = c.memo.entries[:i]
+			break
+		}
+	}
+	return true
+}
+
+// begin is called before thread tn takes a step; false means the step was
+// pruned (and the execution is over).
+func (r *relaxed) begin(tn int32) bool {
+	x := r.x
+	k := len(x.Log)
+	r.handled = false
+	r.cond = 0
+	bound, ok := r.readiness(tn, k)
+	if !ok {
+		r.prune()
+		return false
+	}
+	r.bound = bound
+	t := x.threads[tn]
+	if fr, in := r.instr(t); in != nil && (in.Op == ir.IWait || in.Op == ir.ISignal || in.Op == ir.IBroadcast) {
+		if a, err := x.eval(fr, in.Addr); err == nil {
+			r.cond = a
+		}
+	}
+	r.nEvents = r.nEvents[:0]
+	for _, th := range x.G.Threads {
+		r.nEvents = append(r.nEvents, len(th))
+	}
+	r.nLive = len(x.live)
+	return true
+}
+
+// end is called after thread tn's step k: it records which step added each
+// event, checks steps whose events were not checked by a choice, and looks
+// for data races.
+func (r *relaxed) end(tn int32, k int) {
+	x := r.x
+	r.stepThread = append(r.stepThread, tn)
+	r.lastStep[tn] = k
+	for _, c := range x.live[r.nLive:] {
+		r.lastStep[c] = k // a new thread's first step depends on its spawn
+	}
+	if r.cond != 0 {
+		r.condStep[r.cond] = k
+	}
+	var added []seg.EventID
+	for ti, th := range x.G.Threads {
+		from := 0
+		if ti < len(r.nEvents) {
+			from = r.nEvents[ti]
+		}
+		for i := from; i < len(th); i++ {
+			id := seg.EventID{T: int32(ti), I: int32(i)}
+			r.evStep[id] = k
+			added = append(added, id)
+		}
+	}
+	if r.pruned {
+		return
+	}
+	if !r.handled && len(added) > 0 {
+		if ok := r.candidates(1, func(int) bool { return r.consistent() }); len(ok) == 0 {
+			r.prune()
+			return
+		}
+	}
+	if x.cfg.Model != RA && x.cfg.Model != RC11 {
+		return // races are a C11 notion: only under ra and rc11
+	}
+	// a race needs a non-atomic access: look when one is added, or when an
+	// access to a location with a non-atomic access is
+	check := false
+	for _, id := range added {
+		if e := x.G.Event(id); isNA(e) {
+			if r.naLocs == nil {
+				r.naLocs = map[int64]bool{}
+			}
+			r.naLocs[e.Loc] = true
+		}
+	}
+	for _, id := range added {
+		if e := x.G.Event(id); isAccess(e) && r.naLocs[e.Loc] {
+			check = true
+		}
+	}
+	if check {
+		r.findRaces(added)
+	}
+}
+
+// isolated reports whether no event but w accesses loc.
+func (r *relaxed) isolated(loc int64, w seg.EventID) bool {
+	for _, th := range r.x.G.Threads {
+		for i := range th {
+			e := &th[i]
+			if e.ID != w && (e.Kind.IsRead() || e.Kind.IsWrite()) && e.Loc == loc {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// consistent checks the graph as it is now.
+func (r *relaxed) consistent() bool { return r.model.Check(r.x.G) == nil }
+
+// sources lists the writes a read of loc may read from, before the
+// consistency check: the initial write and every write in loc's mo, those
+// from steps before r.bound excluded.
+func (r *relaxed) sources(loc int64) []seg.EventID {
+	var out []seg.EventID
+	if r.bound < 0 {
+		out = append(out, seg.Init)
+	}
+	for _, w := range r.x.G.MO[loc] {
+		if r.bound < 0 || r.stepOf(w) >= r.bound {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func moIndex(mo []seg.EventID, w seg.EventID) int {
+	if w.IsInit() {
+		return -1
+	}
+	for i, v := range mo {
+		if v == w {
+			return i
+		}
+	}
+	return -1
+}
+
+func (r *relaxed) removeMO(loc int64, w seg.EventID) {
+	mo := r.x.G.MO[loc]
+	if i := moIndex(mo, w); i >= 0 {
+		r.x.G.MO[loc] = append(mo[:i:i], mo[i+1:]...)
+	}
+}
+
+// access runs a load, store, RMW or CAS under graph exploration. It
+// reports whether it handled the instruction.
+func (r *relaxed) access(t *thread, fr *frame, in *ir.Instr, addr int64, c *int64) bool {
+	x := r.x
+	g := x.G
+	pos := in.Pos
+	loc := x.names.LocName(addr)
+	switch in.Op {
+	case ir.ILoad:
+		r.handled = true
+		id := x.event(t, seg.Event{Kind: seg.KRead, Loc: addr, Order: in.Order, Pos: pos})
+		e := g.Event(id)
+		src := r.sources(addr)
+		ok := r.candidates(len(src), func(i int) bool {
+			e.RF, e.RVal = src[i], g.WriteValue(src[i], addr)
+			return r.consistent()
+		})
+		if len(ok) == 0 {
+			r.prune()
+			return true
+		}
+		w := src[ok[x.choose(t, ChooseRF, len(ok))]]
+		e.RF, e.RVal = w, g.WriteValue(w, addr)
+		fr.locals[in.Dst] = e.RVal
+		x.noteAt(t, pos, fmt.Sprintf("reads %s = %s (from %s)", loc, x.val(t, e.RVal, localType(fr, in.Dst)), r.describe(w, addr)))
+	case ir.IStore:
+		v, err := x.eval(fr, in.A)
+		if err != nil {
+			x.rt(t, pos, err)
+			return true
+		}
+		r.handled = true
+		id := g.AppendNoMO(seg.Event{ID: seg.EventID{T: t.num}, Kind: seg.KWrite, Loc: addr, WVal: v, Order: in.Order, Pos: pos})
+		n := len(g.MO[addr])
+		var ok []int
+		if n == 0 && r.builtin && r.isolated(addr, id) {
+			// the only access to its location (e.g. a litmus test's final
+			// register store): a sink of po, rf, mo and fr, it cannot close
+			// a cycle of any built-in model, so there is nothing to check
+			ok = []int{0}
+		} else {
+			ok = r.candidates(n+1, func(p int) bool {
+				g.InsertMO(addr, id, p)
+				defer r.removeMO(addr, id)
+				return r.consistent()
+			})
+		}
+		if len(ok) == 0 {
+			r.prune()
+			return true
+		}
+		p := ok[x.choose(t, ChooseMO, len(ok))]
+		g.InsertMO(addr, id, p)
+		if p == n {
+			*c = v
+		}
+		x.noteAt(t, pos, fmt.Sprintf("writes %s = %s%s", loc, x.val(t, v, in.A.Type), r.moNote(addr, id)))
+	case ir.IRMW, ir.ICAS:
+		var arg, des int64
+		var err *rtError
+		if arg, err = x.eval(fr, in.A); err != nil {
+			x.rt(t, pos, err)
+			return true
+		}
+		if in.Op == ir.ICAS {
+			if des, err = x.eval(fr, in.B); err != nil {
+				x.rt(t, pos, err)
+				return true
+			}
+		}
+		r.handled = true
+		id := x.event(t, seg.Event{Kind: seg.KRead, Loc: addr, Order: in.Order, Pos: pos})
+		e := g.Event(id)
+		// set makes the event read from w (an RMW placed right after w in
+		// mo, or, for a failed CAS, a plain read)
+		set := func(w seg.EventID) {
+			r.removeMO(addr, id)
+			old := g.WriteValue(w, addr)
+			e.RF, e.RVal = w, old
+			if in.Op == ir.ICAS && old != arg {
+				e.Kind, e.Order, e.WVal = seg.KRead, in.FailOrder, 0
+				return
+			}
+			e.Kind, e.Order = seg.KRMW, in.Order
+			if in.Op == ir.ICAS {
+				e.WVal = des
+			} else {
+				e.WVal = in.RMW.Apply(old, arg)
+			}
+			g.InsertMO(addr, id, moIndex(g.MO[addr], w)+1)
+		}
+		src := r.sources(addr)
+		ok := r.candidates(len(src), func(i int) bool {
+			set(src[i])
+			return r.consistent()
+		})
+		if len(ok) == 0 {
+			r.removeMO(addr, id)
+			r.prune()
+			return true
+		}
+		w := src[ok[x.choose(t, ChooseRF, len(ok))]]
+		set(w)
+		old := e.RVal
+		if e.Kind == seg.KRMW {
+			if mo := g.MO[addr]; mo[len(mo)-1] == id {
+				*c = e.WVal
+			}
+		}
+		if in.Dst >= 0 {
+			fr.locals[in.Dst] = old
+		}
+		if in.Dst2 >= 0 {
+			fr.locals[in.Dst2] = b2i(e.Kind == seg.KRMW)
+		}
+		switch {
+		case in.Op == ir.IRMW:
+			x.noteAt(t, pos, fmt.Sprintf("%s on %s: %d -> %d (reads from %s)", in.RMW, loc, old, e.WVal, r.describe(w, addr)))
+		case e.Kind == seg.KRMW:
+			x.noteAt(t, pos, fmt.Sprintf("cas on %s succeeds: %d -> %d (reads from %s)", loc, old, des, r.describe(w, addr)))
+		default:
+			x.noteAt(t, pos, fmt.Sprintf("cas on %s fails: reads %d (from %s), expected %d", loc, old, r.describe(w, addr), arg))
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// describe names write w for traces: "the initial value" or "t0.1's write, event b".
+func (r *relaxed) describe(w seg.EventID, loc int64) string {
+	if !r.x.collecting {
+		return ""
+	}
+	if w.IsInit() {
+		return "the initial value"
+	}
+	return fmt.Sprintf("t%s's write %s", r.x.threads[w.T].name, r.x.G.EventName(w))
+}
+
+func (r *relaxed) moNote(loc int64, w seg.EventID) string {
+	if !r.x.collecting {
+		return ""
+	}
+	mo := r.x.G.MO[loc]
+	i := moIndex(mo, w)
+	if i == len(mo)-1 {
+		return ""
+	}
+	return fmt.Sprintf(" (placed before %s in modification order)", r.x.G.EventName(mo[i+1]))
+}
+
+// findRaces looks for data races involving the events just added.
+func (r *relaxed) findRaces(added []seg.EventID) {
+	x := r.x
+	isNew := map[seg.EventID]bool{}
+	for _, id := range added {
+		isNew[id] = true
+	}
+	for _, rc := range r.races2() {
+		if !isNew[rc.A] && !isNew[rc.B] {
+			continue
+		}
+		if r.seen == nil {
+			r.seen = map[[2]seg.EventID]bool{}
+		}
+		key := [2]seg.EventID{rc.A, rc.B}
+		if r.seen[key] {
+			continue
+		}
+		r.seen[key] = true
+		if x.cfg.Races == RacesRecord {
+			r.races = append(r.races, rc)
+			continue
+		}
+		later := rc.B
+		if !isNew[later] {
+			later = rc.A
+		}
+		pos := ir.Pos{}
+		if e := x.G.Event(later); e != nil {
+			pos = e.Pos
+		}
+		x.violation, x.violKind, x.violPos = rc.Msg, "data-race", pos
+		x.finished = true
+		x.note(nil, rc.Msg)
+		return
+	}
+}
+
+// races2 computes the data races of the current graph: under RC11 with
+// rc11's happens-before (seg.Races), under RA with RA's.
+func (r *relaxed) races2() []Race {
+	g := r.x.G
+	model := "rc11"
+	if r.ra {
+		model = "ra"
+	}
+	sp, hb, err := seg.LookupModel(model).Relation(g, "hb")
+	if err != nil {
+		return nil
+	}
+	var out []Race
+	n := sp.Len()
+	for i := len(sp.Locs()); i < n; i++ {
+		a := sp.Event(i)
+		for j := i + 1; j < n; j++ {
+			b := sp.Event(j)
+			if a.ID.T == b.ID.T || !isAccess(a) || !isAccess(b) || a.Loc != b.Loc {
+				continue
+			}
+			if !a.Kind.IsWrite() && !b.Kind.IsWrite() {
+				continue
+			}
+			if !isNA(a) && !isNA(b) {
+				continue
+			}
+			if hb.Has(i, j) || hb.Has(j, i) {
+				continue
+			}
+			out = append(out, Race{A: a.ID, B: b.ID, Loc: a.Loc, Msg: r.raceMsg(model, a, b)})
+		}
+	}
+	return out
+}
+
+func isAccess(e *seg.Event) bool {
+	return e.Kind == seg.KRead || e.Kind == seg.KWrite || e.Kind == seg.KRMW
+}
+
+func isNA(e *seg.Event) bool {
+	return (e.Kind == seg.KRead || e.Kind == seg.KWrite) && e.Order == ir.OrderNA
+}
+
+func (r *relaxed) raceMsg(model string, a, b *seg.Event) string {
+	g := r.x.G
+	name := func(e *seg.Event) string {
+		return fmt.Sprintf("%s: %s (thread t%s)", g.EventName(e.ID), g.Label(e), r.x.threads[e.ID.T].name)
+	}
+	kind := "a write and a read"
+	if a.Kind.IsWrite() && b.Kind.IsWrite() {
+		kind = "two writes"
+	}
+	why := "no release/acquire synchronisation (a release write, or a release fence before a write, read by an acquire read, or by a read followed by an acquire fence) orders one before the other"
+	if model == "ra" {
+		why = "no chain of program order and reads-from edges leads from one to the other"
+	}
+	return fmt.Sprintf("data race on %s between %s and %s: %s, at least one non-atomic, and neither happens before the other under %s: %s",
+		g.Loc(a.Loc), name(a), name(b), kind, model, why)
+}
+
+// ---- exploration ----
+
+// parseVerifyModel accepts every model Verify explores: the operational sc,
+// tso and pso, and the axiomatic ra and rc11.
+func parseVerifyModel(name string) (MemModel, error) {
+	switch name {
+	case "ra":
+		return RA, nil
+	case "rc11":
+		return RC11, nil
+	}
+	m, err := parseModel(name)
+	if err != nil {
+		return m, fmt.Errorf("memory model %q is not supported (supported: sc, tso, pso, ra, rc11)", name)
+	}
+	return m, nil
+}
+
+func checkGraphProgram(prog *ir.Program) error {
+	for _, f := range prog.Funcs {
+		for i := range f.Body {
+			if f.Body[i].Op == ir.IAtomicBegin {
+				return fmt.Errorf("%s: atomic blocks are not supported under ra and rc11 (their interleaving semantics does not make memory accesses atomic)", f.Body[i].Pos)
+			}
+		}
+	}
+	return nil
+}
+
+// exploreGraphs is the reference explorer for ra and rc11: a DFS over
+// schedules, rf and mo choices that visits each consistent graph once.
+func exploreGraphs(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
+	model, _ := parseVerifyModel(opts.Model)
+	if err := checkGraphProgram(prog); err != nil {
+		return nil, err
+	}
+	names := NewNames(prog)
+	col := newCollector(prog, names, opts)
+	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model}
+	ch := newGraphChooser()
+	var cex []choicePoint
+	stopped, stopKind := "", ""
+	for {
+		if err := ctx.Err(); err != nil {
+			stopped, stopKind = budgetReason(err, opts), "time"
+			break
+		}
+		if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
+			stopped, stopKind = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions), "executions"
+			break
+		}
+		ch.start()
+		x := NewExecution(prog, names, cfg, ch, false)
+		if x.rx != nil {
+			x.rx.memo, x.rx.static = &ch.memo, &ch.static
+		}
+		x.Run(ch.schedule)
+		if ch.err != nil {
+			return nil, ch.err
+		}
+		if !x.Pruned() && col.add(x) && cex == nil {
+			cex = append([]choicePoint(nil), ch.path...)
+			if !opts.KeepGoing {
+				break
+			}
+		}
+		col.progress(ch.pending())
+		if !ch.advance() {
+			break
+		}
+	}
+	res := col.result("reference", stopped, stopKind)
+	if cex != nil {
+		rc := &replayChooser{path: cex}
+		x := NewExecution(prog, names, cfg, rc, true)
+		x.Run(rc.schedule)
+		res.Counterexample = x.Trace
+		res.Graph = x.G
+		_, _, res.ViolationPos = x.Violation()
+	}
+	return res, nil
+}
+
+// EnumOptions configure Enumerate.
+type EnumOptions struct {
+	// Model is sc, tso, pso, ra or rc11.
+	Model string
+	// Operational explores sc, tso and pso with the interpreter's
+	// interleavings and store buffers (every interleaving, so a graph may
+	// come several times) instead of graph exploration under seg's model.
+	Operational bool
+	// Axiomatic, if set, explores graphs under this model instead (for
+	// instance a weak model, to find the graphs a stronger one forbids).
+	Axiomatic *seg.Model
+	// Unroll, MaxSteps: as in Options (0: defaults).
+	Unroll, MaxSteps int
+	// MaxExecutions stops after this many visited executions (0: no limit).
+	MaxExecutions int
+}
+
+// EnumStats count what Enumerate explored.
+type EnumStats struct {
+	Visited int // executions passed to visit
+	Pruned  int // partial executions abandoned (inconsistent or non-canonical)
+	Stopped string
+}
+
+// Enumerate explores every execution of prog and calls visit with each one
+// that ended (complete, blocked, violating or stopped by a bound), with
+// data races recorded rather than fatal. Under graph exploration (every
+// model unless Operational) each consistent execution graph is visited
+// exactly once. The Execution must not be kept after visit returns unless
+// visit is done with it; its graph X.G may be kept. visit returns false to
+// stop.
+func Enumerate(ctx context.Context, prog *ir.Program, opts EnumOptions, visit func(*Execution) bool) (EnumStats, error) {
+	var st EnumStats
+	model, err := parseVerifyModel(opts.Model)
+	if err != nil {
+		return st, err
+	}
+	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model, Races: RacesRecord, Axiomatic: opts.Axiomatic}
+	if cfg.Unroll == 0 {
+		cfg.Unroll = DefaultUnroll
+	}
+	if cfg.MaxSteps == 0 {
+		cfg.MaxSteps = DefaultMaxSteps
+	}
+	if cfg.Axiomatic == nil && !opts.Operational && model <= PSO {
+		cfg.Axiomatic = seg.LookupModel(opts.Model)
+	}
+	if opts.Operational && model > PSO {
+		return st, errors.New("operational exploration exists only for sc, tso and pso")
+	}
+	if graphModel(cfg) != nil {
+		if err := checkGraphProgram(prog); err != nil {
+			return st, err
+		}
+	}
+	names := NewNames(prog)
+	ch := newGraphChooser()
+	for {
+		if err := ctx.Err(); err != nil {
+			st.Stopped = "cancelled: " + err.Error()
+			return st, nil
+		}
+		if opts.MaxExecutions > 0 && st.Visited >= opts.MaxExecutions {
+			st.Stopped = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions)
+			return st, nil
+		}
+		ch.start()
+		x := NewExecution(prog, names, cfg, ch, false)
+		if x.rx != nil {
+			x.rx.memo, x.rx.static = &ch.memo, &ch.static
+		}
+		x.Run(ch.schedule)
+		if ch.err != nil {
+			return st, ch.err
+		}
+		if x.Pruned() {
+			st.Pruned++
+		} else {
+			st.Visited++
+			if !visit(x) {
+				st.Stopped = "stopped by the caller"
+				return st, nil
+			}
+		}
+		if !ch.advance() {
+			return st, nil
+		}
+	}
+}
+
+// ThreadNames maps the thread numbers of x to their stable names.
+func (x *Execution) ThreadNames() map[int32]string {
+	out := map[int32]string{}
+	for _, n := range x.live {
+		out[n] = x.threads[n].name
+	}
+	return out
+}
+
+// verifyGraphs runs Verify under ra or rc11: always the graph-exploring
+// reference explorer (mcr supports only sc; the state cache does not apply
+// to graphs, whose futures depend on the whole graph built so far).
+func verifyGraphs(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
+	var notes []string
+	if opts.Explorer == "mcr" {
+		notes = append(notes, "mcr supports only the sc model; explored "+opts.Model+" with the reference explorer (rf and mo choices checked against the model, each consistent execution graph once)")
+	} else if opts.Explorer != "reference" {
+		return nil, fmt.Errorf("explorer %q is not available (available: mcr, reference)", opts.Explorer)
+	}
+	if opts.StateCache {
+		notes = append(notes, "--state-cache does not apply to graph exploration and was ignored")
+	}
+	res, err := exploreGraphs(ctx, prog, opts)
+	if res != nil && len(notes) > 0 {
+		res.Note = strings.Join(notes, "; ")
+	}
+	return res, err
+}
