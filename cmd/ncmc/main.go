@@ -29,6 +29,7 @@ type cli struct {
 	Bench  benchCmd  `cmd:"" help:"Run explorers on programs (all outcomes, class counts) and print a Markdown table of executions, time, SMT time and memory."`
 	Test   testCmd   `cmd:"" help:"Hunt for bugs when a program is too big to explore: PCT, random walks or preemption-bounded search (CB-DPOR, CHESS); found bugs come with a replayable schedule."`
 	Spec   specCmd   `cmd:"" help:"Commutativity specifications: spec check SPEC --impl PROG.cir tests a spec's soundness."`
+	Litmus litmusCmd `cmd:"" help:"Run herd-style litmus tests (C, X86, X86_64) under a memory model: reachable outcomes, the verdict of the condition, why a forbidden outcome is forbidden, pictures of the executions."`
 }
 
 // env is what a command needs from the process: output streams and whether
@@ -94,6 +95,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, stderrTer
 		return c.Verify.run(e)
 	case "bench <files>":
 		return c.Bench.run(e)
+	case "litmus <files>":
+		return c.Litmus.run(e)
 	case "spec check <spec>":
 		return c.Spec.Check.run(e)
 	}
