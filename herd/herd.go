@@ -65,6 +65,10 @@ type Execution struct {
 	Graph *seg.Graph
 	// Races lists its data races.
 	Races []string
+	// NotSC, for an execution that is not sequentially consistent, is the
+	// cycle SC forbids, and Why says why the model allows it anyway.
+	NotSC *seg.Violation
+	Why   string
 }
 
 // Result is the answer for one test under one model.
@@ -153,14 +157,20 @@ func Run(ctx context.Context, t *litmus.Test, opts Options) (*Result, error) {
 			res.Negative++
 		}
 		var races []string
-		for _, r := range x.Races() {
-			races = append(races, r.Msg)
+		var dg *seg.Graph
+		if len(x.Races()) > 0 || opts.Graphs {
+			dg = DisplayGraph(t, x.G)
+		}
+		if len(x.Races()) > 0 {
+			// describe them with the letters of the pictures
+			for _, r := range ncmc.GraphRaces(dg, opts.Model) {
+				races = append(races, r.Msg)
+			}
 		}
 		if len(races) > 0 {
 			o.Racy++
 			res.DataRace = true
 			for _, r := range races {
-				// describe races without thread numbers of the interpreter
 				if !raceSeen[r] && len(res.Races) < 8 {
 					raceSeen[r] = true
 					res.Races = append(res.Races, r)
@@ -168,7 +178,9 @@ func Run(ctx context.Context, t *litmus.Test, opts Options) (*Result, error) {
 			}
 		}
 		if opts.Graphs {
-			res.Graphs = append(res.Graphs, Execution{Outcome: state, Graph: DisplayGraph(t, x.G), Races: races})
+			ex := Execution{Outcome: state, Graph: dg, Races: races}
+			ex.NotSC, ex.Why = WhyNotSC(opts.Model, dg)
+			res.Graphs = append(res.Graphs, ex)
 		}
 		return true
 	})
@@ -301,4 +313,39 @@ func DisplayGraph(t *litmus.Test, g *seg.Graph) *seg.Graph {
 		out.MO[loc] = l
 	}
 	return out
+}
+
+// WhyNotSC checks display graph g against SC. For a graph SC forbids it
+// returns the violation (a cycle) and says why model allows it: for tso
+// and pso, which program-order edges of the cycle the model does not keep.
+func WhyNotSC(model string, g *seg.Graph) (*seg.Violation, string) {
+	v := seg.LookupModel("sc").Check(g)
+	if v == nil || model == "sc" {
+		return v, ""
+	}
+	var relaxed []string
+	switch model {
+	case "tso", "pso":
+		sp, ghb, err := seg.LookupModel(model).Relation(g, "ghb")
+		if err == nil {
+			for _, st := range v.Steps {
+				if st.Rel == "po" && !ghb.Has(sp.Index(st.From), sp.Index(st.To)) {
+					relaxed = append(relaxed, v.Name(st.From)+" -po-> "+v.Name(st.To))
+				}
+			}
+		}
+		what := "a write followed by a read of another location:\nthe write may wait in the store buffer until after the read"
+		if model == "pso" {
+			what = "a write followed by an access to another location:\nthe write may wait in its location's store buffer until after it"
+		}
+		if len(relaxed) > 0 {
+			return v, fmt.Sprintf("but %s does not keep %s, %s", model, strings.Join(relaxed, " and "), what)
+		}
+		return v, model + " allows it"
+	case "ra":
+		return v, "but ra orders only happens-before (po and rf) and each location's coherence:\nthere is no single order of all writes"
+	case "rc11":
+		return v, "but rc11 orders only happens-before (po and release/acquire synchronisation),\neach location's coherence and seq_cst events among themselves"
+	}
+	return v, model + " allows it"
 }

@@ -812,12 +812,25 @@ func (r *relaxed) findRaces(added []seg.EventID) {
 // races2 computes the data races of the current graph: under RC11 with
 // rc11's happens-before (seg.Races), under RA with RA's.
 func (r *relaxed) races2() []Race {
-	g := r.x.G
 	model := "rc11"
 	if r.ra {
 		model = "ra"
 	}
-	sp, hb, err := seg.LookupModel(model).Relation(g, "hb")
+	return GraphRaces(r.x.G, model)
+}
+
+// GraphRaces lists the data races of graph g under model ("ra" or
+// "rc11"): pairs of accesses to one location by different threads, at
+// least one a write and at least one non-atomic, that the model's
+// happens-before does not order (rc11: C11's hb with release/acquire
+// synchronisation; ra: (po ∪ rf)+). Messages name the events by their
+// letters in g and the threads by g.Names.
+func GraphRaces(g *seg.Graph, model string) []Race {
+	m := seg.LookupModel(model)
+	if m == nil {
+		return nil
+	}
+	sp, hb, err := m.Relation(g, "hb")
 	if err != nil {
 		return nil
 	}
@@ -839,7 +852,7 @@ func (r *relaxed) races2() []Race {
 			if hb.Has(i, j) || hb.Has(j, i) {
 				continue
 			}
-			out = append(out, Race{A: a.ID, B: b.ID, Loc: a.Loc, Msg: r.raceMsg(model, a, b)})
+			out = append(out, Race{A: a.ID, B: b.ID, Loc: a.Loc, Msg: raceMsg(g, model, a, b)})
 		}
 	}
 	return out
@@ -853,21 +866,23 @@ func isNA(e *seg.Event) bool {
 	return (e.Kind == seg.KRead || e.Kind == seg.KWrite) && e.Order == ir.OrderNA
 }
 
-func (r *relaxed) raceMsg(model string, a, b *seg.Event) string {
-	g := r.x.G
+func raceMsg(g *seg.Graph, model string, a, b *seg.Event) string {
 	name := func(e *seg.Event) string {
-		return fmt.Sprintf("%s: %s (thread t%s)", g.EventName(e.ID), g.Label(e), r.x.threads[e.ID.T].name)
+		t := fmt.Sprintf("t%d", e.ID.T)
+		if int(e.ID.T) < len(g.Names) && g.Names[e.ID.T] != "" {
+			t = g.Names[e.ID.T]
+			if !strings.HasPrefix(t, "P") {
+				t = "t" + t
+			}
+		}
+		return fmt.Sprintf("%s: %s (thread %s)", g.EventName(e.ID), g.Label(e), t)
 	}
-	kind := "a write and a read"
-	if a.Kind.IsWrite() && b.Kind.IsWrite() {
-		kind = "two writes"
-	}
-	why := "no release/acquire synchronisation (a release write, or a release fence before a write, read by an acquire read, or by a read followed by an acquire fence) orders one before the other"
+	why := "no release/acquire synchronisation orders them (a release write or fence in one thread whose write an acquire read, or a read followed by an acquire fence, of the other thread reads)"
 	if model == "ra" {
-		why = "no chain of program order and reads-from edges leads from one to the other"
+		why = "no path of program-order and reads-from edges connects them"
 	}
-	return fmt.Sprintf("data race on %s between %s and %s: %s, at least one non-atomic, and neither happens before the other under %s: %s",
-		g.Loc(a.Loc), name(a), name(b), kind, model, why)
+	return fmt.Sprintf("data race on %s between %s and %s: conflicting accesses, not both atomic, that do not happen before one another under %s: %s",
+		g.Loc(a.Loc), name(a), name(b), model, why)
 }
 
 // ---- exploration ----

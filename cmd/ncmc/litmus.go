@@ -184,10 +184,20 @@ func (c *litmusCmd) writeGraphs(e *env, t *litmus.Test, res *herd.Result) error 
 			}
 		}
 		title := fmt.Sprintf("%s under %s: execution %d of %d, outcome %s%s", t.Name, res.Model, i+1, len(res.Graphs), x.Outcome, sat)
+		switch {
+		case x.NotSC != nil && x.Why != "":
+			title += fmt.Sprintf("\nnot sequentially consistent (cycle in bold), %s", x.Why)
+		case x.NotSC == nil && res.Model != "sc":
+			title += "\nsequentially consistent: also allowed under sc"
+		}
 		if len(x.Races) > 0 {
 			title += fmt.Sprintf("\n%d data race(s): %s", len(x.Races), x.Races[0])
 		}
-		if err := write(fmt.Sprintf("%s-%d", base, i+1), x.Graph, seg.DOTOpts{Rels: rels, Model: model, Title: title}); err != nil {
+		opts := seg.DOTOpts{Rels: rels, Model: model, Title: title}
+		if x.Why != "" {
+			opts.Highlight = x.NotSC
+		}
+		if err := write(fmt.Sprintf("%s-%d", base, i+1), x.Graph, opts); err != nil {
 			return err
 		}
 	}

@@ -14,7 +14,7 @@ import (
 
 type verifyCmd struct {
 	File          string        `arg:"" help:"Program to verify (.cir, or C: .c, .i)."`
-	Model         string        `help:"Memory model: sc, tso or pso (tso/pso: operational store buffers, reference explorer)." default:"sc" enum:"sc,tso,pso"`
+	Model         string        `help:"Memory model: sc, tso, pso, ra or rc11 (tso/pso: operational store buffers; ra/rc11: reference explorer over execution graphs, rf and mo choices checked against the model, data races on non-atomic accesses are violations)." default:"sc" enum:"sc,tso,pso,ra,rc11"`
 	Explorer      string        `help:"Exploration algorithm: mcr (maximal causality reduction with Z3; falls back to reference where unsupported, and says so) or reference (enumerates every interleaving; the oracle)." default:"mcr" enum:"mcr,reference"`
 	Unroll        int           `help:"Default loop bound: a loop whose body runs more often stops the execution with 'bound hit' (verdict unknown). Loops annotated @unroll(N) use N." default:"8"`
 	MaxExecutions int           `name:"max-executions" help:"Stop after N executions (0: no limit); stopping early gives unknown." default:"0"`
