@@ -62,7 +62,9 @@ func compare(t *testing.T, prog *ir.Program, model string, workers int) (string,
 	if got.Explorer != "mcr" {
 		return "", false // mcr fell back to the reference explorer: nothing to compare
 	}
-	ref, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", Model: model, KeepGoing: true, MaxExecutions: 200000})
+	// The stateful reference explorer is the oracle here (it is itself
+	// checked against the plain one in TestStateCacheDifferential).
+	ref, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", Model: model, KeepGoing: true, MaxExecutions: 200000, StateCache: true})
 	if err != nil {
 		return "reference error: " + err.Error(), true
 	}
@@ -126,6 +128,39 @@ func TestMCRDifferential(t *testing.T) {
 	t.Logf("sc: %d generated programs compared, %d skipped (reference over its execution bound, or mcr not applicable)", checked, skipped)
 }
 
+// Under TSO and PSO too: 500 generated programs each (100 with -short).
+func TestMCRDifferentialRelaxed(t *testing.T) {
+	n := *diffN
+	if n == 0 {
+		n = 500
+		if testing.Short() {
+			n = 100
+		}
+	}
+	cfg := progen.Default()
+	for _, model := range []string{"tso", "pso"} {
+		checked, skipped := 0, 0
+		for i := 0; i < n; i++ {
+			seed := *diffSeed + 50000 + uint64(i)
+			src := progen.Generate(rand.New(rand.NewPCG(seed, 0x6d6372)), cfg)
+			prog, err := frontend.ParseCIR(fmt.Sprintf("gen%d.cir", seed), []byte(src))
+			if err != nil {
+				t.Fatalf("seed %d: generated program does not compile: %v\n%s", seed, err, src)
+			}
+			d, ok := compare(t, prog, model, 1)
+			if !ok {
+				skipped++
+				continue
+			}
+			checked++
+			if d != "" {
+				t.Errorf("%s, seed %d: mcr disagrees with the reference explorer:\n%s\nprogram:\n%s", model, seed, d, src)
+			}
+		}
+		t.Logf("%s: %d generated programs compared, %d skipped (reference over its execution bound, or mcr not applicable)", model, checked, skipped)
+	}
+}
+
 // Every program in testdata/regress (disagreements found earlier) and every
 // example must agree too.
 func TestMCRRegressionsAndExamples(t *testing.T) {
@@ -151,34 +186,43 @@ func TestMCRRegressionsAndExamples(t *testing.T) {
 	}
 }
 
-// The stateful reference explorer reaches the same outcomes as the plain one.
+// The stateful reference explorer reaches the same outcomes as the plain one
+// (it is the oracle of the mcr differential tests).
 func TestStateCacheDifferential(t *testing.T) {
-	n := 300
-	if testing.Short() {
-		n = 60
-	}
-	cfg := progen.Default()
-	for i := 0; i < n; i++ {
-		seed := uint64(1000 + i)
-		src := progen.Generate(rand.New(rand.NewPCG(seed, 0x6d6372)), cfg)
-		prog, err := frontend.ParseCIR(fmt.Sprintf("gen%d.cir", seed), []byte(src))
-		if err != nil {
-			t.Fatal(err)
+	for _, model := range []string{"sc", "tso", "pso"} {
+		n := 300
+		if model != "sc" {
+			n = 100
 		}
-		ctx := context.Background()
-		plain, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", KeepGoing: true, MaxExecutions: 100000})
-		if err != nil {
-			t.Fatal(err)
+		if testing.Short() {
+			n /= 5
 		}
-		if plain.Verdict == ncmc.Unknown {
-			continue
+		cfg := progen.Default()
+		compared := 0
+		for i := 0; i < n; i++ {
+			seed := uint64(1000 + i)
+			src := progen.Generate(rand.New(rand.NewPCG(seed, 0x6d6372)), cfg)
+			prog, err := frontend.ParseCIR(fmt.Sprintf("gen%d.cir", seed), []byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			plain, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", Model: model, KeepGoing: true, MaxExecutions: 100000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if plain.Verdict == ncmc.Unknown {
+				continue
+			}
+			cached, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", Model: model, KeepGoing: true, StateCache: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			compared++
+			if a, b := strings.Join(outcomeKeys(plain), "\n"), strings.Join(outcomeKeys(cached), "\n"); a != b || plain.Verdict != cached.Verdict {
+				t.Errorf("%s, seed %d: stateful reference disagrees:\nplain %s:\n%s\nstateful %s:\n%s\n%s", model, seed, plain.Verdict, a, cached.Verdict, b, src)
+			}
 		}
-		cached, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", KeepGoing: true, StateCache: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a, b := strings.Join(outcomeKeys(plain), "\n"), strings.Join(outcomeKeys(cached), "\n"); a != b || plain.Verdict != cached.Verdict {
-			t.Errorf("seed %d: stateful reference disagrees:\nplain %s:\n%s\nstateful %s:\n%s\n%s", seed, plain.Verdict, a, cached.Verdict, b, src)
-		}
+		t.Logf("%s: %d programs compared (plain reference within 100000 executions)", model, compared)
 	}
 }
