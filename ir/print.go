@@ -66,7 +66,11 @@ func InstrString(in *Instr, f *Func, p *Program) string {
 	case IRMW:
 		return fmt.Sprintf("%s%s.%s %s, %s", dst(in.Dst), in.RMW, in.Order, x(in.Addr), x(in.A))
 	case ICAS:
-		return fmt.Sprintf("%scas.%s.%s %s, %s, %s", dst(in.Dst), in.Order, in.FailOrder, x(in.Addr), x(in.A), x(in.B))
+		ok := ""
+		if in.Dst2 >= 0 {
+			ok = " -> " + strings.TrimSuffix(dst(in.Dst2), " = ")
+		}
+		return fmt.Sprintf("%scas.%s.%s %s, %s, %s%s", dst(in.Dst), in.Order, in.FailOrder, x(in.Addr), x(in.A), x(in.B), ok)
 	case IFence:
 		return "fence." + in.Order.String()
 	case ILock, IUnlock, ISignal, IBroadcast:
@@ -102,7 +106,7 @@ func InstrString(in *Instr, f *Func, p *Program) string {
 	case IAlloc:
 		return fmt.Sprintf("%salloc %s(%s)", dst(in.Dst), in.Record.Name, args())
 	case ILoopHead:
-		return fmt.Sprintf("loophead %s bound %d", dst(in.Dst), in.Bound)
+		return fmt.Sprintf("loophead %s bound %d", strings.TrimSuffix(dst(in.Dst), " = "), in.Bound)
 	case ISelf:
 		return dst(in.Dst) + "self"
 	case IFail:
