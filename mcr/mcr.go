@@ -604,7 +604,9 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 				if pref != nil {
 					keep := a.seed(pref, append([]int{r}, a.observedBefore(pref, r)...), r, v)
 					keep.Why = sd.Why + " (observed order kept)"
-					add(keep)
+					if a.material(sd, keep) {
+						add(keep)
+					}
 				}
 			}
 			s.Pop()
@@ -679,6 +681,36 @@ func (g *Generator) preferObserved(ctx context.Context, a *analysis, r int) ([]i
 		return nil, err
 	}
 	return g.model(a), nil
+}
+
+// material reports whether seed keep freezes some memory access or lock
+// operation that seed min does not: otherwise both lead to the same
+// execution, up to steps (spawns, joins, fences) that no pivot depends on.
+func (a *analysis) material(min, keep Seed) bool {
+	type key struct {
+		t  int32
+		id seg.EventID
+		fl bool
+	}
+	in := map[key]bool{}
+	for _, st := range min.Steps {
+		in[key{st.T, st.Event, st.Flush}] = true
+	}
+	for i, st := range keep.Steps {
+		if in[key{st.T, st.Event, st.Flush}] {
+			continue
+		}
+		if st.Flush {
+			return true
+		}
+		switch keep.Expect[i].Kind {
+		case seg.KRead, seg.KWrite, seg.KRMW, seg.KLock, seg.KUnlock:
+			if keep.Expect[i].HasEvent {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // observedBefore lists the steps that precede r in the model.

@@ -1,0 +1,67 @@
+// Package mcrbench holds the go test benchmarks of the mcr explorer: the
+// thesis examples and the N-COUNTER-INC family, with time per execution.
+//
+//	go test ./benchmarks/mcrbench -run '^$' -bench . -benchtime 3x
+package mcrbench
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"ncmc/frontend"
+	"ncmc/ir"
+	"ncmc/ncmc"
+)
+
+func load(b *testing.B, path string) *ir.Program {
+	b.Helper()
+	prog, err := frontend.LoadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return prog
+}
+
+func run(b *testing.B, prog *ir.Program, opts ncmc.Options) {
+	b.Helper()
+	var last *ncmc.Result
+	for i := 0; i < b.N; i++ {
+		res, err := ncmc.Verify(context.Background(), prog, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Verdict == ncmc.Unknown {
+			b.Fatalf("unknown: %s", res.Reason)
+		}
+		last = res
+	}
+	b.ReportMetric(float64(last.Stats.Executions), "execs")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(last.Stats.Executions), "ns/exec")
+	b.ReportMetric(last.Stats.SMTMS, "smt-ms")
+}
+
+// BenchmarkExamples runs mcr (one worker) on the thesis examples.
+func BenchmarkExamples(b *testing.B) {
+	for _, name := range []string{"sb", "mp", "peterson", "dekker", "counter-2inc-cf", "counter-shb2", "set-2add-cont", "hashtable", "union-find", "n-counter-inc-3"} {
+		prog := load(b, filepath.Join("..", "..", "examples", name+".cir"))
+		b.Run(name, func(b *testing.B) { run(b, prog, ncmc.Options{Explorer: "mcr", KeepGoing: true, Workers: 1}) })
+	}
+}
+
+// BenchmarkNCounter runs mcr on N-COUNTER-INC for N = 2..8 (N! executions).
+func BenchmarkNCounter(b *testing.B) {
+	for n := 2; n <= 8; n++ {
+		prog := load(b, fmt.Sprintf("../ncounter/n-counter-inc-%d.cir", n))
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) { run(b, prog, ncmc.Options{Explorer: "mcr", Workers: 1}) })
+	}
+}
+
+// BenchmarkWorkers measures the parallel speed-up of mcr on N-COUNTER-INC(6).
+func BenchmarkWorkers(b *testing.B) {
+	prog := load(b, "../ncounter/n-counter-inc-6.cir")
+	for _, w := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) { run(b, prog, ncmc.Options{Explorer: "mcr", Workers: w}) })
+	}
+}
