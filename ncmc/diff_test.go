@@ -226,3 +226,49 @@ func TestStateCacheDifferential(t *testing.T) {
 		t.Logf("%s: %d programs compared (plain reference within 100000 executions)", model, compared)
 	}
 }
+
+// Parallel mcr gives the same verdict and outcomes as one worker.
+func TestMCRWorkers(t *testing.T) {
+	n := 100
+	if testing.Short() {
+		n = 20
+	}
+	cfg := progen.Default()
+	files, _ := filepath.Glob("../examples/*.cir")
+	var progs []*ir.Program
+	var names []string
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := frontend.ParseCIR(f, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs, names = append(progs, p), append(names, f)
+	}
+	for i := 0; i < n; i++ {
+		seed := uint64(9000 + i)
+		src := progen.Generate(rand.New(rand.NewPCG(seed, 0x6d6372)), cfg)
+		p, err := frontend.ParseCIR(fmt.Sprintf("gen%d.cir", seed), []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs, names = append(progs, p), append(names, fmt.Sprintf("seed %d", seed))
+	}
+	for i, p := range progs {
+		var keys [2]string
+		var verdicts [2]ncmc.Verdict
+		for k, w := range []int{1, 2} {
+			res, err := ncmc.Verify(context.Background(), p, ncmc.Options{Explorer: "mcr", KeepGoing: true, Workers: w})
+			if err != nil {
+				t.Fatalf("%s, %d workers: %v", names[i], w, err)
+			}
+			keys[k], verdicts[k] = strings.Join(outcomeKeys(res), "\n"), res.Verdict
+		}
+		if keys[0] != keys[1] || verdicts[0] != verdicts[1] {
+			t.Errorf("%s: 1 worker: %s\n%s\n2 workers: %s\n%s", names[i], verdicts[0], keys[0], verdicts[1], keys[1])
+		}
+	}
+}
