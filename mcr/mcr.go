@@ -595,7 +595,11 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 				// as possible: the minimal seed leaves unrelated steps to the
 				// default scheduler, which may run them later than every
 				// interleaving with r = v that needs them early.
-				pref, err := g.preferObserved(ctx, a, r)
+				var pref []int64
+				var err error
+				if a.mayKeepMore(sd, r) {
+					pref, err = g.preferObserved(ctx, a, r)
+				}
 				if err != nil {
 					s.Pop()
 					s.Pop()
@@ -681,6 +685,30 @@ func (g *Generator) preferObserved(ctx context.Context, a *analysis, r int) ([]i
 		return nil, err
 	}
 	return g.model(a), nil
+}
+
+// mayKeepMore reports whether some other thread took, before r in the
+// observed execution, a memory access or lock operation that the minimal
+// seed min leaves out: only then can keeping the observed order matter.
+func (a *analysis) mayKeepMore(min Seed, r int) bool {
+	in := map[seg.EventID]bool{}
+	for _, st := range min.Steps {
+		if !st.Flush {
+			in[st.Event] = true
+		}
+	}
+	rt := a.tr.Steps[r].T
+	for i := 0; i < r; i++ {
+		st := a.tr.Steps[i]
+		if st.T == rt || st.Flush || in[st.Event] || a.ev[i] == nil {
+			continue
+		}
+		switch a.ev[i].Kind {
+		case seg.KRead, seg.KWrite, seg.KRMW, seg.KLock, seg.KUnlock:
+			return true
+		}
+	}
+	return false
 }
 
 // material reports whether seed keep freezes some memory access or lock
