@@ -225,6 +225,9 @@ type analysis struct {
 	spawn  map[int32]int // child thread -> spawn step
 	valid  map[int]smt.Formula
 	mutex  map[int64]bool
+	// terminal lists steps after which the execution stopped with a
+	// violation: no seed may contain them (nothing can run after them).
+	terminal []int
 }
 
 func (g *Generator) analyse(tr *Trace) (*analysis, error) {
@@ -331,6 +334,11 @@ func (g *Generator) analyse(tr *Trace) (*analysis, error) {
 		}
 	}
 	sort.Slice(a.pairs, func(i, j int) bool { return a.pairs[i].a < a.pairs[j].a })
+	for t, steps := range a.thr {
+		if evs := tr.G.Threads[t]; len(steps) > 0 && len(evs) > 0 && evs[len(evs)-1].Kind == seg.KError {
+			a.terminal = append(a.terminal, steps[len(steps)-1])
+		}
+	}
 	for i, e := range a.ev {
 		if e == nil {
 			continue
@@ -508,6 +516,11 @@ func (a *analysis) prefixConstraints(c cutoff, skip int) smt.Formula {
 	for i := 0; i < a.tr.Frozen && i < a.n; i++ {
 		if a.tr.Steps[i].Flush {
 			fs = append(fs, a.b.Lt(a.o[i], c.v))
+		}
+	}
+	for _, e := range a.terminal {
+		if e != skip {
+			fs = append(fs, a.after(c, e))
 		}
 	}
 	for _, e := range a.reads {
