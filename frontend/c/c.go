@@ -1,32 +1,3 @@
-// Package c is ncmc's front end for C: it translates the C used by the
-// SV-COMP ConcurrencySafety pthread tasks into an ir.Program.
-//
-// The program is preprocessed, parsed and type-checked by modernc.org/cc/v4
-// against the host C library's headers (the host C compiler, gcc or cc, must
-// be installed: it supplies the predefined macros and include paths). The
-// type-checked AST is then lowered to IR by this package's own walker,
-// following the contract of package ir:
-//
-//   - every access to memory that another thread could see (globals, the
-//     heap, and locals whose address is taken or that are arrays or structs)
-//     is its own ILoad or IStore, with order na, or sc for _Atomic objects;
-//     other locals are IR locals and their accesses are invisible;
-//   - integers keep C's widths: arithmetic is done in 64 bits and the result
-//     is narrowed with ir.ECast to the C type (wrap-around);
-//   - memory is a sequence of cells, one per scalar (integer, pointer,
-//     thread handle, mutex or condition variable); arrays and structs are
-//     laid out cell by cell; pointer arithmetic moves by whole elements;
-//   - loops get an ILoopHead with bound 0 (the global --unroll), except
-//     counted loops whose trip count is a constant, which get that count as
-//     their bound (it is never hit); empty-bodied loops whose condition only
-//     reads are spin loops and become an await (IAssume of kind spin).
-//
-// Errors come in two kinds. A program that is not valid C (a syntax or type
-// error reported by cc) yields a diag.ErrorList. A valid program that uses a
-// construct this front end cannot translate faithfully yields an
-// *Unsupported error listing every such construct with its position; a
-// checker must then answer "unknown", never a verdict. See doc.go for the
-// list of what is supported.
 package c
 
 import (
@@ -34,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -137,11 +107,26 @@ func Compile(filename string, src []byte, opts Options) (*ir.Program, error) {
 		{Name: "<builtin>", Value: cc.Builtin},
 		{Name: filename, Value: src},
 	}
-	ast, err := cc.Translate(cfg, sources)
+	ast, err := ccTranslate(cfg, sources)
 	if err != nil {
+		if u, ok := err.(*Unsupported); ok {
+			return nil, u
+		}
 		return nil, ccErrors(filename, src, err)
 	}
 	return translate(filename, src, ast, cfg, opts)
+}
+
+// ccTranslate runs cc.Translate; a crash of the parser is reported as an
+// unsupported program (the input may be valid C: no verdict can be given).
+func ccTranslate(cfg *cc.Config, sources []cc.Source) (ast *cc.AST, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			name := sources[len(sources)-1].Name
+			ast, err = nil, &Unsupported{Errs: diag.ErrorList{{Pos: ir.Pos{File: name}, Msg: fmt.Sprintf("unsupported: internal error in the C parser (modernc.org/cc/v4): %v", r)}}}
+		}
+	}()
+	return cc.Translate(cfg, sources)
 }
 
 func defines(ds []string) string {
@@ -258,12 +243,4 @@ func ccErrors(filename string, src []byte, err error) error {
 		col.Errorf(ir.Pos{File: filename}, "%s", err.Error())
 	}
 	return col.Errors()
-}
-
-// relPath shortens header paths in messages.
-func relPath(p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Clean(p)
 }

@@ -390,7 +390,7 @@ func (tr *translator) initGlobal(gv *gvar) {
 	pos := tr.pos(gv.decl)
 	if vals, ok := tr.constCells(gv.ctype, gv.init, size, pos, false); ok {
 		g.Init = vals
-		if size == 1 && gv.decl.IsConst() && !gv.decl.IsVolatile() && isScalarC(gv.ctype) && !gv.atomic {
+		if size == 1 && gv.decl.IsConst() && !gv.decl.IsVolatile() && isInteger(gv.ctype) && !gv.atomic {
 			v := vals[0]
 			gv.konst = &v
 		}

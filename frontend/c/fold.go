@@ -259,7 +259,7 @@ func (tr *translator) constLowerer() *fnl {
 		f := &ir.Func{Name: "<const>", Result: ir.Void}
 		tr.cl = &fnl{tr: tr, fi: &fnInfo{name: "<const>", f: f, calls: map[string]bool{}}, f: f,
 			targets: map[int]bool{}, locals: map[*cc.Declarator]*localVar{}, gotoLabels: map[string]int{},
-			checked: map[int]bool{}, cases: map[*cc.LabeledStatement]int{},
+			checked: map[int]bool{}, cases: map[*cc.LabeledStatement]int{}, spinConts: map[*cc.SelectionStatement]bool{},
 			ff: &funcFacts{escaped: map[*cc.Declarator]bool{}, nonTruthUse: map[*cc.Declarator]bool{}}}
 	}
 	return tr.cl

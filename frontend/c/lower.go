@@ -2,6 +2,7 @@ package c
 
 import (
 	"fmt"
+	"strings"
 
 	"modernc.org/cc/v4"
 
@@ -21,6 +22,8 @@ type fnl struct {
 	breaks  []int        // innermost break target label
 	conts   []int        // innermost continue target label
 	cases   map[*cc.LabeledStatement]int
+	// spinConts are the "if (c) continue;" statements lowered as spins.
+	spinConts map[*cc.SelectionStatement]bool
 
 	locals     map[*cc.Declarator]*localVar
 	gotoLabels map[string]int
@@ -60,7 +63,8 @@ type localVar struct {
 
 func (tr *translator) lowerFunc(fi *fnInfo) {
 	l := &fnl{tr: tr, fi: fi, f: fi.f, targets: map[int]bool{}, locals: map[*cc.Declarator]*localVar{},
-		gotoLabels: map[string]int{}, checked: map[int]bool{}, cases: map[*cc.LabeledStatement]int{}}
+		gotoLabels: map[string]int{}, checked: map[int]bool{}, cases: map[*cc.LabeledStatement]int{},
+		spinConts: map[*cc.SelectionStatement]bool{}}
 	l.ff = fi.facts
 	fd := fi.def
 	pos := tr.pos(fd.Declarator)
@@ -432,6 +436,12 @@ func (l *fnl) selection(ss *cc.SelectionStatement) {
 	pos := l.tr.pos(ss)
 	switch ss.Case {
 	case cc.SelectionStatementIf, cc.SelectionStatementIfElse:
+		if l.spinConts[ss] {
+			// "if (c) continue;" at the start of a loop body whose iteration
+			// would only have read: wait until !c instead.
+			l.spin(ss.ExpressionList, pos)
+			return
+		}
 		then, els, end := l.newLabel(), l.newLabel(), l.newLabel()
 		l.cond(ss.ExpressionList, then, els)
 		l.bind(then)
@@ -525,7 +535,11 @@ func isEmptyStmt(s *cc.Statement) bool {
 
 // readOnly reports whether evaluating e only reads (no calls, assignments,
 // increments or statement expressions).
-func readOnly(e cc.ExpressionNode) bool {
+func readOnly(e cc.ExpressionNode) bool { return readOnlyWith(e, nil) }
+
+// readOnlyWith is readOnly, but calls for which pure returns true are
+// allowed.
+func readOnlyWith(e cc.ExpressionNode, pure func(*cc.PostfixExpression) bool) bool {
 	ok := true
 	walk(e, func(n any) bool {
 		switch x := n.(type) {
@@ -535,7 +549,9 @@ func readOnly(e cc.ExpressionNode) bool {
 			}
 		case *cc.PostfixExpression:
 			switch x.Case {
-			case cc.PostfixExpressionCall, cc.PostfixExpressionInc, cc.PostfixExpressionDec, cc.PostfixExpressionComplit:
+			case cc.PostfixExpressionCall:
+				ok = pure != nil && pure(x)
+			case cc.PostfixExpressionInc, cc.PostfixExpressionDec, cc.PostfixExpressionComplit:
 				ok = false
 			}
 		case *cc.UnaryExpression:
@@ -553,6 +569,98 @@ func readOnly(e cc.ExpressionNode) bool {
 	return ok
 }
 
+// spinPure reports whether evaluating e only reads shared memory and
+// changes nothing: readOnly, with calls of functions of the program that
+// only read (see pureFunc) allowed.
+func (tr *translator) spinPure(e cc.ExpressionNode) bool {
+	return readOnlyWith(e, func(pe *cc.PostfixExpression) bool { return tr.pureFunc(calleeName(pe)) })
+}
+
+// pureFunc reports whether calling the program's function name only reads
+// shared memory: it writes only its own register locals, takes no
+// addresses and calls only such functions (no builtins, no error or
+// SV-COMP functions).
+func (tr *translator) pureFunc(name string) bool {
+	if v, ok := tr.pure[name]; ok {
+		return v
+	}
+	fi := tr.funcs[name]
+	if fi == nil || fi.atomic || fi.ftype.IsVariadic() || name == "reach_error" || strings.HasPrefix(name, "__VERIFIER_") || fi.facts == nil {
+		return false
+	}
+	tr.pure[name] = false // recursion is not pure
+	plain := func(d *cc.Declarator) bool {
+		return d != nil && d.Linkage() == cc.None && !d.IsStatic() && !d.IsExtern() && !fi.facts.escaped[d] && isScalarC(d.Type())
+	}
+	ok := true
+	walk(fi.def.CompoundStatement, func(n any) bool {
+		switch x := n.(type) {
+		case *cc.AssignmentExpression:
+			if x.Case != cc.AssignmentExpressionCond && !plain(identDecl(x.UnaryExpression)) {
+				ok = false
+			}
+		case *cc.PostfixExpression:
+			switch x.Case {
+			case cc.PostfixExpressionCall:
+				ok = tr.pureFunc(calleeName(x))
+			case cc.PostfixExpressionInc, cc.PostfixExpressionDec:
+				ok = plain(identDecl(x.PostfixExpression))
+			case cc.PostfixExpressionComplit:
+				ok = false
+			}
+		case *cc.UnaryExpression:
+			switch x.Case {
+			case cc.UnaryExpressionInc, cc.UnaryExpressionDec:
+				ok = plain(identDecl(x.UnaryExpression))
+			case cc.UnaryExpressionAddrof:
+				ok = false
+			}
+		case *cc.PrimaryExpression:
+			if x.Case == cc.PrimaryExpressionStmt {
+				ok = false
+			}
+		case *cc.Declarator:
+			if x.IsStatic() || x.IsThreadLocal() || !x.IsTypename() && x.Type() != nil && !isScalarC(x.Type()) && x.Type().Kind() != cc.Function {
+				ok = false
+			}
+		case *cc.AsmStatement:
+			ok = false
+		}
+		return ok
+	})
+	tr.pure[name] = ok
+	return ok
+}
+
+// spinContinue returns the "if (c) continue;" that starts a loop body, or
+// nil: an iteration that takes it (after a condition that only reads)
+// changes nothing and can be replaced by waiting until !c.
+func spinContinue(body *cc.Statement) *cc.SelectionStatement {
+	if body == nil || body.Case != cc.StatementCompound {
+		return nil
+	}
+	bl := body.CompoundStatement.BlockItemList
+	if bl == nil || bl.BlockItem.Case != cc.BlockItemStmt {
+		return nil
+	}
+	s := bl.BlockItem.Statement
+	if s.Case != cc.StatementSelection || s.SelectionStatement.Case != cc.SelectionStatementIf {
+		return nil
+	}
+	then := s.SelectionStatement.Statement
+	if then.Case == cc.StatementCompound {
+		il := then.CompoundStatement.BlockItemList
+		if il == nil || il.BlockItemList != nil || il.BlockItem.Case != cc.BlockItemStmt {
+			return nil
+		}
+		then = il.BlockItem.Statement
+	}
+	if then.Case != cc.StatementJump || then.JumpStatement.Case != cc.JumpStatementContinue {
+		return nil
+	}
+	return s.SelectionStatement
+}
+
 // spin lowers an empty-bodied loop "while (c);" whose condition only reads
 // as await(!c): the condition's loads, then a spin-assume.
 func (l *fnl) spin(c cc.ExpressionNode, pos ir.Pos) {
@@ -567,10 +675,11 @@ func (l *fnl) iteration(is *cc.IterationStatement) {
 	pos := l.tr.pos(is)
 	switch is.Case {
 	case cc.IterationStatementWhile:
-		if isEmptyStmt(is.Statement) && readOnly(is.ExpressionList) {
+		if isEmptyStmt(is.Statement) && l.tr.spinPure(is.ExpressionList) {
 			l.spin(is.ExpressionList, pos)
 			return
 		}
+		l.markSpinContinue(is.Statement, is.ExpressionList)
 		head, body, end := l.newLabel(), l.newLabel(), l.newLabel()
 		ctr := l.loopCounter(pos)
 		l.bind(head)
@@ -583,10 +692,12 @@ func (l *fnl) iteration(is *cc.IterationStatement) {
 		}
 		l.bind(end)
 	case cc.IterationStatementDo:
-		if isEmptyStmt(is.Statement) && readOnly(is.ExpressionList) {
+		if isEmptyStmt(is.Statement) && l.tr.spinPure(is.ExpressionList) {
 			l.spin(is.ExpressionList, pos)
 			return
 		}
+		// No spin continue here: a continue goes to the condition, which may
+		// end the loop without running the rest of the body.
 		body, cont, end := l.newLabel(), l.newLabel(), l.newLabel()
 		ctr := l.loopCounter(pos)
 		l.bind(body)
@@ -606,13 +717,16 @@ func (l *fnl) iteration(is *cc.IterationStatement) {
 			l.declaration(is.Declaration)
 			cond, post = is.ExpressionList, is.ExpressionList2
 		}
-		if post == nil && isEmptyStmt(is.Statement) && (cond == nil || readOnly(cond)) {
+		if post == nil && isEmptyStmt(is.Statement) && (cond == nil || l.tr.spinPure(cond)) {
 			if cond == nil {
 				l.emit(l.assumeFalse(pos, ir.AssumeSpin))
 			} else {
 				l.spin(cond, pos)
 			}
 			return
+		}
+		if post == nil {
+			l.markSpinContinue(is.Statement, cond)
 		}
 		bound := l.countedLoop(is, cond, post)
 		head, body, cont, end := l.newLabel(), l.newLabel(), l.newLabel(), l.newLabel()
@@ -631,6 +745,16 @@ func (l *fnl) iteration(is *cc.IterationStatement) {
 		l.jump(head, pos)
 		l.bind(end)
 	}
+}
+
+// markSpinContinue records the spin continue of a loop body, if it has one
+// and the loop condition (nil: none) only reads.
+func (l *fnl) markSpinContinue(body *cc.Statement, cond cc.ExpressionNode) {
+	ss := spinContinue(body)
+	if ss == nil || cond != nil && !l.tr.spinPure(cond) || !l.tr.spinPure(ss.ExpressionList) {
+		return
+	}
+	l.spinConts[ss] = true
 }
 
 func (l *fnl) assumeFalse(pos ir.Pos, k ir.AssumeKind) ir.Instr {
@@ -670,7 +794,15 @@ func (l *fnl) jumpStmt(js *cc.JumpStatement) {
 	switch js.Case {
 	case cc.JumpStatementGoto:
 		l.hasGoto = true
-		l.jump(l.gotoLabel(js.Token2.SrcStr()), pos)
+		lab := l.gotoLabel(js.Token2.SrcStr())
+		if l.labels[lab] >= 0 {
+			// A backward goto closes a loop: bound it like one (the
+			// counter counts the jumps of one activation).
+			l.nloop++
+			ctr := l.newLocal(fmt.Sprintf("loop.%d", l.nloop), ir.Int, pos)
+			l.loopHead(ctr, 0, pos)
+		}
+		l.jump(lab, pos)
 	case cc.JumpStatementGotoExpr:
 		l.tr.unsupported(pos, "computed goto")
 	case cc.JumpStatementContinue:

@@ -2,6 +2,7 @@ package c
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 
@@ -36,7 +37,8 @@ type translator struct {
 	main        *fnInfo
 
 	globalOrder []string
-	cl          *fnl // lowerer for constant expressions
+	cl          *fnl            // lowerer for constant expressions
+	pure        map[string]bool // pureFunc results
 }
 
 type staticDecl struct {
@@ -118,11 +120,15 @@ func translate(filename string, src []byte, ast *cc.AST, cfg *cc.Config, opts Op
 		staticDecls: map[*cc.Declarator]staticDecl{},
 		externs:     map[string]*cc.Declarator{},
 		funcs:       map[string]*fnInfo{},
+		pure:        map[string]bool{},
 	}
 	defer func() {
 		// A construct the walker does not expect must never crash the
 		// checker: report it as unsupported instead.
 		if r := recover(); r != nil {
+			if os.Getenv("NCMC_C_PANIC") != "" {
+				panic(r)
+			}
 			if _, ok := r.(tooManyErrors); !ok {
 				tr.unsupported(ir.Pos{File: filename}, "internal error in the C front end: %v", r)
 			}

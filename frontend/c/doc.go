@@ -1,0 +1,155 @@
+// Package c is ncmc's front end for C: it translates the C of the SV-COMP
+// ConcurrencySafety pthread tasks into an ir.Program.
+//
+// The program is preprocessed, parsed and type-checked by modernc.org/cc/v4
+// against the host C library's headers (the host C compiler, gcc or cc, must
+// be installed: it supplies the predefined macros and include paths). The
+// default data model is ILP32, that of the SV-COMP concurrency tasks: the
+// predefined macros of gcc -mx32 with the host's x86-64 headers, so int,
+// long and pointers are 32 bits and long long is 64. LP64 is available
+// through Options. Headers included with quotes are looked up next to the
+// file first.
+//
+// # Errors: invalid versus unsupported
+//
+// A program that is not valid C (a syntax or type error found by cc) yields
+// a diag.ErrorList: bad input. A valid program that uses a construct this
+// front end cannot translate faithfully yields an *Unsupported listing each
+// such construct with its position ("file:line:col: unsupported: ..."); a
+// checker must then answer "unknown", never a verdict. Nothing is
+// approximated silently: every construct is either translated with its C
+// meaning (as restricted below) or reported.
+//
+// # Memory and values
+//
+// Memory is a sequence of cells, one per scalar: an integer of any width, a
+// pointer, a pthread_t, a mutex or a condition variable. Arrays and structs
+// are laid out cell by cell, so pointer arithmetic and indexing move by
+// whole elements and offsetof(T, m) (written &((T*)0)->m, as glibc's macro
+// and the Linux container_of do) is the member's offset in cells. Byte-level
+// reinterpretation is not modelled: unions (other than the pthread types),
+// arithmetic on a pointer converted to char* or void* (except by an
+// offsetof), bit-fields, and memset/memcpy are unsupported.
+//
+// Integers keep their C types: arithmetic is done in 64 bits and the result
+// is narrowed to the operand type with ir.ECast, so unsigned types wrap
+// around and signed overflow wraps as gcc's code does; the usual arithmetic
+// conversions and integer promotions apply, and conversions between integer
+// types truncate and extend as on x86. Division and remainder of 64-bit
+// unsigned integers are unsupported; 64-bit unsigned comparisons and right
+// shifts are exact. Division by zero and shift counts outside [0, 63] are
+// runtime errors of the checker (C leaves them undefined). A pointer
+// converted to an integer keeps its whole (checker-internal) value, so it
+// can be tested and converted back, but arithmetic on it is not meaningful.
+// Floating point is unsupported.
+//
+// Globals (and function-local statics) are IR globals, initialized with
+// their constant initializers (scalars, nested braces with brace elision,
+// one-level designators, addresses of globals, PTHREAD_*_INITIALIZER).
+// Every access to memory another thread could see is its own visible
+// instruction: reads are ILoads and writes IStores with order na, or sc for
+// objects declared _Atomic (directly or through a typedef such as
+// atomic_int); "_Atomic int *p" declarations are unsupported because the
+// parser does not record which type the qualifier applies to. Locals are IR
+// locals (invisible to other threads) unless their address is taken or
+// they are arrays or structs: such a local lives in a heap block allocated
+// once per call of its function (so every execution of its declaration,
+// e.g. in a loop, uses the same object, as on a stack); its initializer is
+// written by stores where it runs, or put into the allocation when it is
+// constant and runs once per call. Taking the address of a local only to
+// pass it as the out-parameter of pthread_create, pthread_join or an
+// __atomic builtin does not put it in memory.
+//
+// Reading a register local that was declared without an initializer before
+// it is assigned on every path is unsupported (C leaves its value
+// indeterminate, and SV-COMP tasks sometimes use that as nondeterminism).
+// Memory locals and malloc'd blocks, on the other hand, start zeroed: a
+// program whose outcome depends on reading such uninitialized memory is
+// outside what is modelled. Struct assignment and initialization copy cell
+// by cell; structs cannot be passed or returned by value.
+//
+// malloc(sizeof(T) * n), malloc(n * sizeof(T)), calloc(n, sizeof(T)) and
+// alloca with a constant n allocate a fresh block of n T (other sizes are
+// unsupported); allocation never fails, as SV-COMP assumes. free is a no-op:
+// a use after free is not detected.
+//
+// # Statements and functions
+//
+// All statements are supported except asm and computed goto: if, switch
+// (with fall-through and default), while, do, for, break, continue, return,
+// goto and labels, GNU statement expressions, __auto_type and typeof. Loops
+// get an ILoopHead with bound 0 (the global --unroll): a thread that would
+// start one more iteration stops with "bound hit" and the verdict becomes
+// unknown. A counted loop, for (i = a; i < b; i++) with constants a and b
+// (const globals included) and a body that does not write i, gets its trip
+// count as its bound, which it never hits. A backward goto is bounded in the
+// same way as a loop. An empty-bodied loop whose condition only reads
+// (while (c); while (c) {}) is a spin loop: it becomes a spin-assume of !c
+// (see docs/cir.md, "await").
+//
+// Functions are IR functions; only those main can reach (by calls or as
+// thread start routines) are translated. Calls through function pointers,
+// variadic functions, and main reading argc/argv are unsupported. Calls of
+// functions neither defined in the program nor listed below are
+// unsupported.
+//
+// # Library and SV-COMP functions
+//
+//   - reach_error() and __VERIFIER_error() are the SV-COMP error
+//     functions: a call is an IFail with message MsgReachError or
+//     MsgVerifierError (IsErrorCall recognizes them), whatever body the
+//     program gives them. assert() (glibc's __assert_fail) is an IFail
+//     "assertion failed: <condition>".
+//   - abort(), exit() and friends stop the calling thread for good (an
+//     IAssume of false): the execution is discarded as blocked. Other
+//     threads keep running, which is sound for reachability because the
+//     real process could have delayed the exiting thread; an execution
+//     where main returns while threads run is treated the same way.
+//   - __VERIFIER_assume(c) is IAssume(c); so is assume_abort_if_not(c) when
+//     the program does not define it (when it does, its body is used).
+//     __VERIFIER_assert(c) without a definition calls reach_error if !c.
+//   - __VERIFIER_atomic_begin() and __VERIFIER_atomic_end() are
+//     IAtomicBegin and IAtomicEnd; a function whose name starts with
+//     __VERIFIER_atomic_ runs as one atomic section (its body is wrapped in
+//     them, also around each return). A section may block on an assume.
+//     Every section starts with a relaxed fence, a visible no-op, so that
+//     other threads can run between the thread's previous step and the
+//     section (the interpreter starts a section right after that step).
+//   - __VERIFIER_nondet_X() is INondet over the values of X's return type,
+//     when there are at most Options.MaxNondetValues (256) of them (bool,
+//     char, unsigned char). For wider types the front end narrows the range
+//     exactly or reports "unsupported: unbounded nondeterministic input":
+//     the range is narrowed when the call's value is only used as a truth
+//     value (if (__VERIFIER_nondet_int()), or a local only ever tested for
+//     zero), which explores 0 and 1, and when the value is assigned to a
+//     variable and the very next statement assumes a constant range of it
+//     (x = __VERIFIER_nondet_uint(); if (!(x >= 5 && x <= 10)) abort(); or
+//     assume_abort_if_not / __VERIFIER_assume), which explores that range
+//     and keeps the assumption. For a global the narrowing is only done in
+//     main before any thread can have been created. Nondeterministic values
+//     are thus never explored over a partial range: a verdict covers every
+//     value.
+//   - pthread_create (the start routine must be a function of the program;
+//     attributes are ignored), pthread_join (with the thread's result),
+//     pthread_exit (in thread start routines and main only),
+//     pthread_self, pthread_equal; pthread_mutex_lock, unlock and trylock
+//     (0 or EBUSY), init and destroy (no-ops: mutexes start unlocked);
+//     pthread_cond_wait, signal, broadcast, init, destroy. Condition
+//     variables have no spurious wake-ups (the IR's semantics).
+//     pthread_create and the mutex functions always succeed and return 0.
+//     Read-write locks, barriers, semaphores, thread-local variables
+//     (__thread) and timed waits are unsupported.
+//   - C11 <stdatomic.h> operations (through gcc's __atomic builtins) and the
+//     __sync builtins: loads, stores, exchange, fetch-and-op and op-and-fetch
+//     (add, sub, and, or, xor), compare-exchange strong and weak (a weak one
+//     may also fail spuriously), test-and-set, clear and fences, with their
+//     memory orders (consume is treated as acquire). Read-modify-writes are
+//     IRMW/ICAS, except add and sub on integers narrower than 64 bits,
+//     which are a load and a store inside an atomic section (the same under
+//     interleaving semantics) so the stored value wraps around.
+//   - Output (printf, puts, ...), sleep/usleep/sched_yield and free are
+//     no-ops whose arguments are still evaluated; using the result of an
+//     output function is unsupported. __builtin_expect(e, c) is e.
+//
+// The evaluation order of operands (unspecified in C) is left to right.
+package c
