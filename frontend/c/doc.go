@@ -35,9 +35,10 @@
 // is narrowed to the operand type with ir.ECast, so unsigned types wrap
 // around and signed overflow wraps as gcc's code does; the usual arithmetic
 // conversions and integer promotions apply, and conversions between integer
-// types truncate and extend as on x86. Division and remainder of 64-bit
-// unsigned integers are unsupported; 64-bit unsigned comparisons and right
-// shifts are exact. Division by zero and shift counts outside [0, 63] are
+// types truncate and extend as on x86 (64-bit unsigned division, remainder,
+// comparison and right shift are built from the IR's signed operations).
+// A differential test against the host gcc checks this on thousands of
+// random expressions. Division by zero and shift counts outside [0, 63] are
 // runtime errors of the checker (C leaves them undefined). A pointer
 // converted to an integer keeps its whole (checker-internal) value, so it
 // can be tested and converted back, but arithmetic on it is not meaningful.

@@ -733,9 +733,7 @@ func (l *fnl) arith(op ir.Operator, a, b cc.ExpressionNode, rt cc.Type, pos ir.P
 	bv := l.convert(l.expr(b), b.Type(), rt, pos)
 	it := l.tr.scalarType(rt, pos)
 	if isU64(rt) && (op == ir.OpDiv || op == ir.OpMod) {
-		if !(isConst(bv) && bv.Val > 0 && isConst(av) && av.Val >= 0) {
-			l.tr.unsupported(pos, "division of 64-bit unsigned integers")
-		}
+		return udiv64(av, bv, op == ir.OpMod, it, pos)
 	}
 	r := bin(op, av, bv, it, pos)
 	switch op {
@@ -1159,9 +1157,10 @@ func (l *fnl) combine(op ir.Operator, old *ir.Expr, lt cc.Type, rhs cc.Expressio
 	} else {
 		b := l.convert(l.expr(rhs), rt, ct, pos)
 		if isU64(ct) && (op == ir.OpDiv || op == ir.OpMod) {
-			l.tr.unsupported(pos, "division of 64-bit unsigned integers")
+			r = udiv64(a, b, op == ir.OpMod, it, pos)
+		} else {
+			r = bin(op, a, b, it, pos)
 		}
-		r = bin(op, a, b, it, pos)
 	}
 	r = l.narrow(r, ct, pos)
 	return l.convert(r, ct, lt, pos)
@@ -1255,4 +1254,30 @@ func hasSync(t *ir.Type) bool {
 		}
 	}
 	return false
+}
+
+// udiv64 is the unsigned 64-bit quotient (or remainder) of a and b, built
+// from the IR's signed operations (Hacker's Delight, divlu): for b >= 2^63
+// the quotient is a >= b; for a < 2^63 it is the signed quotient; otherwise
+// q = ((a >> 1) / b) << 1 (logical shift) is the quotient or one less. The
+// cases are combined arithmetically (c*x + (1-c)*y), so the expression stays
+// pure; b == 0 still fails as a division by zero.
+func udiv64(a, b *ir.Expr, mod bool, t *ir.Type, pos ir.Pos) *ir.Expr {
+	i := ir.Int
+	c := func(v int64) *ir.Expr { return cnst(v, i, pos) }
+	flip := func(x *ir.Expr) *ir.Expr { return bin(ir.OpXor, x, c(math.MinInt64), i, pos) }
+	geu := func(x, y *ir.Expr) *ir.Expr { return bin(ir.OpGe, flip(x), flip(y), i, pos) }
+	sel := func(cond, x, y *ir.Expr) *ir.Expr { // cond ? x : y, cond in {0, 1}
+		return bin(ir.OpAdd, y, bin(ir.OpMul, cond, bin(ir.OpSub, x, y, i, pos), i, pos), i, pos)
+	}
+	half := bin(ir.OpAnd, bin(ir.OpShr, a, c(1), i, pos), c(math.MaxInt64), i, pos)
+	qh := bin(ir.OpShl, bin(ir.OpDiv, half, b, i, pos), c(1), i, pos)
+	rh := bin(ir.OpSub, a, bin(ir.OpMul, qh, b, i, pos), i, pos)
+	qbig := bin(ir.OpAdd, qh, geu(rh, b), i, pos)
+	qpos := sel(bin(ir.OpLt, a, c(0), i, pos), qbig, bin(ir.OpDiv, a, b, i, pos))
+	q := sel(bin(ir.OpLt, b, c(0), i, pos), geu(a, b), qpos)
+	if mod {
+		return retype(bin(ir.OpSub, a, bin(ir.OpMul, q, b, i, pos), i, pos), t)
+	}
+	return retype(q, t)
 }
