@@ -130,7 +130,6 @@ func (g *exprGen) literal(t string) string {
 
 func (g *exprGen) variable() string { return diffVars[g.r.Intn(len(diffVars))].name }
 
-
 func (g *exprGen) expr(depth int) string {
 	if depth == 0 || g.r.Intn(5) == 0 {
 		if g.r.Intn(3) == 0 {
