@@ -181,3 +181,102 @@ func (g *exprGen) expr(depth int) string {
 		return a
 	}
 }
+
+// TestMemoryDiff compares struct, array and pointer addressing with gcc:
+// random sequences of assignments through array indexing, member access,
+// pointers, pointer arithmetic and struct copies, on globals and locals;
+// every scalar is then compared.
+func TestMemoryDiff(t *testing.T) {
+	gcc, err := exec.LookPath("gcc")
+	if err != nil {
+		t.Skip("no gcc")
+	}
+	const decls = `struct in { short x; unsigned char y; };
+struct S { char c; int a[3]; unsigned short us; long long ll; struct in in; struct in two[2]; };
+struct S g[2] = { { 1, { 2, 3 }, 4, 5, { 6, 7 } }, { .us = 9, .c = -3 } };
+int ga[4][3] = { { 1 }, 2, 3, 4, { 5, 6 } };
+`
+	lvals := []string{"g[0].c", "g[1].a[2]", "g[0].a[0]", "g[1].us", "g[0].ll", "g[1].in.x", "g[0].in.y", "g[1].two[1].y", "g[0].two[0].x",
+		"ga[3][2]", "ga[0][1]", "ga[2][0]", "*p", "p[2]", "*(p + 4)", "ps->a[1]", "ps->in.y", "(*ps).ll", "ps[-1].us", "q->x", "q[1].y",
+		"l.a[1]", "l.in.x", "la[1][2]", "*lp", "lp[-1]", "(&l)->us"}
+	ptrs := []string{"p = &ga[1][0];", "p = ga[2];", "p = &ga[0][0] + 3;", "ps = &g[1];", "ps = g + 1;", "q = &g[0].two[0];", "q = g[1].two;",
+		"lp = &la[1][1];", "lp = la[2] + 1;", "lp++;", "lp--;", "p += 1;", "p -= 1;"}
+	r := rand.New(rand.NewSource(1))
+	for round := 0; round < 10; round++ {
+		var b strings.Builder
+		b.WriteString("struct S l = { 11, { 12, 13, 14 } }; int la[3][3] = { 1, 2, 3, 4 };\n")
+		b.WriteString("int *p = &ga[1][0]; struct S *ps = &g[1]; struct in *q = &g[0].two[0]; int *lp = &la[1][1];\n")
+		for i := 0; i < 40; i++ {
+			switch k := r.Intn(10); {
+			case k < 2:
+				b.WriteString(ptrs[r.Intn(len(ptrs))] + "\n")
+			case k == 2:
+				b.WriteString([]string{"g[0] = g[1];", "l = g[0];", "g[1] = l;", "g[0].in = g[1].two[1];"}[r.Intn(4)] + "\n")
+			default:
+				op := []string{"=", "+=", "-=", "^="}[r.Intn(4)]
+				fmt.Fprintf(&b, "%s %s %s + %d;\n", lvals[r.Intn(len(lvals))], op, lvals[r.Intn(len(lvals))], r.Intn(200)-100)
+			}
+			// Keep the pointers inside their arrays.
+			b.WriteString("if (p < &ga[0][0] + 1 || p > &ga[1][2]) p = &ga[1][0];\nif (lp < &la[0][1] || lp > &la[2][0]) lp = &la[1][1];\n")
+		}
+		var cells []string
+		for gi := 0; gi < 2; gi++ {
+			for _, f := range []string{"c", "a[0]", "a[1]", "a[2]", "us", "ll", "in.x", "in.y", "two[0].x", "two[0].y", "two[1].x", "two[1].y"} {
+				cells = append(cells, fmt.Sprintf("g[%d].%s", gi, f))
+			}
+		}
+		for _, f := range []string{"c", "a[0]", "a[1]", "a[2]", "us", "ll", "in.x", "in.y"} {
+			cells = append(cells, "l."+f)
+		}
+		for i := 0; i < 4; i++ {
+			for j := 0; j < 3; j++ {
+				cells = append(cells, fmt.Sprintf("ga[%d][%d]", i, j))
+				if i < 3 {
+					cells = append(cells, fmt.Sprintf("la[%d][%d]", i, j))
+				}
+			}
+		}
+		body := b.String()
+		var nat strings.Builder
+		fmt.Fprintf(&nat, "#include <stdio.h>\n%sint main(void) {\n%s", decls, body)
+		for _, c := range cells {
+			fmt.Fprintf(&nat, "printf(\"%%lld\\n\", (long long)(%s));\n", c)
+		}
+		nat.WriteString("return 0;\n}\n")
+		dir := t.TempDir()
+		src := filepath.Join(dir, "m.c")
+		os.WriteFile(src, []byte(nat.String()), 0o644)
+		bin := filepath.Join(dir, "m")
+		if out, err := exec.Command(gcc, "-std=gnu11", "-fwrapv", "-w", "-o", bin, src).CombinedOutput(); err != nil {
+			t.Fatalf("gcc: %v\n%s", err, out)
+		}
+		out, err := exec.Command(bin).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.Fields(string(out))
+		for _, bad := range []int{-1, r.Intn(len(cells))} {
+			var chk strings.Builder
+			fmt.Fprintf(&chk, "void reach_error(void) {}\n%sint main(void) {\n%s", decls, body)
+			for i, c := range cells {
+				v, _ := strconv.ParseInt(want[i], 10, 64)
+				if i == bad {
+					v++
+				}
+				fmt.Fprintf(&chk, "if ((long long)(%s) != (long long)0x%xULL) reach_error();\n", c, uint64(v))
+			}
+			chk.WriteString("return 0;\n}\n")
+			p, err := Compile("m.c", []byte(chk.String()), Options{DataModel: LP64})
+			if err != nil {
+				t.Fatalf("compile: %v", err)
+			}
+			res, err := ncmc.Verify(context.Background(), p, ncmc.Options{Explorer: "reference", MaxSteps: 1 << 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (res.Verdict == ncmc.Verified) != (bad < 0) {
+				t.Fatalf("round %d (altered cell %d): %s (%s) at %v\n%s", round, bad, res.Verdict, res.Reason, res.ViolationPos, chk.String())
+			}
+		}
+	}
+}
