@@ -125,8 +125,11 @@ type Seed struct {
 	Choices map[int32][]int
 	// Finals are the final values this seed fixes (final-value pivots only).
 	Finals map[int64]int64
-	// Why says which pivot produced the seed, for provenance.
-	Why string
+	// Why says which pivot produced the seed (the read and its new value, a
+	// final value, a deadlock or a choice); ID and Parent number the seed and
+	// the seed whose execution produced it (set by the explorer), for provenance.
+	Why        string
+	ID, Parent int
 }
 
 // Key identifies a seed (identical seeds give identical executions).

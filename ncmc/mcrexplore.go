@@ -248,6 +248,8 @@ func (st *mcrState) finish(sd *mcr.Seed, x *Execution, seeds []mcr.Seed, replay 
 		k := seeds[i].Key()
 		if !st.seen[k] {
 			st.seen[k] = true
+			seeds[i].ID = len(st.seen) - 1
+			seeds[i].Parent = sd.ID
 			st.queue = append(st.queue, &seeds[i])
 		}
 	}
@@ -292,9 +294,9 @@ func (st *mcrState) worker(ctx context.Context) {
 				}
 				sched = append(sched, fmt.Sprintf("t%s:%s", x.ThreadName(l.Action.T), lab))
 			}
-			st.opts.Debug("execution from seed [%s] (%d frozen): %s", sd.Why, len(sd.Steps), strings.Join(sched, "; "))
+			st.opts.Debug("execution from seed #%d (parent #%d: %s) (%d frozen): %s", sd.ID, sd.Parent, sd.Why, len(sd.Steps), strings.Join(sched, "; "))
 			for _, s := range seeds {
-				st.opts.Debug("  seed: %s (%d steps)", s.Why, len(s.Steps))
+				st.opts.Debug("  new seed: %s (%d steps)", s.Why, len(s.Steps))
 			}
 		}
 		d := gen.Stats
