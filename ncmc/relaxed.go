@@ -274,8 +274,12 @@ func (r *relaxed) filter(en []Action) []Action {
 
 // mayWait reports whether thread tn's next step may canonically come later
 // than now: it reads (load, RMW, CAS) a location that some other thread
-// may still write, so it may read from a write not added yet. Any other
-// step is ready now and stays ready.
+// may still write, so it may read from a write not added yet; or it is a
+// mutex or condition-variable operation, whose dependencies (the unlock a
+// lock reads, the previous operation on the condition variable) other
+// threads' steps may still change. Any other step (a write, a fence, a
+// spawn, an unlock, a join of a finished thread) is ready now and stays
+// ready with the same dependencies.
 func (r *relaxed) mayWait(tn int32) bool {
 	x := r.x
 	fr, in := r.instr(x.threads[tn])
@@ -284,6 +288,8 @@ func (r *relaxed) mayWait(tn int32) bool {
 	}
 	switch in.Op {
 	case ir.ILoad, ir.IRMW, ir.ICAS:
+	case ir.ILock, ir.ITryLock, ir.IWait, ir.ISignal, ir.IBroadcast:
+		return true
 	default:
 		return false
 	}
