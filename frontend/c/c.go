@@ -105,7 +105,11 @@ func Compile(filename string, src []byte, opts Options) (*ir.Program, error) {
 	sources := []cc.Source{
 		{Name: "<predefined>", Value: cfg.Predefined + defines(opts.Defines)},
 		{Name: "<builtin>", Value: cc.Builtin},
-		{Name: filename, Value: src},
+		// The sentinel declaration works around a parser hang
+		// (modernc.org/cc/v4 v4.31.0 loops forever when a pointer
+		// declarator is cut off by the end of the input, e.g. "void *"):
+		// its identifier ends that loop. It is harmless in a valid program.
+		{Name: filename, Value: append(append([]byte(nil), src...), "\nint "+eofSentinel+";\n"...)},
 	}
 	ast, err := ccTranslate(cfg, sources)
 	if err != nil {
@@ -140,6 +144,9 @@ func defines(ds []string) string {
 	}
 	return b.String()
 }
+
+// eofSentinel is the name of a global appended to every program (see Compile).
+const eofSentinel = "__ncmc_eof_sentinel"
 
 // x32Shim is a virtual include directory. The ILP32 configuration uses the
 // predefined macros of gcc -mx32 (ILP32 on x86-64) with the host's x86-64

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -14,10 +15,14 @@ import (
 )
 
 // FuzzC feeds arbitrary text to the C front end, seeded with the SV-COMP
-// task files. The front end must not crash (a panic in the translator is
-// turned into an "internal error" Unsupported, which the fuzzer reports as
-// a failure), and every program it accepts must be well-formed IR that the
-// interpreter can run for a few executions without an internal error.
+// task files. The input is a source text plus a list of line-level edits
+// (delete, duplicate, swap lines, change a number, a comparison or a logical
+// operator, insert a statement): byte mutations of the text mostly break
+// the syntax, the edits mostly keep it valid C and reach the translator and
+// the interpreter. The front end must not crash (a panic in the translator
+// is turned into an "internal error" Unsupported, which the fuzzer reports
+// as a failure), and every program it accepts must be well-formed IR that
+// the interpreter can run for a few executions without an internal error.
 //
 //	go test ./frontend/c -run '^$' -fuzz FuzzC -fuzztime 60s -parallel 1
 func FuzzC(f *testing.F) {
@@ -26,51 +31,83 @@ func FuzzC(f *testing.F) {
 	for _, file := range files {
 		src, err := os.ReadFile(file)
 		if err == nil {
-			f.Add(strings.Contains(file, "thesis"), src)
+			f.Add(strings.Contains(file, "thesis"), src, []byte{})
 		}
 	}
-	f.Add(false, []byte("int main(void) { return 0; }\n"))
-	f.Add(false, []byte(prelude+"int x;\nvoid *t(void *a) { x++; return 0; }\nint main(void) { pthread_t p; pthread_create(&p, 0, t, 0); pthread_join(p, 0); assert(x == 1); }\n"))
-	f.Fuzz(func(t *testing.T, thesis bool, src []byte) {
+	f.Add(false, []byte("int main(void) { return 0; }\n"), []byte{3, 0, 7})
+	f.Add(false, []byte(prelude+"int x;\nvoid *t(void *a) { x++; return 0; }\nint main(void) { pthread_t p; pthread_create(&p, 0, t, 0); pthread_join(p, 0); assert(x == 1); }\n"), []byte{1, 14, 14, 4, 15, 2})
+	f.Fuzz(func(t *testing.T, thesis bool, src, edits []byte) {
 		sub := "more"
 		if thesis {
 			sub = "thesis"
 		}
-		// A hang is a bug too: crash the worker so the fuzzer keeps the input.
-		watchdog := time.AfterFunc(20*time.Second, func() {
-			panic(fmt.Sprintf("FuzzC: no answer after 20s for input %q", src))
-		})
-		defer watchdog.Stop()
-		if os.Getenv("FUZZC_TRACE") != "" {
-			t0 := time.Now()
-			defer func() {
-				if f, err := os.OpenFile(os.Getenv("FUZZC_TRACE"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
-					fmt.Fprintf(f, "%s %d bytes in %s\n", time.Now().Format("15:04:05"), len(src), time.Since(t0))
-					f.Close()
-				}
-			}()
-		}
 		// The file name puts the task's local headers on the quote path.
-		name := filepath.Join(dir, sub, "fuzz.c")
-		p, err := Compile(name, src, Options{})
-		if err != nil {
-			if strings.Contains(err.Error(), "internal error in the C front end") {
-				t.Fatalf("translator crashed: %v", err)
-			}
-			return
-		}
-		if msg := checkIR(p); msg != "" {
-			t.Fatalf("malformed IR: %s\n%s", msg, p)
-		}
-		res, err := ncmc.Verify(context.Background(), p, ncmc.Options{Explorer: "reference", Unroll: 2,
-			MaxExecutions: 4, MaxSteps: 300, Timeout: 200 * time.Millisecond})
-		if err != nil {
-			t.Fatalf("verify: %v", err)
-		}
-		if strings.Contains(res.Reason, "internal error") {
-			t.Fatalf("interpreter internal error: %s\n%s", res.Reason, p)
-		}
+		fuzzOne(t, filepath.Join(dir, sub, "fuzz.c"), applyEdits(src, edits))
 	})
+}
+
+// FuzzCEdits is FuzzC on the task files with line-level edits only: the
+// input picks a task file and the edits to apply, so most inputs stay valid
+// C and exercise the translator and the interpreter rather than the parser.
+//
+//	go test ./frontend/c -run '^$' -fuzz FuzzCEdits -fuzztime 60s -parallel 1
+func FuzzCEdits(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join(*svcompDir, "*", "*.c"))
+	sort.Strings(files)
+	if len(files) == 0 {
+		f.Skip("no task files")
+	}
+	srcs := make([][]byte, len(files))
+	for i, file := range files {
+		srcs[i], _ = os.ReadFile(file)
+		f.Add(uint8(i), []byte{})
+	}
+	f.Fuzz(func(t *testing.T, task uint8, edits []byte) {
+		i := int(task) % len(files)
+		fuzzOne(t, filepath.Join(filepath.Dir(files[i]), "fuzz.c"), applyEdits(srcs[i], edits))
+	})
+}
+
+// fuzzOne checks one fuzz input: no crash, well-formed IR, a few
+// executions without an internal error, and an answer within 20s.
+func fuzzOne(t *testing.T, name string, src []byte) {
+	// A hang is a bug too: crash the worker so the fuzzer keeps the input.
+	watchdog := time.AfterFunc(20*time.Second, func() {
+		panic(fmt.Sprintf("FuzzC: no answer after 20s for input %q", src))
+	})
+	defer watchdog.Stop()
+	outcome := "translated"
+	if trace := os.Getenv("FUZZC_TRACE"); trace != "" {
+		t0 := time.Now()
+		defer func() {
+			if f, err := os.OpenFile(trace, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+				fmt.Fprintf(f, "%s %d bytes in %s: %s\n", time.Now().Format("15:04:05"), len(src), time.Since(t0), outcome)
+				f.Close()
+			}
+		}()
+	}
+	p, err := Compile(name, src, Options{})
+	if err != nil {
+		if strings.Contains(err.Error(), "internal error in the C front end") {
+			t.Fatalf("translator crashed: %v", err)
+		}
+		outcome = "rejected"
+		if _, ok := err.(*Unsupported); ok {
+			outcome = "unsupported"
+		}
+		return
+	}
+	if msg := checkIR(p); msg != "" {
+		t.Fatalf("malformed IR: %s\n%s", msg, p)
+	}
+	res, err := ncmc.Verify(context.Background(), p, ncmc.Options{Explorer: "reference", Unroll: 2,
+		MaxExecutions: 4, MaxSteps: 300, Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	if strings.Contains(res.Reason, "internal error") {
+		t.Fatalf("interpreter internal error: %s\n%s", res.Reason, p)
+	}
 }
 
 // checkIR reports a structural error of p ("" if none): jump targets,
@@ -194,4 +231,69 @@ func TestCheckIRTasks(t *testing.T) {
 			t.Errorf("%s: %s", file, msg)
 		}
 	}
+}
+
+// applyEdits applies line-level edits to src: each edit is 3 bytes (kind,
+// a, b), line numbers taken modulo the number of lines.
+func applyEdits(src, edits []byte) []byte {
+	if len(edits) < 3 {
+		return src
+	}
+	lines := strings.Split(string(src), "\n")
+	cmps := []string{"<=", ">=", "==", "!=", "<", ">"}
+	stmts := []string{"x++;", "sched_yield();", "if (0) abort();", "__VERIFIER_atomic_begin(); __VERIFIER_atomic_end();",
+		"while (0) {}", "{ int t = 1; t++; }", "return 0;", "break;", "continue;", "goto ERROR;", "ERROR: ;", "reach_error();"}
+	for i := 0; i+2 < len(edits) && i < 30; i += 3 {
+		n := len(lines)
+		a, b := int(edits[i+1])%n, int(edits[i+2])%n
+		switch edits[i] % 8 {
+		case 0:
+			lines = append(lines[:a], lines[a+1:]...)
+		case 1:
+			lines = append(lines[:b], append([]string{lines[a]}, lines[b:]...)...)
+		case 2:
+			lines[a], lines[b] = lines[b], lines[a]
+		case 3:
+			lines[a] = replaceFirstNumber(lines[a], int(edits[i+2])-64)
+		case 4:
+			for _, c := range cmps {
+				if j := strings.Index(lines[a], c); j >= 0 {
+					lines[a] = lines[a][:j] + cmps[int(edits[i+2])%len(cmps)] + lines[a][j+len(c):]
+					break
+				}
+			}
+		case 5:
+			if strings.Contains(lines[a], "&&") {
+				lines[a] = strings.Replace(lines[a], "&&", "||", 1)
+			} else {
+				lines[a] = strings.Replace(lines[a], "||", "&&", 1)
+			}
+		case 6:
+			lines = append(lines[:a], append([]string{stmts[int(edits[i+2])%len(stmts)]}, lines[a:]...)...)
+		case 7:
+			lines[a] = strings.Replace(lines[a], "++", "--", 1)
+		}
+		if len(lines) == 0 {
+			lines = []string{""}
+		}
+	}
+	return []byte(strings.Join(lines, "\n"))
+}
+
+// replaceFirstNumber replaces the first decimal literal of line by v.
+func replaceFirstNumber(line string, v int) string {
+	for i := 0; i < len(line); i++ {
+		if line[i] >= '0' && line[i] <= '9' && (i == 0 || !isIdentByte(line[i-1])) {
+			j := i
+			for j < len(line) && isIdentByte(line[j]) {
+				j++
+			}
+			return line[:i] + fmt.Sprint(v) + line[j:]
+		}
+	}
+	return line
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }

@@ -243,6 +243,9 @@ func (tr *translator) fileDecl(decl *cc.Declaration) {
 			continue
 		}
 		name := d.Name()
+		if name == eofSentinel {
+			continue
+		}
 		if d.IsExtern() && id.Initializer == nil {
 			if _, ok := tr.globals[name]; !ok {
 				tr.externs[name] = d
