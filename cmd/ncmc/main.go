@@ -30,6 +30,7 @@ type cli struct {
 	Test   testCmd   `cmd:"" help:"Hunt for bugs when a program is too big to explore: PCT, random walks or preemption-bounded search (CB-DPOR, CHESS); found bugs come with a replayable schedule."`
 	Spec   specCmd   `cmd:"" help:"Commutativity specifications: spec check SPEC --impl PROG.cir tests a spec's soundness."`
 	Litmus litmusCmd `cmd:"" help:"Run herd-style litmus tests (C, X86, X86_64) under a memory model: reachable outcomes, the verdict of the condition, why a forbidden outcome is forbidden, pictures of the executions."`
+	Sweep  sweepCmd  `cmd:"" help:"Check SV-COMP tasks (task-definition .yml files) against their expected verdicts: SV-COMP score, results table (CSV, JSON, HTML) and a log per task. Exit 1 if some answer is wrong."`
 }
 
 // env is what a command needs from the process: output streams and whether
@@ -99,6 +100,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, stderrTer
 		return c.Litmus.run(e)
 	case "spec check <spec>":
 		return c.Spec.Check.run(e)
+	case "sweep <path>":
+		return c.Sweep.run(e)
 	}
 	fmt.Fprintf(stderr, "ncmc: unknown command %q\n", kctx.Command())
 	return exitBadInput

@@ -1,0 +1,611 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"ncmc/frontend"
+	cfront "ncmc/frontend/c"
+	"ncmc/ir"
+	"ncmc/ncmc"
+)
+
+// sweepCmd checks SV-COMP verification tasks (task-definition files) and
+// scores the answers against their expected verdicts.
+type sweepCmd struct {
+	Paths    []string      `arg:"" name:"path" help:"Task-definition files (.yml) or directories to search for them."`
+	Timeout  time.Duration `help:"Time limit per task and property." default:"60s"`
+	Jobs     int           `help:"Tasks checked at the same time." default:"1"`
+	Out      string        `help:"Directory for results.csv, results.json, summary.html and a log per task." default:"sweep-results" type:"path"`
+	Unroll   int           `help:"Default loop bound (see verify --unroll)." default:"8"`
+	MaxSteps int           `name:"max-steps" help:"Visible steps allowed per execution." default:"100000"`
+	Explorer string        `help:"Exploration algorithm (see verify --explorer); programs with atomic sections always use reference, which mcr does not support yet." default:"mcr" enum:"mcr,reference"`
+	Quiet    bool          `short:"q" help:"Print only the totals."`
+}
+
+// The SV-COMP scores of an answer (see ../shared/bench/svcomp/README.md).
+const (
+	scoreCorrectTrue  = 2
+	scoreCorrectFalse = 1
+	scoreWrongFalse   = -16
+	scoreWrongTrue    = -32
+)
+
+// sweepResult is the answer for one (task, property) pair.
+type sweepResult struct {
+	Task     string  `json:"task"`
+	YML      string  `json:"yml"`
+	File     string  `json:"file"`
+	Property string  `json:"property"`
+	Expected string  `json:"expected"` // "true", "false" or "" (not known)
+	Answer   string  `json:"answer"`   // "true", "false" or "unknown"
+	Category string  `json:"category"` // correct, wrong, unknown, or "-" without an expected verdict
+	Score    int     `json:"score"`
+	TimeS    float64 `json:"time_s"`
+	Reason   string  `json:"reason"`
+	Explorer string  `json:"explorer,omitempty"`
+	Log      string  `json:"log"`
+}
+
+// sweepSummary totals a sweep.
+type sweepSummary struct {
+	Pairs     int     `json:"pairs"`
+	Correct   int     `json:"correct"`
+	Wrong     int     `json:"wrong"`
+	Unknown   int     `json:"unknown"`
+	Score     int     `json:"score"`
+	MaxScore  int     `json:"max_score"`
+	TimeS     float64 `json:"time_s"`
+	Timeout   string  `json:"timeout"`
+	Unroll    int     `json:"unroll"`
+	Explorer  string  `json:"explorer"`
+	Generated string  `json:"generated"`
+}
+
+// taskDef is a task-definition file (formats 1.x and 2.x).
+type taskDef struct {
+	FormatVersion string `yaml:"format_version"`
+	InputFiles    any    `yaml:"input_files"`
+	Properties    []struct {
+		PropertyFile    string `yaml:"property_file"`
+		ExpectedVerdict *bool  `yaml:"expected_verdict"`
+		Subproperty     string `yaml:"subproperty"`
+	} `yaml:"properties"`
+	Options struct {
+		Language  string `yaml:"language"`
+		DataModel string `yaml:"data_model"`
+	} `yaml:"options"`
+}
+
+// sweepUnit is one (task, property) pair to check.
+type sweepUnit struct {
+	res       sweepResult
+	dataModel string
+	loadErr   string // why the task definition cannot be used
+}
+
+func (s *sweepCmd) run(e *env) int {
+	if s.Jobs < 1 || s.Timeout <= 0 || s.Unroll <= 0 || s.MaxSteps <= 0 {
+		fmt.Fprintln(e.stderr, "ncmc: --jobs, --timeout, --unroll and --max-steps must be positive")
+		return exitBadInput
+	}
+	ymls, err := findTaskFiles(s.Paths)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ncmc: %v\n", err)
+		return exitBadInput
+	}
+	if len(ymls) == 0 {
+		fmt.Fprintln(e.stderr, "ncmc: no task-definition files (.yml) found")
+		return exitBadInput
+	}
+	units := loadUnits(ymls)
+	if err := os.MkdirAll(filepath.Join(s.Out, "logs"), 0o755); err != nil {
+		fmt.Fprintf(e.stderr, "ncmc: %v\n", err)
+		return exitBadInput
+	}
+	start := time.Now()
+	var mu sync.Mutex
+	done, correct, wrong, unknown := 0, 0, 0, 0
+	progress := func(r *sweepResult) {
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		switch r.Category {
+		case "correct":
+			correct++
+		case "wrong":
+			wrong++
+		default:
+			unknown++
+		}
+		line := fmt.Sprintf("[%d/%d] %d correct, %d wrong, %d unknown; %s %s: %s (%.1fs)",
+			done, len(units), correct, wrong, unknown, r.Task, r.Property, r.Answer, r.TimeS)
+		if e.stderrTerm {
+			fmt.Fprintf(e.stderr, "\r\033[K%s", line)
+		} else if !s.Quiet {
+			fmt.Fprintln(e.stderr, line)
+		}
+	}
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for j := 0; j < s.Jobs; j++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				s.check(e.ctx, &units[i])
+				progress(&units[i].res)
+			}
+		}()
+	}
+	for i := range units {
+		if e.ctx.Err() != nil {
+			units[i].res.Answer, units[i].res.Category, units[i].res.Reason = "unknown", categoryOf(units[i].res.Expected, "unknown"), "sweep interrupted"
+			continue
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if e.stderrTerm {
+		fmt.Fprint(e.stderr, "\r\033[K")
+	}
+	results := make([]sweepResult, len(units))
+	for i := range units {
+		results[i] = units[i].res
+	}
+	sum := summarize(results, time.Since(start), s)
+	if err := s.writeResults(results, sum); err != nil {
+		fmt.Fprintf(e.stderr, "ncmc: %v\n", err)
+		return exitBadInput
+	}
+	s.printTable(e.stdout, results, sum)
+	if sum.Wrong > 0 {
+		return exitViolation
+	}
+	return exitVerified
+}
+
+// findTaskFiles expands the command-line paths into task-definition files.
+func findTaskFiles(paths []string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			add(p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && (strings.HasSuffix(path, ".yml") || strings.HasSuffix(path, ".yaml")) {
+				add(path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// loadUnits reads the task definitions: one unit per property.
+func loadUnits(ymls []string) []sweepUnit {
+	var units []sweepUnit
+	for _, y := range ymls {
+		task := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(y), ".yml"), ".yaml")
+		base := sweepUnit{res: sweepResult{Task: task, YML: y, Answer: "unknown"}}
+		data, err := os.ReadFile(y)
+		if err != nil {
+			base.loadErr = err.Error()
+			base.res.Property = "?"
+			units = append(units, base)
+			continue
+		}
+		var td taskDef
+		if err := yaml.Unmarshal(data, &td); err != nil {
+			base.loadErr = fmt.Sprintf("%s: %v", y, err)
+			base.res.Property = "?"
+			units = append(units, base)
+			continue
+		}
+		file, ferr := inputFile(y, td.InputFiles)
+		base.res.File = file
+		base.dataModel = td.Options.DataModel
+		if ferr != nil {
+			base.loadErr = ferr.Error()
+		}
+		if len(td.Properties) == 0 {
+			u := base
+			u.res.Property = "-"
+			if u.loadErr == "" {
+				u.loadErr = "the task lists no property"
+			}
+			units = append(units, u)
+		}
+		for _, p := range td.Properties {
+			u := base
+			u.res.Property = strings.TrimSuffix(filepath.Base(p.PropertyFile), ".prp")
+			if p.ExpectedVerdict != nil {
+				u.res.Expected = fmt.Sprint(*p.ExpectedVerdict)
+			}
+			units = append(units, u)
+		}
+	}
+	return units
+}
+
+// inputFile resolves input_files (a pattern or a list of them, relative to
+// the task definition) to exactly one program file.
+func inputFile(yml string, v any) (string, error) {
+	var pats []string
+	switch x := v.(type) {
+	case string:
+		pats = []string{x}
+	case []any:
+		for _, p := range x {
+			s, ok := p.(string)
+			if !ok {
+				return "", fmt.Errorf("%s: input_files must be strings", yml)
+			}
+			pats = append(pats, s)
+		}
+	default:
+		return "", fmt.Errorf("%s: no input_files", yml)
+	}
+	var files []string
+	for _, p := range pats {
+		m, err := filepath.Glob(filepath.Join(filepath.Dir(yml), p))
+		if err != nil {
+			return "", err
+		}
+		files = append(files, m...)
+	}
+	if len(files) != 1 {
+		return "", fmt.Errorf("%s: input_files must name exactly one file (found %d)", yml, len(files))
+	}
+	return files[0], nil
+}
+
+// check answers one unit and writes its log.
+func (s *sweepCmd) check(ctx context.Context, u *sweepUnit) {
+	r := &u.res
+	t0 := time.Now()
+	var log strings.Builder
+	fmt.Fprintf(&log, "task %s (%s)\nfile %s\nproperty %s, expected %s\nbounds: unroll %d, max-steps %d, timeout %s, explorer %s\n\n",
+		r.Task, r.YML, r.File, r.Property, orDash(r.Expected), s.Unroll, s.MaxSteps, s.Timeout, s.Explorer)
+	r.Answer, r.Reason = s.answer(ctx, u, &log)
+	r.TimeS = time.Since(t0).Seconds()
+	r.Category = categoryOf(r.Expected, r.Answer)
+	r.Score = scoreOf(r.Expected, r.Answer)
+	fmt.Fprintf(&log, "\nanswer %s (%s); %s, score %d, %.2fs\n", r.Answer, r.Reason, r.Category, r.Score, r.TimeS)
+	name := fmt.Sprintf("%s-%s.%s.log", filepath.Base(filepath.Dir(r.YML)), r.Task, r.Property)
+	r.Log = filepath.Join("logs", name)
+	_ = os.WriteFile(filepath.Join(s.Out, r.Log), []byte(log.String()), 0o644)
+}
+
+// answer computes the answer for one unit: "true", "false" or "unknown",
+// and why.
+func (s *sweepCmd) answer(ctx context.Context, u *sweepUnit, log *strings.Builder) (answer, reason string) {
+	defer func() {
+		if p := recover(); p != nil {
+			answer, reason = "unknown", fmt.Sprintf("internal error: %v", p)
+			fmt.Fprintln(log, reason)
+		}
+	}()
+	if u.loadErr != "" {
+		fmt.Fprintln(log, u.loadErr)
+		return "unknown", u.loadErr
+	}
+	r := &u.res
+	prog, err := s.load(r.File, u.dataModel)
+	if err != nil {
+		fmt.Fprintln(log, err)
+		var un *frontend.Unsupported
+		if errors.As(err, &un) {
+			return "unknown", un.Reason()
+		}
+		return "unknown", "cannot read the program: " + firstLine(err.Error())
+	}
+	switch r.Property {
+	case "unreach-call":
+	case "no-data-race":
+		const why = "property no-data-race is not checked yet (data-race detection is not available in verify)"
+		fmt.Fprintln(log, why)
+		return "unknown", why
+	default:
+		why := fmt.Sprintf("property %s is not supported (only unreach-call)", r.Property)
+		fmt.Fprintln(log, why)
+		return "unknown", why
+	}
+	explorer := s.Explorer
+	if explorer == "mcr" && hasAtomicSections(prog) {
+		explorer = "reference"
+		fmt.Fprintln(log, "the program has atomic sections, which mcr does not support yet: using the reference explorer")
+	}
+	deadline := time.Now().Add(s.Timeout)
+	opts := ncmc.Options{Explorer: explorer, Unroll: s.Unroll, MaxSteps: s.MaxSteps, Timeout: s.Timeout, Workers: 1}
+	res, err := ncmc.Verify(ctx, prog, opts)
+	if err != nil && explorer == "mcr" {
+		fmt.Fprintf(log, "mcr failed (%v): using the reference explorer\n", err)
+		opts.Explorer, opts.Timeout = "reference", time.Until(deadline)
+		if opts.Timeout <= 0 {
+			return "unknown", "time limit reached (mcr failed: " + err.Error() + ")"
+		}
+		res, err = ncmc.Verify(ctx, prog, opts)
+	}
+	if err == nil && res.Verdict == ncmc.Violation && !cfront.IsErrorCall(res.Reason) {
+		// Another kind of violation (a failed assert(), a deadlock, a
+		// runtime error) came first: look for an error call among all
+		// outcomes.
+		fmt.Fprintf(log, "first violation: %s; exploring on to look for an error call\n", res.Reason)
+		opts.KeepGoing, opts.Timeout = true, time.Until(deadline)
+		if opts.Timeout > 0 {
+			res, err = ncmc.Verify(ctx, prog, opts)
+		}
+	}
+	u.res.Explorer = opts.Explorer
+	if err != nil {
+		fmt.Fprintln(log, err)
+		return "unknown", "checker error: " + err.Error()
+	}
+	logResult(log, res)
+	return unreachCallAnswer(res)
+}
+
+// load translates the program of a task.
+func (s *sweepCmd) load(file, dataModel string) (*ir.Program, error) {
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".c", ".i":
+		dm := cfront.DataModel(dataModel)
+		if dm == "" {
+			dm = cfront.ILP32
+		}
+		return cfront.CompileFile(file, cfront.Options{DataModel: dm})
+	}
+	return frontend.LoadFile(file)
+}
+
+// unreachCallAnswer maps a result to the answer for unreach-call: false if
+// some execution calls an error function, true if every execution was
+// explored without any violation and without hitting a bound, else
+// unknown (other violations, such as a failed assert() or a runtime error,
+// say nothing about the error functions).
+func unreachCallAnswer(res *ncmc.Result) (string, string) {
+	for _, o := range res.Outcomes {
+		if cfront.IsErrorCall(o.Violation) {
+			return "false", o.Violation
+		}
+	}
+	if res.Verdict == ncmc.Violation && cfront.IsErrorCall(res.Reason) {
+		return "false", res.Reason
+	}
+	if res.Verdict == ncmc.Verified {
+		return "true", res.Reason
+	}
+	return "unknown", res.Reason
+}
+
+func hasAtomicSections(p *ir.Program) bool {
+	for _, f := range p.Funcs {
+		for i := range f.Body {
+			if f.Body[i].Op == ir.IAtomicBegin {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func logResult(w io.Writer, res *ncmc.Result) {
+	fmt.Fprintf(w, "verdict %s (%s), explorer %s\n", res.Verdict, res.Reason, res.Explorer)
+	if res.Note != "" {
+		fmt.Fprintf(w, "note: %s\n", res.Note)
+	}
+	st := res.Stats
+	fmt.Fprintf(w, "%d executions (%d complete, %d blocked, %d bound hits, %d violations), %d steps, %s\n",
+		st.Executions, st.Complete, st.Blocked, st.BoundHits, st.Violations, st.Steps, res.Elapsed.Round(time.Millisecond))
+	if res.ViolationPos.IsValid() {
+		fmt.Fprintf(w, "violation at %s\n", res.ViolationPos)
+	}
+	if len(res.Counterexample) > 0 {
+		fmt.Fprintln(w, "\ncounterexample:")
+		printTrace(w, res.Counterexample)
+	}
+	if len(res.Outcomes) > 0 {
+		fmt.Fprintf(w, "\noutcomes (%d distinct):\n", len(res.Outcomes))
+		for i, o := range res.Outcomes {
+			if i == 50 {
+				fmt.Fprintf(w, "  ... %d more\n", len(res.Outcomes)-50)
+				break
+			}
+			fmt.Fprintf(w, "  %s [%s] x%d\n", o.State, orDash(o.Violation), o.Executions)
+		}
+	}
+}
+
+func categoryOf(expected, answer string) string {
+	switch {
+	case expected == "":
+		return "-"
+	case answer == "unknown":
+		return "unknown"
+	case answer == expected:
+		return "correct"
+	}
+	return "wrong"
+}
+
+func scoreOf(expected, answer string) int {
+	switch {
+	case expected == "" || answer == "unknown":
+		return 0
+	case answer == "true" && expected == "true":
+		return scoreCorrectTrue
+	case answer == "false" && expected == "false":
+		return scoreCorrectFalse
+	case answer == "false":
+		return scoreWrongFalse
+	}
+	return scoreWrongTrue
+}
+
+func summarize(rs []sweepResult, elapsed time.Duration, s *sweepCmd) sweepSummary {
+	sum := sweepSummary{Pairs: len(rs), TimeS: elapsed.Seconds(), Timeout: s.Timeout.String(), Unroll: s.Unroll,
+		Explorer: s.Explorer, Generated: time.Now().UTC().Format(time.RFC3339)}
+	for _, r := range rs {
+		switch r.Category {
+		case "correct":
+			sum.Correct++
+		case "wrong":
+			sum.Wrong++
+		default:
+			sum.Unknown++
+		}
+		sum.Score += r.Score
+		switch r.Expected {
+		case "true":
+			sum.MaxScore += scoreCorrectTrue
+		case "false":
+			sum.MaxScore += scoreCorrectFalse
+		}
+	}
+	return sum
+}
+
+func (s *sweepCmd) printTable(w io.Writer, rs []sweepResult, sum sweepSummary) {
+	if !s.Quiet {
+		for _, r := range rs {
+			fmt.Fprintf(w, "%-8s %-30s %-13s expected %-5s answer %-7s %6.1fs  %s\n",
+				r.Category, r.Task, r.Property, orDash(r.Expected), r.Answer, r.TimeS, truncate(firstLine(r.Reason), 100))
+		}
+	}
+	fmt.Fprintf(w, "%d (task, property) pairs: %d correct, %d wrong, %d unknown; score %d of %d; %.1fs (timeout %s, unroll %d, explorer %s)\n",
+		sum.Pairs, sum.Correct, sum.Wrong, sum.Unknown, sum.Score, sum.MaxScore, sum.TimeS, sum.Timeout, sum.Unroll, sum.Explorer)
+	fmt.Fprintf(w, "results in %s\n", s.Out)
+}
+
+func (s *sweepCmd) writeResults(rs []sweepResult, sum sweepSummary) error {
+	// CSV.
+	f, err := os.Create(filepath.Join(s.Out, "results.csv"))
+	if err != nil {
+		return err
+	}
+	cw := csv.NewWriter(f)
+	cw.Write([]string{"task", "property", "expected", "answer", "category", "score", "time_s", "explorer", "reason", "file", "log"})
+	for _, r := range rs {
+		cw.Write([]string{r.Task, r.Property, r.Expected, r.Answer, r.Category, fmt.Sprint(r.Score),
+			fmt.Sprintf("%.3f", r.TimeS), r.Explorer, firstLine(r.Reason), r.File, r.Log})
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	// JSON.
+	data, err := json.MarshalIndent(struct {
+		Summary sweepSummary  `json:"summary"`
+		Results []sweepResult `json:"results"`
+	}{sum, rs}, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(s.Out, "results.json"), append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(s.Out, "summary.html"), []byte(sweepHTML(rs, sum, s.Timeout)), 0o644)
+}
+
+// sweepHTML renders the summary page: totals, a bar chart of the time per
+// task (SVG, one bar per pair, colored by category) and the results table.
+func sweepHTML(rs []sweepResult, sum sweepSummary, timeout time.Duration) string {
+	var b strings.Builder
+	colors := map[string]string{"correct": "#2e7d32", "wrong": "#c62828", "unknown": "#9e9e9e", "-": "#90a4ae"}
+	b.WriteString("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>ncmc sweep</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}th{background:#eee}.correct{color:#2e7d32}.wrong{color:#c62828;font-weight:bold}.unknown{color:#757575}</style></head><body>\n")
+	fmt.Fprintf(&b, "<h1>ncmc sweep</h1>\n<p>%d (task, property) pairs: <b>%d correct</b>, <b>%d wrong</b>, %d unknown. Score <b>%d</b> of %d. Total time %.1f s (timeout %s per pair, unroll %d, explorer %s). Generated %s.</p>\n",
+		sum.Pairs, sum.Correct, sum.Wrong, sum.Unknown, sum.Score, sum.MaxScore, sum.TimeS, html.EscapeString(sum.Timeout), sum.Unroll, html.EscapeString(sum.Explorer), html.EscapeString(sum.Generated))
+	// Time per task.
+	const barH, labelW, plotW = 14, 260, 600
+	maxT := timeout.Seconds()
+	for _, r := range rs {
+		maxT = max(maxT, r.TimeS)
+	}
+	if maxT <= 0 {
+		maxT = 1
+	}
+	h := len(rs)*barH + 30
+	fmt.Fprintf(&b, "<h2>Time per task</h2>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-size=\"11\">\n", labelW+plotW+80, h)
+	for i, r := range rs {
+		y := i*barH + 2
+		w := r.TimeS / maxT * plotW
+		fmt.Fprintf(&b, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>", labelW-4, y+barH-4, html.EscapeString(truncate(r.Task+" "+r.Property, 42)))
+		fmt.Fprintf(&b, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>%s: %.2fs, %s</title></rect>", labelW, y, max(w, 1), barH-3, colors[r.Category], html.EscapeString(r.Task), r.TimeS, html.EscapeString(r.Category))
+		fmt.Fprintf(&b, "<text x=\"%.1f\" y=\"%d\">%.1fs</text>\n", float64(labelW)+max(w, 1)+4, y+barH-4, r.TimeS)
+	}
+	tx := float64(labelW) + timeout.Seconds()/maxT*plotW
+	fmt.Fprintf(&b, "<line x1=\"%.1f\" y1=\"0\" x2=\"%.1f\" y2=\"%d\" stroke=\"#c62828\" stroke-dasharray=\"4\"/><text x=\"%.1f\" y=\"%d\" fill=\"#c62828\">timeout %s</text>\n</svg>\n",
+		tx, tx, h-20, tx+2, h-6, html.EscapeString(timeout.String()))
+	// Table.
+	b.WriteString("<h2>Results</h2>\n<table><tr><th>task</th><th>property</th><th>expected</th><th>answer</th><th>category</th><th>score</th><th>time (s)</th><th>explorer</th><th>reason</th><th>log</th></tr>\n")
+	for _, r := range rs {
+		fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"%s\">%s</td><td>%d</td><td>%.2f</td><td>%s</td><td>%s</td><td><a href=\"%s\">log</a></td></tr>\n",
+			html.EscapeString(r.Task), html.EscapeString(r.Property), html.EscapeString(orDash(r.Expected)), html.EscapeString(r.Answer),
+			html.EscapeString(r.Category), html.EscapeString(r.Category), r.Score, r.TimeS, html.EscapeString(r.Explorer),
+			html.EscapeString(truncate(firstLine(r.Reason), 160)), html.EscapeString(filepath.ToSlash(r.Log)))
+	}
+	b.WriteString("</table>\n</body></html>\n")
+	return b.String()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+var spaceRE = regexp.MustCompile(`\s+`)
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return spaceRE.ReplaceAllString(s, " ")
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeTask writes prog.c and its task definition into dir.
+func writeTask(t *testing.T, dir, name, src, props string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name+".c"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	yml := "format_version: '2.0'\ninput_files: '" + name + ".c'\nproperties:\n" + props + "options:\n  language: C\n  data_model: ILP32\n"
+	if err := os.WriteFile(filepath.Join(dir, name+".yml"), []byte(yml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const racy = `#include <pthread.h>
+void reach_error(void) {}
+int x;
+void *f(void *a) { x++; return 0; }
+int main(void) {
+	pthread_t t;
+	pthread_create(&t, 0, f, 0);
+	x++;
+	pthread_join(t, 0);
+	if (x != 2) reach_error();
+	return 0;
+}
+`
+
+func TestSweep(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	unreach := func(v string) string {
+		return "  - property_file: ../properties/unreach-call.prp\n    expected_verdict: " + v + "\n"
+	}
+	safe := strings.Replace(racy, "x++;\n\tpthread_join(t, 0);", "pthread_join(t, 0);\n\tx++;", 1)
+	writeTask(t, dir, "racy", racy, unreach("false")+"  - property_file: ../properties/no-data-race.prp\n    expected_verdict: false\n")
+	writeTask(t, dir, "safe", safe, unreach("true"))
+	writeTask(t, dir, "float", "int main(void) { double d = 1.5; return d > 1; }\n", unreach("true"))
+	code, stdout, stderr := runCLI(t, "sweep", "--out", out, "--timeout", "20s", dir)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "4 (task, property) pairs: 2 correct, 0 wrong, 2 unknown; score 3 of 6") {
+		t.Errorf("totals:\n%s", stdout)
+	}
+	f, err := os.Open(filepath.Join(out, "results.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil || len(rows) != 5 {
+		t.Fatalf("results.csv: %v, %d rows", err, len(rows))
+	}
+	got := map[string]string{}
+	for _, r := range rows[1:] {
+		got[r[0]+" "+r[1]] = r[3] + " " + r[4] + " " + r[5]
+		if _, err := os.Stat(filepath.Join(out, r[10])); err != nil {
+			t.Errorf("no log for %s: %v", r[0], err)
+		}
+	}
+	want := map[string]string{
+		"racy unreach-call": "false correct 1", "racy no-data-race": "unknown unknown 0",
+		"safe unreach-call": "true correct 2", "float unreach-call": "unknown unknown 0",
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: got %q, want %q", k, got[k], v)
+		}
+	}
+	var js struct {
+		Summary sweepSummary  `json:"summary"`
+		Results []sweepResult `json:"results"`
+	}
+	data, _ := os.ReadFile(filepath.Join(out, "results.json"))
+	if err := json.Unmarshal(data, &js); err != nil || js.Summary.Score != 3 || len(js.Results) != 4 {
+		t.Errorf("results.json: %v %+v", err, js.Summary)
+	}
+	if h, err := os.ReadFile(filepath.Join(out, "summary.html")); err != nil || !strings.Contains(string(h), "<svg") {
+		t.Errorf("summary.html: %v", err)
+	}
+	log, _ := os.ReadFile(filepath.Join(out, "logs", filepath.Base(dir)+"-racy.unreach-call.log"))
+	if !strings.Contains(string(log), "counterexample:") {
+		t.Errorf("the log of a violation should hold its counterexample:\n%s", log)
+	}
+
+	// A wrong expectation is scored as a wrong answer, and the exit code says so.
+	writeTask(t, dir, "lie", racy, unreach("true"))
+	code, stdout, _ = runCLI(t, "sweep", "-q", "--out", out, filepath.Join(dir, "lie.yml"))
+	if code != 1 || !strings.Contains(stdout, "0 correct, 1 wrong, 0 unknown; score -16 of 2") {
+		t.Errorf("exit %d:\n%s", code, stdout)
+	}
+}
