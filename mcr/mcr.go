@@ -1107,15 +1107,15 @@ func (g *Generator) finalPivots(ctx context.Context, a *analysis, add func(Seed)
 }
 
 // visStep orders writes by when they became visible in the trace: their
-// step, flush step or draining step (a draining step's commits come before
-// its own event).
+// step, their flush step, or (drained) just before the draining step, in the
+// order of the commits; stores that never became visible come last.
 func (a *analysis) visStep(w int) float64 {
 	c := a.visItem(w)
 	if c < a.n {
 		return float64(c)
 	}
 	if d := a.drainT[c]; d >= 0 {
-		return float64(d) - 0.5
+		return float64(d) - 0.5 + float64(c-a.n)*1e-6
 	}
 	return float64(a.n) + float64(c)
 }

@@ -89,59 +89,17 @@ func compare(t *testing.T, prog *ir.Program, model string, workers int) (string,
 	for k := range in {
 		diffs = append(diffs, "mcr has extra outcome: "+k)
 	}
-	if got.Stats.Executions > ref.Stats.Executions && got.Explorer == "mcr" {
-		t.Logf("note: mcr ran %d executions, reference %d", got.Stats.Executions, ref.Stats.Executions)
-	}
 	return strings.Join(diffs, "\n"), true
 }
 
-func TestMCRDifferential(t *testing.T) {
-	n := *diffN
-	if n == 0 {
-		n = 2000
-		if testing.Short() {
-			n = 200
-		}
-	}
-	cfg := progen.Default()
-	checked, skipped := 0, 0
-	for i := 0; i < n; i++ {
-		seed := *diffSeed + uint64(i)
-		src := progen.Generate(rand.New(rand.NewPCG(seed, 0x6d6372)), cfg)
-		prog, err := frontend.ParseCIR(fmt.Sprintf("gen%d.cir", seed), []byte(src))
-		if err != nil {
-			t.Fatalf("seed %d: generated program does not compile: %v\n%s", seed, err, src)
-		}
-		d, ok := compare(t, prog, "sc", 1)
-		if !ok {
-			skipped++
-			continue
-		}
-		checked++
-		if d != "" {
-			t.Errorf("seed %d: mcr disagrees with the reference explorer:\n%s\nprogram:\n%s", seed, d, src)
-			if t.Failed() && checked > 0 && strings.Count(d, "\n") > 0 {
-				// keep going: report every disagreement of the run
-			}
-		}
-	}
-	t.Logf("sc: %d generated programs compared, %d skipped (reference over its execution bound, or mcr not applicable)", checked, skipped)
-}
-
-// Under TSO and PSO too: 500 generated programs each (100 with -short).
-func TestMCRDifferentialRelaxed(t *testing.T) {
-	n := *diffN
-	if n == 0 {
-		n = 500
-		if testing.Short() {
-			n = 100
-		}
-	}
-	cfg := progen.Default()
-	for _, model := range []string{"tso", "pso"} {
+// diffChunk compares mcr with the reference on the generated programs of
+// seeds [from, to) under model, as a parallel subtest.
+func diffChunk(t *testing.T, model string, from, to uint64) {
+	t.Run(fmt.Sprintf("%s/%d-%d", model, from, to), func(t *testing.T) {
+		t.Parallel()
+		cfg := progen.Default()
 		checked, skipped := 0, 0
-		for i := 0; i < n; i++ {
-			seed := *diffSeed + 50000 + uint64(i)
+		for seed := from; seed < to; seed++ {
 			src := progen.Generate(rand.New(rand.NewPCG(seed, 0x6d6372)), cfg)
 			prog, err := frontend.ParseCIR(fmt.Sprintf("gen%d.cir", seed), []byte(src))
 			if err != nil {
@@ -158,6 +116,38 @@ func TestMCRDifferentialRelaxed(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d generated programs compared, %d skipped (reference over its execution bound, or mcr not applicable)", model, checked, skipped)
+	})
+}
+
+// TestMCRDifferential: 2000 generated programs under SC (200 with -short),
+// in parallel chunks.
+func TestMCRDifferential(t *testing.T) {
+	n := uint64(*diffN)
+	if n == 0 {
+		n = 2000
+		if testing.Short() {
+			n = 200
+		}
+	}
+	const chunks = 4
+	for c := uint64(0); c < chunks; c++ {
+		diffChunk(t, "sc", *diffSeed+c*n/chunks, *diffSeed+(c+1)*n/chunks)
+	}
+}
+
+// Under TSO and PSO too: 500 generated programs each (100 with -short).
+func TestMCRDifferentialRelaxed(t *testing.T) {
+	n := uint64(*diffN)
+	if n == 0 {
+		n = 500
+		if testing.Short() {
+			n = 100
+		}
+	}
+	base := *diffSeed + 50000
+	for _, model := range []string{"tso", "pso"} {
+		diffChunk(t, model, base, base+n/2)
+		diffChunk(t, model, base+n/2, base+n)
 	}
 }
 
@@ -177,10 +167,14 @@ func TestMCRRegressionsAndExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d, ok := compare(t, prog, "sc", 1); !ok {
-				t.Skip("reference explorer over its execution bound, or mcr not applicable")
-			} else if d != "" {
-				t.Errorf("mcr disagrees with the reference explorer:\n%s", d)
+			models := []string{"sc", "tso", "pso"}
+			if strings.HasPrefix(f, "../examples/") {
+				models = models[:1] // examples under tso/pso are benchmarks, not tests
+			}
+			for _, model := range models {
+				if d, ok := compare(t, prog, model, 1); ok && d != "" {
+					t.Errorf("%s: mcr disagrees with the reference explorer:\n%s", model, d)
+				}
 			}
 		})
 	}
