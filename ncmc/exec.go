@@ -31,6 +31,8 @@ type ChoiceKind uint8
 const (
 	ChooseNondet ChoiceKind = iota // a nondet(lo, hi) value: index = value - lo
 	ChooseWaiter                   // which waiter signal() wakes: index into the waiters in wait order
+	ChooseRF                       // graph exploration (ra, rc11): which consistent write a read reads from
+	ChooseMO                       // graph exploration: which consistent modification-order position a write takes
 )
 
 // Chooser resolves the nondeterminism of one execution. Choose is called only
@@ -45,12 +47,14 @@ type MemModel uint8
 
 // Operational memory models of the interpreter.
 const (
-	SC  MemModel = iota // sequential consistency: every store is visible at once
-	TSO                 // total store order: one FIFO store buffer per thread
-	PSO                 // partial store order: one FIFO store buffer per thread and location
+	SC   MemModel = iota // sequential consistency: every store is visible at once
+	TSO                  // total store order: one FIFO store buffer per thread
+	PSO                  // partial store order: one FIFO store buffer per thread and location
+	RA                   // release/acquire: graph exploration under seg's ra model (relaxed.go)
+	RC11                 // repaired C11: graph exploration under seg's rc11 model (relaxed.go)
 )
 
-func (m MemModel) String() string { return [...]string{"sc", "tso", "pso"}[m] }
+func (m MemModel) String() string { return [...]string{"sc", "tso", "pso", "ra", "rc11"}[m] }
 
 // Config are the per-execution bounds and the memory model.
 type Config struct {
@@ -61,6 +65,12 @@ type Config struct {
 	// thread may execute; a thread that exceeds it stops with "bound hit",
 	// so spin loops cannot hang a run. 0 = unlimited.
 	MaxThreadSteps int
+	// Axiomatic, if set, makes the execution a graph exploration under this
+	// model whatever Model says (see relaxed.go); RA and RC11 always are.
+	Axiomatic *seg.Model
+	// Races says whether a data race under graph exploration is a violation
+	// (the default) or only recorded.
+	Races RaceMode
 }
 
 // Action is one schedulable step: a visible instruction of thread T, or (Flush)
@@ -138,6 +148,7 @@ type thread struct {
 	why        string
 	buf        []bufEntry // pending stores (TSO/PSO), oldest first
 	instrs     int        // instructions executed (for Config.MaxThreadSteps)
+	wokenStep  int        // the step whose signal woke the thread (graph exploration)
 }
 
 // TraceStep is one line of a counterexample story.
@@ -181,7 +192,8 @@ type Execution struct {
 	violPos    ir.Pos
 	boundHit   string
 	finished   bool
-	collecting bool // record Trace
+	collecting bool     // record Trace
+	rx         *relaxed // graph exploration state (ra, rc11, Config.Axiomatic), nil otherwise
 }
 
 // NewExecution starts an execution of prog: globals initialised and the main
@@ -201,6 +213,9 @@ func NewExecution(prog *ir.Program, names *Names, cfg Config, chooser Chooser, t
 				x.G.InitVal[ir.MakePtr(i+1, off)] = v
 			}
 		}
+	}
+	if m := graphModel(cfg); m != nil {
+		x.rx = newRelaxed(x, m)
 	}
 	main := x.newThread("0", -1, seg.Init)
 	x.pushFrame(main, prog.Main, nil, -1)
@@ -353,6 +368,9 @@ func (x *Execution) Enabled() []Action {
 			}
 		}
 	}
+	if x.rx != nil {
+		en = x.rx.filter(en)
+	}
 	return en
 }
 
@@ -415,6 +433,9 @@ func (x *Execution) blockedOn(t *thread) string {
 // visible instruction and then the thread's invisible instructions up to its
 // next visible one; a flush writes a buffered store to memory.
 func (x *Execution) Step(a Action) {
+	if x.rx != nil && !a.Flush && !x.rx.begin(a.T) {
+		return // not a canonical schedule of its graph: pruned
+	}
 	t := x.threads[a.T]
 	x.steps++
 	info := StepInfo{Action: a, Event: seg.Init}
@@ -432,6 +453,9 @@ func (x *Execution) Step(a Action) {
 		}
 	}
 	x.Log[len(x.Log)-1].Event = info.Event
+	if x.rx != nil && !a.Flush {
+		x.rx.end(a.T, len(x.Log)-1)
+	}
 	if x.cfg.MaxSteps > 0 && x.steps >= x.cfg.MaxSteps && !x.finished {
 		x.boundHit = fmt.Sprintf("step bound %d hit", x.cfg.MaxSteps)
 		x.finished = true
@@ -769,6 +793,13 @@ func (x *Execution) exec(t *thread) {
 		}
 	}
 	loc := func() string { return x.names.LocName(addr) }
+	if x.rx != nil && x.rx.access(t, fr, in, addr, c) {
+		if !x.finished {
+			fr.pc++
+			x.advance(t)
+		}
+		return
+	}
 	if in.Op != ir.ILoad && in.Op != ir.IStore && !(in.Op == ir.IFence && in.Order != ir.OrderSC) {
 		// RMWs, locks and other synchronisation act as full fences.
 		if n := len(x.Log); n > 0 && x.Log[n-1].Action.T == t.num {
@@ -998,6 +1029,7 @@ func (x *Execution) unlock(t *thread, addr int64, c *int64, pos ir.Pos) {
 func (x *Execution) wake(w *thread) {
 	w.status = Runnable
 	w.signaled = true
+	w.wokenStep = len(x.Log) - 1
 }
 
 // advance runs t's invisible instructions until it reaches a visible one, ends,
