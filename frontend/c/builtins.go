@@ -78,7 +78,7 @@ var noOps = map[string]bool{
 	"sleep": true, "usleep": true, "nanosleep": true, "sched_yield": true, "pthread_yield": true,
 	"free": true, "__builtin_free": true,
 	"pthread_mutex_init": true, "pthread_mutex_destroy": true, "pthread_cond_init": true, "pthread_cond_destroy": true,
-	"pthread_mutexattr_init": true, "pthread_mutexattr_destroy": true, "pthread_mutexattr_settype": true,
+	"pthread_mutexattr_init": true, "pthread_mutexattr_destroy": true,
 	"pthread_condattr_init": true, "pthread_condattr_destroy": true,
 	"pthread_attr_init": true, "pthread_attr_destroy": true, "pthread_attr_setdetachstate": true,
 }
@@ -178,6 +178,9 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 			l.exprVoid(a)
 		}
 		return l.convert(v, args[0].Type(), pe.Type(), pos), true
+	case name == "pthread_mutexattr_settype" || name == "pthread_mutexattr_setrobust" || name == "pthread_mutexattr_setprotocol":
+		l.tr.unsupported(pos, "%s (only default mutexes are modelled: a recursive or error-checking mutex behaves differently)", name)
+		return ret0(), true
 	case name == "pthread_create":
 		if need(4) {
 			l.spawn(args, pos)

@@ -300,6 +300,30 @@ bad:
 	reach_error();
 	return 1;
 }`, ncmc.Verified, ""},
+		{"atomic-register-local", `
+#include <stdatomic.h>
+int main(void) {
+	_Atomic int a = 1;
+	atomic_int b = 2;
+	a++; a += 2; b -= 1; ++b;
+	if (a != 4 || b != 2) reach_error();
+	return 0;
+}`, ncmc.Verified, ""},
+		{"spin-continue", `
+int flag, got;
+void *producer(void *arg) { for (int i = 1; i <= 3; i++) { while (flag) ; got = i; flag = 1; } return 0; }
+int main(void) {
+	pthread_t t;
+	pthread_create(&t, 0, producer, 0);
+	int sum = 0, n = 0;
+	while (n < 3) {
+		if (!flag) continue;
+		sum += got; n++; flag = 0;
+	}
+	pthread_join(t, 0);
+	if (sum != 6) reach_error();
+	return 0;
+}`, ncmc.Verified, ""},
 		{"deadlock", `
 pthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER, b = PTHREAD_MUTEX_INITIALIZER;
 void *f(void *arg) { pthread_mutex_lock(&b); pthread_mutex_lock(&a); pthread_mutex_unlock(&a); pthread_mutex_unlock(&b); return 0; }
@@ -514,6 +538,7 @@ func TestErrors(t *testing.T) {
 		"union u { int a; char b; } v; int main(void) { v.a = 1; return 0; }":                        "unions",
 		"int main(int argc, char **argv) { return argc; }":                                           "command-line arguments",
 		"__thread int x; int main(void) { return x; }":                                               "thread-local",
+		"#include <pthread.h>\nint main(void) { pthread_mutexattr_t a; pthread_mutexattr_init(&a); pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE); return 0; }": "only default mutexes",
 	} {
 		_, err := Compile("u.c", []byte(src), Options{})
 		var u *Unsupported

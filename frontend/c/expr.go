@@ -1102,7 +1102,7 @@ func (l *fnl) assign(x *cc.AssignmentExpression, want bool) *ir.Expr {
 		cc.AssignmentExpressionRsh: ir.OpShr, cc.AssignmentExpressionAnd: ir.OpAnd, cc.AssignmentExpressionXor: ir.OpXor,
 		cc.AssignmentExpressionOr: ir.OpOr}
 	op := ops[x.Case]
-	if lv.atomic {
+	if lv.atomic && !lv.isReg() {
 		return l.atomicCompound(lv, op, rhs, want, pos)
 	}
 	old := l.load(lv, pos)
@@ -1174,7 +1174,7 @@ func (l *fnl) incDec(n cc.ExpressionNode, inc, pre, want bool, pos ir.Pos) *ir.E
 	if !inc {
 		op = ir.OpSub
 	}
-	if lv.atomic && isInteger(lt) {
+	if lv.atomic && !lv.isReg() && isInteger(lt) {
 		old := l.atomicRMW(lv, op, cnst(1, l.tr.scalarType(lt, pos), pos), pos)
 		if pre {
 			return l.narrow(bin(op, old, cnst(1, old.Type, pos), old.Type, pos), lt, pos)
