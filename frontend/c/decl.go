@@ -41,9 +41,6 @@ func (l *fnl) declaration(decl *cc.Declaration) {
 			continue // refers to a global, resolved by name
 		}
 		if d.IsStatic() || d.IsThreadLocal() {
-			if d.IsThreadLocal() {
-				l.tr.unsupported(pos, "thread-local variable %s", d.Name())
-			}
 			// Created when first used (cc declares __func__ in every function).
 			l.tr.staticDecls[d] = staticDecl{l.fi, id.Initializer}
 			continue
@@ -388,6 +385,12 @@ func (tr *translator) initGlobal(gv *gvar) {
 		return
 	}
 	pos := tr.pos(gv.decl)
+	if gv.tls != nil {
+		if vals, ok := tr.constCells(gv.ctype, gv.init, gv.tls.Size, pos, false); ok {
+			gv.tlsInit = vals
+		}
+		return
+	}
 	if vals, ok := tr.constCells(gv.ctype, gv.init, size, pos, false); ok {
 		g.Init = vals
 		if size == 1 && gv.decl.IsConst() && !gv.decl.IsVolatile() && isInteger(gv.ctype) && !gv.atomic {

@@ -147,6 +147,9 @@ func (l *fnl) lvalue(n cc.ExpressionNode) lval {
 				return lval{reg: lv.slot, t: lv.t, atomic: lv.atomic}
 			}
 			if gv := l.globalFor(d); gv != nil {
+				if gv.tls != nil {
+					return lval{reg: -1, addr: l.tlsAddr(gv, pos), t: gv.ctype, atomic: gv.atomic}
+				}
 				return lval{reg: -1, addr: &ir.Expr{Kind: ir.EGlobalAddr, Global: gv.idx, Type: ptrOf(gv.g.Type), Pos: pos}, t: gv.ctype, atomic: gv.atomic, konst: gv.konst}
 			}
 			if d.Type() != nil && d.Type().Kind() == cc.Function {
@@ -1280,4 +1283,35 @@ func udiv64(a, b *ir.Expr, mod bool, t *ir.Type, pos ir.Pos) *ir.Expr {
 		return retype(bin(ir.OpSub, a, bin(ir.OpMul, q, b, i, pos), i, pos), t)
 	}
 	return retype(q, t)
+}
+
+// tlsAddr returns the address of the calling thread's copy of the
+// thread-local variable gv, allocating it (with its initial value) on the
+// thread's first access.
+func (l *fnl) tlsAddr(gv *gvar, pos ir.Pos) *ir.Expr {
+	self := l.temp(ir.Thread, pos)
+	in := l.ins(ir.ISelf, pos)
+	in.Dst = self
+	l.emit(in)
+	pt := ir.PtrTo(gv.tls)
+	slot := &ir.Expr{Kind: ir.EIndex, A: &ir.Expr{Kind: ir.EGlobalAddr, Global: gv.idx, Type: ptrOf(gv.g.Type), Pos: pos},
+		B: l.local(self, pos), Len: tlsThreads, Stride: 1, Type: &ir.Type{Kind: ir.TPtr}, Pos: pos}
+	p := l.temp(pt, pos)
+	ld := l.ins(ir.ILoad, pos)
+	ld.Dst, ld.Addr = p, slot
+	l.emit(ld)
+	have, alloc := l.newLabel(), l.newLabel()
+	l.branch(l.local(p, pos), have, alloc, pos)
+	l.bind(alloc)
+	al := l.ins(ir.IAlloc, pos)
+	al.Dst, al.Record = p, gv.tls
+	for _, v := range gv.tlsInit {
+		al.Args = append(al.Args, cnst(v, ir.Int, pos))
+	}
+	l.emit(al)
+	st := l.ins(ir.IStore, pos)
+	st.Addr, st.A = slot, l.local(p, pos)
+	l.emit(st)
+	l.bind(have)
+	return fieldAddr(l.local(p, pos), 0, pos)
 }

@@ -63,7 +63,17 @@ type gvar struct {
 	konst    *int64
 	init     *cc.Initializer
 	isStatic bool // function-local static (initialized with the globals)
+	// tls is the record of a thread-local variable's per-thread block (the
+	// global is then the table of the threads' blocks); tlsInit its
+	// initial cells.
+	tls     *ir.Record
+	tlsInit []int64
 }
+
+// tlsThreads is the number of threads (by handle) a thread-local variable
+// supports; a thread with a larger handle gets a runtime error (index out
+// of bounds), never a wrong value.
+const tlsThreads = 256
 
 // fnInfo is a C function definition.
 type fnInfo struct {
@@ -278,9 +288,6 @@ func (tr *translator) layoutGlobals() {
 func (tr *translator) createGlobal(gv *gvar, name string) {
 	d := gv.decl
 	pos := tr.pos(d)
-	if d.IsThreadLocal() {
-		tr.unsupported(pos, "thread-local variable %s (__thread / _Thread_local)", name)
-	}
 	t := gv.ctype
 	if at, ok := t.(*cc.ArrayType); ok && at.IsIncomplete() && gv.init != nil {
 		// int a[] = {...}: cc completes the type on the initializer.
@@ -292,6 +299,16 @@ func (tr *translator) createGlobal(gv *gvar, name string) {
 	g := &ir.Global{Name: name, Type: tr.irType(t, pos), Pos: pos}
 	g.Atomic = tr.isAtomicDecl(d)
 	gv.atomic = g.Atomic
+	if d.IsThreadLocal() {
+		// Each thread has its own copy: a block allocated by the thread on
+		// its first access and found through a table indexed by the thread
+		// handle (the global itself).
+		rec := &ir.Record{Name: name, Fields: []*ir.Field{{Name: name, Type: g.Type, Pos: pos}}, Size: g.Type.Size(), Pos: pos}
+		gv.tls = rec
+		g.Type = ir.ArrayOf(ir.PtrTo(rec), tlsThreads)
+		g.Name = name + ".tls"
+		g.Atomic = false
+	}
 	gv.g = g
 	gv.idx = len(tr.prog.Globals)
 	g.Block = gv.idx + 1
