@@ -232,7 +232,10 @@ func (s *Solver) ensureZ3() {
 	s.zTimeout = 0
 	// Pushing once before asserting anything switches Z3's combined
 	// solver to its incremental core, which is much faster for our
-	// push/check/pop pattern. That scope is frame 0's.
+	// push/check/pop pattern. The first scope is never popped (ResetWith
+	// pops back to it instead of resetting Z3, whose first push after a
+	// reset is slow); the second is frame 0's.
+	s.zs.Push()
 	s.zs.Push()
 }
 
@@ -280,11 +283,16 @@ func (s *Solver) ResetWith(b *Builder) {
 	s.mustOpen()
 	s.memo = make(map[*node]z3.Bool)
 	s.Builder = b
+	pushed := s.zPushed
 	s.resetFrames()
 	if s.zs != nil {
-		// Reuse the Z3 context (creating one costs milliseconds).
+		// Reuse the Z3 context (creating one costs milliseconds) and pop
+		// back to the permanent scope: cheaper than Reset, after which Z3's
+		// first push rebuilds its incremental core.
 		s.z3Safe(func() {
-			s.zs.Reset()
+			for i := 0; i < pushed; i++ {
+				s.zs.Pop()
+			}
 			s.zs.Push()
 		})
 	}
