@@ -762,7 +762,12 @@ func (r *relaxed) describe(w seg.EventID, loc int64) string {
 	if w.IsInit() {
 		return "the initial value"
 	}
-	return fmt.Sprintf("t%s's write %s", r.x.threads[w.T].name, r.x.G.EventName(w))
+	// events are named by thread and source line: their letters shift as
+	// lower-numbered threads add events
+	if e := r.x.G.Event(w); e != nil && e.Pos.IsValid() {
+		return fmt.Sprintf("t%s's write at line %d", r.x.threads[w.T].name, e.Pos.Line)
+	}
+	return fmt.Sprintf("t%s's write #%d", r.x.threads[w.T].name, w.I+1)
 }
 
 func (r *relaxed) moNote(loc int64, w seg.EventID) string {
@@ -774,7 +779,7 @@ func (r *relaxed) moNote(loc int64, w seg.EventID) string {
 	if i == len(mo)-1 {
 		return ""
 	}
-	return fmt.Sprintf(" (placed before %s in modification order)", r.x.G.EventName(mo[i+1]))
+	return fmt.Sprintf(" (placed before %s in modification order)", r.describe(mo[i+1], loc))
 }
 
 // findRaces looks for data races involving the events just added.
