@@ -91,7 +91,7 @@ func TestOperationalMatchesAxiomatic(t *testing.T) {
 	files := benchTests(t, dir, "c11-herd", "c11popl15", "x86")
 	n := 0
 	var big []string
-	budget := 4000 // operational executions (interleavings) per test and model
+	budget := 2500 // operational executions (interleavings) per test and model
 	if testing.Short() {
 		budget = 1000
 	}
