@@ -345,6 +345,17 @@ func WhyNotSC(model string, g *seg.Graph) (*seg.Violation, string) {
 	case "ra":
 		return v, "but ra orders only happens-before (po and rf) and each location's coherence:\nthere is no single order of all writes"
 	case "rc11":
+		// reads-from edges of the cycle that do not synchronise
+		if sp, hb, err := seg.LookupModel("rc11").Relation(g, "hb"); err == nil {
+			for _, st := range v.Steps {
+				if st.Rel == "rf" && !st.From.IsInit() && st.From.ID.T != st.To.ID.T && !hb.Has(sp.Index(st.From), sp.Index(st.To)) {
+					relaxed = append(relaxed, v.Name(st.From)+" -rf-> "+v.Name(st.To))
+				}
+			}
+		}
+		if len(relaxed) > 0 {
+			return v, fmt.Sprintf("but under rc11 %s does not synchronise (that needs a release write or fence\nbefore the write and an acquire read, or a read and an acquire fence, after it)", strings.Join(relaxed, " and "))
+		}
 		return v, "but rc11 orders only happens-before (po and release/acquire synchronisation),\neach location's coherence and seq_cst events among themselves"
 	}
 	return v, model + " allows it"
