@@ -554,9 +554,12 @@ func (a *analysis) prefixConstraints(c cutoff, skip int) smt.Formula {
 	for _, s := range a.secs {
 		t := a.tr.Steps[s.first].T
 		for f, st := range a.tr.Steps {
-			if st.T == t || (f < a.tr.Frozen && s.last < a.tr.Frozen) {
+			if st.T == t && !st.Flush {
 				continue
 			}
+			fs = append(fs, a.b.Or(a.lt(f, s.first), a.lt(s.last, f), a.after(c, f), a.after(c, s.first)))
+		}
+		for f := a.n; f < len(a.o); f++ { // commits of buffered stores are flushes too
 			fs = append(fs, a.b.Or(a.lt(f, s.first), a.lt(s.last, f), a.after(c, f), a.after(c, s.first)))
 		}
 	}
@@ -938,8 +941,8 @@ func (a *analysis) seed(model []int64, roots []int, pivot int, v int64) Seed {
 			if !touched {
 				continue
 			}
-			for f := 0; f < a.n; f++ {
-				if in[f] && a.tr.Steps[f].T != t && model[f] > model[s.first] {
+			for f := 0; f < len(a.o); f++ {
+				if in[f] && (f >= a.n || a.tr.Steps[f].T != t || a.tr.Steps[f].Flush) && model[f] > model[s.first] {
 					add(s.last)
 					changed = true
 					break

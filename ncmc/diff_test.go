@@ -94,10 +94,17 @@ func compare(t *testing.T, prog *ir.Program, model string, workers int) (string,
 
 // diffChunk compares mcr with the reference on the generated programs of
 // seeds [from, to) under model, as a parallel subtest.
-func diffChunk(t *testing.T, model string, from, to uint64) {
-	t.Run(fmt.Sprintf("%s/%d-%d", model, from, to), func(t *testing.T) {
+func diffChunk(t *testing.T, model string, from, to uint64, atomic bool) {
+	name := fmt.Sprintf("%s/%d-%d", model, from, to)
+	if atomic {
+		name += "/atomic"
+	}
+	t.Run(name, func(t *testing.T) {
 		t.Parallel()
 		cfg := progen.Default()
+		if atomic {
+			cfg.Atomic = 2
+		}
 		checked, skipped := 0, 0
 		for seed := from; seed < to; seed++ {
 			src := progen.Generate(rand.New(rand.NewPCG(seed, 0x6d6372)), cfg)
@@ -131,7 +138,7 @@ func TestMCRDifferential(t *testing.T) {
 	}
 	const chunks = 4
 	for c := uint64(0); c < chunks; c++ {
-		diffChunk(t, "sc", *diffSeed+c*n/chunks, *diffSeed+(c+1)*n/chunks)
+		diffChunk(t, "sc", *diffSeed+c*n/chunks, *diffSeed+(c+1)*n/chunks, c == chunks-1)
 	}
 }
 
@@ -146,8 +153,8 @@ func TestMCRDifferentialRelaxed(t *testing.T) {
 	}
 	base := *diffSeed + 50000
 	for _, model := range []string{"tso", "pso"} {
-		diffChunk(t, model, base, base+n/2)
-		diffChunk(t, model, base+n/2, base+n)
+		diffChunk(t, model, base, base+n/2, false)
+		diffChunk(t, model, base+n/2, base+n, false)
 	}
 }
 

@@ -439,9 +439,7 @@ func (x *Execution) Step(a Action) {
 	t := x.threads[a.T]
 	x.steps++
 	info := StepInfo{Action: a, Event: seg.Init}
-	if t.atomic > 0 {
-		info.Atomic = t.sec
-	}
+	wasAtomic := t.atomic > 0
 	n := len(x.G.Threads[a.T])
 	x.Log = append(x.Log, info)
 	if a.Flush {
@@ -453,6 +451,9 @@ func (x *Execution) Step(a Action) {
 		}
 	}
 	x.Log[len(x.Log)-1].Event = info.Event
+	if wasAtomic || t.atomic > 0 {
+		x.Log[len(x.Log)-1].Atomic = t.sec
+	}
 	if x.rx != nil && !a.Flush {
 		x.rx.end(a.T, len(x.Log)-1)
 	}
@@ -987,12 +988,14 @@ func (x *Execution) exec(t *thread) {
 		}
 		x.noteAt(t, pos, "joins t"+ct.name)
 	case ir.IAtomicBegin:
-		// Only reached when advance stopped here because another thread was
-		// inside an atomic block and that thread cannot move now (else only it
-		// would be enabled): its atomicity is released and this thread enters.
-		x.atomicT = -1
-		x.advance(t)
-		return
+		// Entering an atomic block is a step of its own: other threads may
+		// run between the thread's previous step and the block. (If another
+		// thread is inside a block, this thread is only enabled when that
+		// one cannot move; its atomicity is then released.)
+		x.nextSec++
+		t.sec = x.nextSec
+		t.atomic = 1
+		x.atomicT = t.num
 	default:
 		x.rt(t, pos, &rtError{"internal error: " + in.Op.String() + " is not a visible instruction"})
 		return
@@ -1130,17 +1133,10 @@ func (x *Execution) advance(t *thread) {
 			fr.locals[in.Dst] = v
 			x.noteAt(t, pos, fmt.Sprintf("chooses nondet value %d", v))
 		case ir.IAtomicBegin:
-			if x.atomicT >= 0 && x.atomicT != t.num {
-				// Another thread is inside an atomic block (this thread was
-				// spawned from it): wait here; entering is then a step.
-				return
-			}
 			if t.atomic == 0 {
-				x.nextSec++
-				t.sec = x.nextSec
+				return // entering the outermost block is a step (see exec)
 			}
 			t.atomic++
-			x.atomicT = t.num
 		case ir.IAtomicEnd:
 			t.atomic--
 			if t.atomic <= 0 {

@@ -2,9 +2,11 @@ package ncmc
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
+	"ncmc/frontend"
 	"ncmc/ir"
 )
 
@@ -211,4 +213,26 @@ func outcomeSet(r *Result) string {
 		s = append(s, o.State+"|"+o.Violation)
 	}
 	return strings.Join(s, "\n")
+}
+
+// Entering an atomic block is a scheduling point: another thread may run
+// between the previous step and the block (a soundness bug once).
+func TestAtomicEntryIsAStep(t *testing.T) {
+	src, err := os.ReadFile("testdata/regress/atomic-entry.cir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := frontend.ParseCIR("atomic-entry.cir", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ex := range []string{"reference", "mcr"} {
+		res, err := Verify(context.Background(), prog, Options{Explorer: ex})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Verdict != Violation {
+			t.Errorf("%s: verdict %s, want violation", ex, res.Verdict)
+		}
+	}
 }

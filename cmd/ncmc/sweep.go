@@ -33,7 +33,7 @@ type sweepCmd struct {
 	Out      string        `help:"Directory for results.csv, results.json, summary.html and a log per task." default:"sweep-results" type:"path"`
 	Unroll   int           `help:"Default loop bound (see verify --unroll)." default:"8"`
 	MaxSteps int           `name:"max-steps" help:"Visible steps allowed per execution." default:"100000"`
-	Explorer string        `help:"Exploration algorithm (see verify --explorer); programs with atomic sections always use reference, which mcr does not support yet." default:"mcr" enum:"mcr,reference"`
+	Explorer string        `help:"Exploration algorithm (see verify --explorer)." default:"mcr" enum:"mcr,reference"`
 	Quiet    bool          `short:"q" help:"Print only the totals."`
 }
 
@@ -346,10 +346,6 @@ func (s *sweepCmd) answer(ctx context.Context, u *sweepUnit, log *strings.Builde
 		return "unknown", why
 	}
 	explorer := s.Explorer
-	if explorer == "mcr" && hasAtomicSections(prog) {
-		explorer = "reference"
-		fmt.Fprintln(log, "the program has atomic sections, which mcr does not support yet: using the reference explorer")
-	}
 	deadline := time.Now().Add(s.Timeout)
 	opts := ncmc.Options{Explorer: explorer, Unroll: s.Unroll, MaxSteps: s.MaxSteps, Timeout: s.Timeout, Workers: 1}
 	res, err := ncmc.Verify(ctx, prog, opts)
@@ -411,17 +407,6 @@ func unreachCallAnswer(res *ncmc.Result) (string, string) {
 		return "true", res.Reason
 	}
 	return "unknown", res.Reason
-}
-
-func hasAtomicSections(p *ir.Program) bool {
-	for _, f := range p.Funcs {
-		for i := range f.Body {
-			if f.Body[i].Op == ir.IAtomicBegin {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func logResult(w io.Writer, res *ncmc.Result) {

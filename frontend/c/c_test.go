@@ -486,7 +486,7 @@ func TestLowering(t *testing.T) {
 		p := compile(t, prelude+"int m;\nvoid __VERIFIER_atomic_acq(void) { __VERIFIER_assume(m == 0); m = 1; }\nint main(void) { __VERIFIER_atomic_acq(); return 0; }")
 		f := p.FuncByName("__VERIFIER_atomic_acq")
 		o := ops(f)
-		if o[0] != ir.IFence || o[1] != ir.IAtomicBegin || countOp(f, ir.IAtomicEnd) != 1 || o[len(o)-2] != ir.IAtomicEnd {
+		if o[0] != ir.IAtomicBegin || countOp(f, ir.IAtomicEnd) != 1 || o[len(o)-2] != ir.IAtomicEnd {
 			t.Errorf("atomic function not wrapped in a section: %v\n%s", o, p)
 		}
 	})

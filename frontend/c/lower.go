@@ -292,15 +292,10 @@ func (l *fnl) terminated() bool {
 	return false
 }
 
-// atomicBegin starts an atomic section. The interpreter starts the section
-// at the IAtomicBegin, which runs right after the thread's previous visible
-// step, with no scheduling point in between: other threads could not run
-// between that step and the section. A relaxed fence (a no-op in every
-// memory model) before it is a visible step, hence a scheduling point.
+// atomicBegin starts an atomic section. Entering the outermost section is a
+// step of its own in the interpreter, so other threads may run between the
+// thread's previous step and the section.
 func (l *fnl) atomicBegin(pos ir.Pos) {
-	f := l.ins(ir.IFence, pos)
-	f.Order = ir.OrderRlx
-	l.emit(f)
 	l.emit(l.ins(ir.IAtomicBegin, pos))
 }
 
