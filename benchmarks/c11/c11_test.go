@@ -56,6 +56,12 @@ var expected = []struct {
 	{"mcs-lock.cir", "sc", ncmc.Verified, "", ""},
 	{"mcs-lock-rlx.cir", "rc11", ncmc.Violation, "data-race", "data race on shared"},
 	{"mcs-lock-rlx.cir", "ra", ncmc.Verified, "", ""},
+	{"chase-lev-buggy.cir", "rc11", ncmc.Violation, "runtime-error", "division by zero"},
+	{"chase-lev-buggy.cir", "ra", ncmc.Verified, "", ""},
+	{"chase-lev-buggy.cir", "sc", ncmc.Verified, "", ""},
+	{"chase-lev-fixed.cir", "rc11", ncmc.Verified, "", ""},
+	{"chase-lev-fixed.cir", "ra", ncmc.Verified, "", ""},
+	{"chase-lev-fixed.cir", "sc", ncmc.Verified, "", ""},
 }
 
 func TestC11Programs(t *testing.T) {
