@@ -162,14 +162,20 @@ func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Res
 	}
 	res := col.result("reference", stopped, stopKind)
 	if cex != nil {
-		rc := &replayChooser{path: cex}
-		x := NewExecution(prog, names, cfg, rc, true)
-		x.Run(rc.schedule)
-		res.Counterexample = x.Trace
-		res.Graph = x.G
-		_, _, res.ViolationPos = x.Violation()
+		addCounterexample(res, prog, names, cfg, cex)
 	}
 	return res, nil
+}
+
+// addCounterexample replays the choice path of a violating execution with
+// tracing on and records its story, graph and violation site in res.
+func addCounterexample(res *Result, prog *ir.Program, names *Names, cfg Config, path []choicePoint) {
+	rc := &replayChooser{path: path}
+	x := NewExecution(prog, names, cfg, rc, true)
+	x.Run(rc.schedule)
+	res.Counterexample = x.Trace
+	res.Graph = x.G
+	_, _, res.ViolationPos = x.Violation()
 }
 
 func budgetReason(err error, opts Options) string {

@@ -969,12 +969,7 @@ func exploreGraphs(ctx context.Context, prog *ir.Program, opts Options) (*Result
 	}
 	res := col.result("reference", stopped, stopKind)
 	if cex != nil {
-		rc := &replayChooser{path: cex}
-		x := NewExecution(prog, names, cfg, rc, true)
-		x.Run(rc.schedule)
-		res.Counterexample = x.Trace
-		res.Graph = x.G
-		_, _, res.ViolationPos = x.Violation()
+		addCounterexample(res, prog, names, cfg, cex)
 	}
 	return res, nil
 }
