@@ -104,6 +104,10 @@ type Trace struct {
 	Model Model
 	// Commits says when each buffered store became visible (TSO/PSO).
 	Commits []Commit
+	// Continues reports that executions go on after a violation (the
+	// failing thread stops, the others run on), so a step followed by a
+	// failure may be part of a seed.
+	Continues bool
 }
 
 // Expect is what a replayed step must produce.
@@ -521,9 +525,11 @@ func (a *analysis) prefixConstraints(c cutoff, skip int) smt.Formula {
 			fs = append(fs, a.b.Lt(a.o[i], c.v))
 		}
 	}
-	for _, e := range a.terminal {
-		if e != skip {
-			fs = append(fs, a.after(c, e))
+	if !a.tr.Continues {
+		for _, e := range a.terminal {
+			if e != skip {
+				fs = append(fs, a.after(c, e))
+			}
 		}
 	}
 	for _, e := range a.reads {

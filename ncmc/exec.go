@@ -68,6 +68,11 @@ type Config struct {
 	// Axiomatic, if set, makes the execution a graph exploration under this
 	// model whatever Model says (see relaxed.go); RA and RC11 always are.
 	Axiomatic *seg.Model
+	// ContinueAfterViolation lets the other threads run on after the first
+	// assertion failure or runtime error (the failing thread stops; the
+	// violation stays the execution's outcome). mcr uses it so that a
+	// violating execution still shows the writes of the other threads.
+	ContinueAfterViolation bool
 	// Races says whether a data race under graph exploration is a violation
 	// (the default) or only recorded.
 	Races RaceMode
@@ -188,6 +193,8 @@ type Execution struct {
 
 	// Outcome of the run so far.
 	violation  string // non-empty: assertion failure / runtime error / deadlock
+	violState  string // FinalState at the first violation
+	violTrace  int    // len(Trace) at the first violation
 	violKind   string // "assertion", "runtime-error", "deadlock"
 	violPos    ir.Pos
 	boundHit   string
@@ -383,7 +390,7 @@ func (x *Execution) checkEnd() {
 		return
 	}
 	x.finished = true
-	if x.boundHit != "" {
+	if x.boundHit != "" || x.violation != "" {
 		return
 	}
 	var stuck []string
@@ -697,13 +704,34 @@ func (x *Execution) peek(loc int64) (int64, bool) {
 // fail records a violation in thread t and ends the execution.
 func (x *Execution) fail(t *thread, pos ir.Pos, kind, msg string) {
 	t.status = Failed
+	x.G.Append(seg.Event{ID: seg.EventID{T: t.num}, Kind: seg.KError, Msg: msg, Pos: pos})
+	x.note(t, msg)
+	if x.violation != "" {
+		return // a later failure after Config.ContinueAfterViolation
+	}
 	x.violation = msg
 	x.violKind = kind
 	x.violPos = pos
+	x.violState = FinalState(x)
+	x.violTrace = len(x.Trace)
+	if x.cfg.ContinueAfterViolation {
+		x.releaseAtomic(t)
+		return
+	}
 	x.finished = true
-	x.G.Append(seg.Event{ID: seg.EventID{T: t.num}, Kind: seg.KError, Msg: msg, Pos: pos})
-	x.note(t, msg)
 }
+
+// Story returns the trace steps up to the first violation (all of them if none).
+func (x *Execution) Story() []TraceStep {
+	if x.violation != "" && x.violTrace <= len(x.Trace) && x.violTrace > 0 {
+		return x.Trace[:x.violTrace]
+	}
+	return x.Trace
+}
+
+// ViolationState is the final-state rendering of the globals at the moment
+// of the first violation.
+func (x *Execution) ViolationState() string { return x.violState }
 
 func (x *Execution) note(t *thread, what string) {
 	if !x.collecting {

@@ -103,7 +103,7 @@ func checkExpect(x *Execution, i int, ex mcr.Expect) error {
 
 // traceOf turns an execution replayed from sd into an mcr.Trace.
 func traceOf(x *Execution, sd *mcr.Seed, final []int64) *mcr.Trace {
-	tr := &mcr.Trace{G: x.G, Frozen: len(sd.Steps), FrozenChoices: map[int32]int{}, Complete: x.Complete(), FinalLocs: final, FrozenFinals: sd.Finals}
+	tr := &mcr.Trace{G: x.G, Frozen: len(sd.Steps), FrozenChoices: map[int32]int{}, Complete: x.Complete(), FinalLocs: final, FrozenFinals: sd.Finals, Continues: x.cfg.ContinueAfterViolation}
 	for t, ks := range sd.Choices {
 		tr.FrozenChoices[t] = len(ks)
 	}
@@ -313,7 +313,7 @@ func exploreMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, e
 	}
 	names := NewNames(prog)
 	st := &mcrState{prog: prog, names: names, opts: opts, final: observedLocs(prog),
-		cfg: Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model},
+		cfg: Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model, ContinueAfterViolation: true},
 		col: newCollector(prog, names, opts), seen: map[string]bool{}}
 	st.wake = sync.NewCond(&st.mu)
 	first := &mcr.Seed{Choices: map[int32][]int{}, Why: "initial execution"}
@@ -349,7 +349,7 @@ func exploreMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, e
 		if err != nil {
 			return nil, err
 		}
-		res.Counterexample = x.Trace
+		res.Counterexample = x.Story()
 		res.Graph = x.G
 		_, _, res.ViolationPos = x.Violation()
 	}

@@ -245,6 +245,9 @@ func (c *collector) add(x *Execution) bool {
 
 func (c *collector) addOutcome(x *Execution, violation string) {
 	st := FinalState(x)
+	if violation != "" && x.ViolationState() != "" {
+		st = x.ViolationState()
+	}
 	key := st + "\x00" + violation
 	o, ok := c.outcomes[key]
 	if !ok {
