@@ -184,6 +184,9 @@ func (c *cbdpor) mayEnterAtomic(x *Execution, tn int32) bool {
 		return len(t.frames) > 1
 	}
 	in := &fr.fn.Body[fr.pc]
+	if in.Op == ir.IAtomicBegin {
+		return true // entering an atomic block is a step of its own
+	}
 	if in.Op == ir.ISpawn && in.Func != nil && c.reachesAtomic(in.Func, 0, false) {
 		return true
 	}
