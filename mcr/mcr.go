@@ -597,14 +597,25 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 			continue
 		}
 		vals := a.candidateValues(r)
-		if len(vals) == 0 {
+		srcs := a.sameValueSources(r)
+		if len(vals)+len(srcs) == 0 {
 			continue
 		}
 		s.Push()
 		s.Assert(a.prefixConstraints(cutoff{a.o[r]}, r))
-		for _, v := range vals {
+		for k := range len(vals) + len(srcs) {
 			s.Push()
-			s.Assert(a.validFor(r, v))
+			var v int64
+			if k < len(vals) {
+				v = vals[k]
+				s.Assert(a.validFor(r, v))
+			} else {
+				// The same value from another write (or the initial value):
+				// the value-based pivots alone cannot move r before (or after)
+				// a write it read from in this execution.
+				v = a.ev[r].RVal
+				s.Assert(a.readsFrom(r, srcs[k-len(vals)]))
+			}
 			ok, err := g.check(ctx)
 			if err != nil {
 				s.Pop()
@@ -775,6 +786,57 @@ func (a *analysis) observedBefore(model []int64, r int) []int {
 		}
 	}
 	return roots
+}
+
+// sameValueSources lists the other sources of r's value: the writes of the
+// same value other than the one r read from, and -1 for the initial value if
+// r did not read it.
+func (a *analysis) sameValueSources(r int) []int {
+	ev := a.ev[r]
+	var srcs []int
+	if !ev.RF.IsInit() && a.tr.G.InitVal[ev.Loc] == ev.RVal {
+		srcs = append(srcs, -1)
+	}
+	for _, w := range a.writes[ev.Loc] {
+		if w != r && a.ev[w].WVal == ev.RVal && a.ev[w].ID != ev.RF {
+			srcs = append(srcs, w)
+		}
+	}
+	return srcs
+}
+
+// readsFrom is the formula "r reads from w" (w = -1: the initial value): from
+// memory, with no other write becoming visible in between and the thread's
+// own latest store to the location already visible; or, under TSO/PSO, from
+// the thread's own buffer when w is that store and it is not yet visible.
+func (a *analysis) readsFrom(r, w int) smt.Formula {
+	vis := func(x int) smt.Var { return a.o[a.visItem(x)] }
+	or := a.o[r]
+	ws := a.writes[a.ev[r].Loc]
+	var c []smt.Formula
+	if w >= 0 {
+		c = append(c, a.b.Lt(vis(w), or))
+	}
+	for _, w2 := range ws {
+		if w2 == r || w2 == w {
+			continue
+		}
+		if w < 0 {
+			c = append(c, a.b.Lt(or, vis(w2)))
+		} else {
+			c = append(c, a.b.Or(a.b.Lt(vis(w2), vis(w)), a.b.Lt(or, vis(w2))))
+		}
+	}
+	mem := a.b.And(c...)
+	own := a.ownStore(r)
+	if own < 0 {
+		return mem
+	}
+	mem = a.b.And(mem, a.b.Lt(vis(own), or))
+	if own == w {
+		return a.b.Or(a.b.Lt(or, vis(own)), mem)
+	}
+	return mem
 }
 
 func (a *analysis) candidateValues(r int) []int64 {

@@ -1080,8 +1080,8 @@ func verifyGraphs(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 	var notes []string
 	if opts.Explorer == "mcr" {
 		notes = append(notes, "mcr supports only the sc model; explored "+opts.Model+" with the reference explorer (rf and mo choices checked against the model, each consistent execution graph once)")
-	} else if opts.Explorer != "reference" {
-		return nil, fmt.Errorf("explorer %q is not available (available: mcr, reference)", opts.Explorer)
+	} else if opts.Explorer != "reference" && opts.Explorer != "auto" {
+		return nil, fmt.Errorf("explorer %q is not available (available: auto, mcr, reference)", opts.Explorer)
 	}
 	if opts.StateCache {
 		notes = append(notes, "--state-cache does not apply to graph exploration and was ignored")

@@ -105,9 +105,9 @@ func TestVerifyRelaxed(t *testing.T) {
 			}
 		})
 	}
-	// the default explorer (mcr) falls back with a note
+	// asking for mcr falls back with a note
 	p := compileCIR(t, "sb.cir", strings.ReplaceAll(sbAtomic, "ORDER", "sc"))
-	res, err := Verify(context.Background(), p, Options{Model: "rc11"})
+	res, err := Verify(context.Background(), p, Options{Model: "rc11", Explorer: "mcr"})
 	if err != nil || res.Explorer != "reference" || !strings.Contains(res.Note, "mcr supports only") {
 		t.Errorf("rc11 with mcr: %v %+v", err, res)
 	}
