@@ -603,6 +603,21 @@ func (x *Execution) eval(fr *frame, e *ir.Expr) (int64, *rtError) {
 	return 0, &rtError{fmt.Sprintf("internal error: bad expression kind %d", e.Kind)}
 }
 
+// evalAll evaluates es in order; on a runtime error it fails thread t at
+// pos and reports false.
+func (x *Execution) evalAll(t *thread, fr *frame, pos ir.Pos, es ...*ir.Expr) ([]int64, bool) {
+	vs := make([]int64, len(es))
+	for i, e := range es {
+		v, err := x.eval(fr, e)
+		if err != nil {
+			x.rt(t, pos, err)
+			return nil, false
+		}
+		vs[i] = v
+	}
+	return vs, true
+}
+
 func castInt(a int64, t *ir.Type) int64 {
 	if t == nil || t.Kind == ir.TBool {
 		return b2i(a != 0)
@@ -874,16 +889,11 @@ func (x *Execution) exec(t *thread) {
 		}
 		x.noteAt(t, pos, fmt.Sprintf("%s on %s: %d -> %d", in.RMW, loc(), old, nv))
 	case ir.ICAS:
-		exp, err := x.eval(fr, in.A)
-		if err != nil {
-			x.rt(t, pos, err)
+		vs, ok := x.evalAll(t, fr, pos, in.A, in.B)
+		if !ok {
 			return
 		}
-		des, err := x.eval(fr, in.B)
-		if err != nil {
-			x.rt(t, pos, err)
-			return
-		}
+		exp, des := vs[0], vs[1]
 		old := *c
 		rf := x.lastWrite(addr)
 		if old == exp {
@@ -976,14 +986,9 @@ func (x *Execution) exec(t *thread) {
 			x.noteAt(t, pos, fmt.Sprintf("signal %s wakes t%s", loc(), x.threads[w].name))
 		}
 	case ir.ISpawn:
-		args := make([]int64, len(in.Args))
-		for i, a := range in.Args {
-			v, err := x.eval(fr, a)
-			if err != nil {
-				x.rt(t, pos, err)
-				return
-			}
-			args[i] = v
+		args, ok := x.evalAll(t, fr, pos, in.Args...)
+		if !ok {
+			return
 		}
 		t.spawnCount++
 		name := fmt.Sprintf("%s.%d", t.name, t.spawnCount)
@@ -1139,16 +1144,11 @@ func (x *Execution) advance(t *thread) {
 				return
 			}
 		case ir.INondet:
-			lo, err := x.eval(fr, in.A)
-			if err != nil {
-				x.rt(t, pos, err)
+			vs, ok := x.evalAll(t, fr, pos, in.A, in.B)
+			if !ok {
 				return
 			}
-			hi, err := x.eval(fr, in.B)
-			if err != nil {
-				x.rt(t, pos, err)
-				return
-			}
+			lo, hi := vs[0], vs[1]
 			if hi < lo {
 				x.rt(t, pos, &rtError{fmt.Sprintf("nondet range [%d, %d] is empty", lo, hi)})
 				return
@@ -1178,17 +1178,15 @@ func (x *Execution) advance(t *thread) {
 				x.mem = append(x.mem, nil)
 			}
 			cells := make([]int64, in.Record.Size)
-			for i, a := range in.Args {
-				if i >= len(cells) {
-					break
-				}
-				v, err := x.eval(fr, a)
-				if err != nil {
-					x.rt(t, pos, err)
-					return
-				}
-				cells[i] = v
+			inits := in.Args
+			if len(inits) > len(cells) {
+				inits = inits[:len(cells)]
 			}
+			vs, ok := x.evalAll(t, fr, pos, inits...)
+			if !ok {
+				return
+			}
+			copy(cells, vs)
 			x.mem[b] = cells
 			for off, v := range cells {
 				if v != 0 {
@@ -1214,14 +1212,9 @@ func (x *Execution) advance(t *thread) {
 		case ir.ISelf:
 			fr.locals[in.Dst] = int64(t.num) + 1
 		case ir.ICall:
-			args := make([]int64, len(in.Args))
-			for i, a := range in.Args {
-				v, err := x.eval(fr, a)
-				if err != nil {
-					x.rt(t, pos, err)
-					return
-				}
-				args[i] = v
+			args, ok := x.evalAll(t, fr, pos, in.Args...)
+			if !ok {
+				return
 			}
 			if len(t.frames) > 10000 {
 				x.rt(t, pos, &rtError{"call stack too deep (10000 frames)"})
