@@ -31,8 +31,11 @@
 package mcr
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -200,6 +203,13 @@ func NewGenerator(opts Options) *Generator {
 // Close releases the solver.
 func (g *Generator) Close() { g.solver.Close() }
 
+// sortedKeys returns the keys of m in increasing order: every iteration
+// over a map in this package goes through it, so that formulas, variables and
+// seeds (and hence exploration) are deterministic.
+func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
+	return slices.Sorted(maps.Keys(m))
+}
+
 // lockPair is a critical section: lock step a, unlock step b (-1: never released).
 type lockPair struct {
 	a, b  int
@@ -282,7 +292,8 @@ func (g *Generator) analyse(tr *Trace) (*analysis, error) {
 	a.drainT = map[int]int{}
 	if tr.Model != SC {
 		issue := map[seg.EventID]int{}
-		for _, steps := range a.thr {
+		for _, k_ := range sortedKeys(a.thr) {
+			steps := a.thr[k_]
 			for _, i := range steps {
 				if e := a.ev[i]; e != nil && e.Kind == seg.KWrite {
 					issue[e.ID] = i
@@ -304,7 +315,7 @@ func (g *Generator) analyse(tr *Trace) (*analysis, error) {
 				a.drainT[len(a.o)-1] = c.Step
 			}
 		}
-		for _, w := range issue {
+		for _, w := range slices.Sorted(maps.Values(issue)) {
 			if _, ok := a.vis[w]; !ok { // never became visible
 				a.o = append(a.o, a.b.NewVar(fmt.Sprintf("C%d", w)))
 				a.virtW = append(a.virtW, w)
@@ -319,7 +330,8 @@ func (g *Generator) analyse(tr *Trace) (*analysis, error) {
 		}
 	}
 	open := map[int64]int{} // mutex -> index into pairs of the open section, per thread below
-	for t, steps := range a.thr {
+	for _, t := range sortedKeys(a.thr) {
+		steps := a.thr[t]
 		for k := range open {
 			delete(open, k)
 		}
@@ -341,7 +353,8 @@ func (g *Generator) analyse(tr *Trace) (*analysis, error) {
 		}
 	}
 	sort.Slice(a.pairs, func(i, j int) bool { return a.pairs[i].a < a.pairs[j].a })
-	for t, steps := range a.thr {
+	for _, t := range sortedKeys(a.thr) {
+		steps := a.thr[t]
 		if evs := tr.G.Threads[t]; len(steps) > 0 && len(evs) > 0 && evs[len(evs)-1].Kind == seg.KError {
 			a.terminal = append(a.terminal, steps[len(steps)-1])
 		}
@@ -394,12 +407,14 @@ func (a *analysis) ownStore(e int) int {
 // mhb is the conjunction of must-happen-before edges and the frozen prefix.
 func (a *analysis) mhb() smt.Formula {
 	var fs []smt.Formula
-	for _, steps := range a.thr {
+	for _, k_ := range sortedKeys(a.thr) {
+		steps := a.thr[k_]
 		for k := 1; k < len(steps); k++ {
 			fs = append(fs, a.lt(steps[k-1], steps[k]))
 		}
 	}
-	for child, s := range a.spawn {
+	for _, child := range sortedKeys(a.spawn) {
+		s := a.spawn[child]
 		if steps := a.thr[child]; len(steps) > 0 {
 			fs = append(fs, a.lt(s, steps[0]))
 		}
@@ -414,7 +429,8 @@ func (a *analysis) mhb() smt.Formula {
 			}
 		}
 	}
-	for t, ws := range a.bufd {
+	for _, t := range sortedKeys(a.bufd) {
+		ws := a.bufd[t]
 		for k, w := range ws {
 			fs = append(fs, a.lt(w, a.visItem(w)))
 			for _, w2 := range ws[k+1:] { // FIFO: TSO per thread, PSO per location
@@ -434,7 +450,8 @@ func (a *analysis) mhb() smt.Formula {
 			}
 		}
 	}
-	for it, d := range a.drainT {
+	for _, it := range sortedKeys(a.drainT) {
+		d := a.drainT[it]
 		if d >= 0 && !a.tr.Steps[d].Flush {
 			fs = append(fs, a.lt(it, d))
 		}
@@ -509,7 +526,8 @@ func (a *analysis) prefixConstraints(c cutoff, skip int) smt.Formula {
 	var fs []smt.Formula
 	// The frozen steps (the parent's seed) stay in the prefix, in any order
 	// that keeps their values.
-	for _, steps := range a.thr {
+	for _, k_ := range sortedKeys(a.thr) {
+		steps := a.thr[k_]
 		last := -1
 		for _, i := range steps {
 			if i < a.tr.Frozen {
@@ -557,7 +575,8 @@ func (a *analysis) prefixConstraints(c cutoff, skip int) smt.Formula {
 			fs = append(fs, a.b.Or(alts...))
 		}
 	}
-	for _, s := range a.secs {
+	for _, k_ := range sortedKeys(a.secs) {
+		s := a.secs[k_]
 		t := a.tr.Steps[s.first].T
 		for f, st := range a.tr.Steps {
 			if st.T == t && !st.Flush {
@@ -680,7 +699,7 @@ func (g *Generator) preferObserved(ctx context.Context, a *analysis, r int) ([]i
 	s.Push()
 	defer s.Pop()
 	ts := make([]int32, 0, len(a.thr))
-	for t := range a.thr {
+	for _, t := range sortedKeys(a.thr) {
 		ts = append(ts, t)
 	}
 	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
@@ -994,7 +1013,8 @@ func (a *analysis) seed(model []int64, roots []int, pivot int, v int64) Seed {
 			}
 		}
 		// An atomic section interleaved with later included steps is included whole.
-		for _, s := range a.secs {
+		for _, k_ := range sortedKeys(a.secs) {
+			s := a.secs[k_]
 			if in[s.last] {
 				continue
 			}
@@ -1020,7 +1040,8 @@ func (a *analysis) seed(model []int64, roots []int, pivot int, v int64) Seed {
 		// Visible stores to one location keep their model order: a buffered
 		// store issued in the prefix that the model commits before an
 		// included commit to its location is committed explicitly.
-		for _, ws := range a.writes {
+		for _, k_ := range sortedKeys(a.writes) {
+			ws := a.writes[k_]
 			for _, w := range ws {
 				c := a.visItem(w)
 				if c == w || !in[w] || in[c] {
@@ -1117,7 +1138,8 @@ func (g *Generator) finalPivots(ctx context.Context, a *analysis, add func(Seed)
 	s := g.solver
 	n := len(a.o)
 	var pinned []smt.Formula
-	for loc, v := range a.tr.FrozenFinals {
+	for _, loc := range sortedKeys(a.tr.FrozenFinals) {
+		v := a.tr.FrozenFinals[loc]
 		pinned = append(pinned, a.finalIs(loc, v))
 	}
 	for _, loc := range a.tr.FinalLocs {
@@ -1165,7 +1187,8 @@ func (g *Generator) finalPivots(ctx context.Context, a *analysis, add func(Seed)
 				}
 				sd := a.seed(g.model(a), all, -1, 0)
 				sd.Finals = map[int64]int64{loc: v}
-				for l, fv := range a.tr.FrozenFinals {
+				for _, l := range sortedKeys(a.tr.FrozenFinals) {
+					fv := a.tr.FrozenFinals[l]
 					sd.Finals[l] = fv
 				}
 				sd.Why = fmt.Sprintf("final value of %s is %d", a.tr.G.Loc(loc), v)

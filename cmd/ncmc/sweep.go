@@ -33,7 +33,7 @@ type sweepCmd struct {
 	Out      string        `help:"Directory for results.csv, results.json, summary.html and a log per task." default:"sweep-results" type:"path"`
 	Unroll   int           `help:"Default loop bound (see verify --unroll)." default:"8"`
 	MaxSteps int           `name:"max-steps" help:"Visible steps allowed per execution." default:"100000"`
-	Explorer string        `help:"Exploration algorithm (see verify --explorer)." default:"mcr" enum:"mcr,reference"`
+	Explorer string        `help:"Exploration algorithm (see verify --explorer)." default:"auto" enum:"auto,mcr,reference"`
 	Quiet    bool          `short:"q" help:"Print only the totals."`
 }
 

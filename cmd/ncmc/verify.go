@@ -15,7 +15,7 @@ import (
 type verifyCmd struct {
 	File          string        `arg:"" help:"Program to verify (.cir, or C: .c, .i)."`
 	Model         string        `help:"Memory model: sc, tso, pso, ra or rc11 (tso/pso: operational store buffers; ra/rc11: reference explorer over execution graphs, rf and mo choices checked against the model, data races on non-atomic accesses are violations)." default:"sc" enum:"sc,tso,pso,ra,rc11"`
-	Explorer      string        `help:"Exploration algorithm: auto (mcr under sc; the stateful reference explorer under tso/pso, where mcr has a known completeness gap; graph exploration under ra/rc11), mcr (maximal causality reduction with Z3; falls back to reference where unsupported, and says so) or reference (enumerates every interleaving; the oracle)." default:"auto" enum:"auto,mcr,reference"`
+	Explorer      string        `help:"Exploration algorithm: auto (the stateful reference explorer, while mcr has known completeness gaps; graph exploration under ra/rc11), mcr (maximal causality reduction with Z3; falls back to reference where unsupported, and says so) or reference (enumerates every interleaving; the oracle)." default:"auto" enum:"auto,mcr,reference"`
 	Unroll        int           `help:"Default loop bound: a loop whose body runs more often stops the execution with 'bound hit' (verdict unknown). Loops annotated @unroll(N) use N." default:"8"`
 	MaxExecutions int           `name:"max-executions" help:"Stop after N executions (0: no limit); stopping early gives unknown." default:"0"`
 	MaxSteps      int           `name:"max-steps" help:"Visible steps allowed per execution before it counts as a bound hit." default:"100000"`
