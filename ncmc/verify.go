@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"ncmc/commspec"
 	"ncmc/ir"
 	"ncmc/seg"
 )
@@ -31,7 +32,24 @@ const (
 // unroll 8, no execution limit, no timeout.
 type Options struct {
 	Model    string // memory model; "sc" (default)
-	Explorer string // "auto" (default: the stateful reference explorer; graph exploration under ra/rc11), "mcr" or "reference"
+	Explorer string // "auto" (default: the stateful reference explorer; graph exploration under ra/rc11; ncmc when Specs is non-empty), "mcr", "reference" or "ncmc"
+	// Specs are commutativity specifications, at most one per object type
+	// of the program (package commspec). With specs the auto explorer is
+	// ncmc, which treats every call of a linearizable method as one atomic
+	// step and does not reorder invocations the spec says commute
+	// (docs/ncmc.md), and Semantic is set.
+	Specs []*commspec.Spec
+	// NCMCRule selects the ncmc explorer's reduction: "" or "complete" (the
+	// default: partial-order reduction with spec-based conditional
+	// independence, semantically complete) or "thesis" (the NCMC thesis's
+	// scoped-read pruning rule, known to miss behaviours).
+	NCMCRule string
+	// Semantic renders outcomes semantically: each object instance by the
+	// values of its abstraction functions (its fields if it has none) and
+	// heap records left out, so executions that differ only in the concrete
+	// layout of objects have equal outcome strings. Set automatically when
+	// Specs is non-empty; every explorer honours it.
+	Semantic bool
 	// QueryTimeout bounds each SMT query of the mcr explorer (0: 10s).
 	QueryTimeout time.Duration
 	// Debug, if set, receives a line per execution and per seed (for developers).
@@ -166,6 +184,27 @@ func Verify(ctx context.Context, prog *ir.Program, opts Options) (*Result, error
 		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
 		defer cancel()
 	}
+	if len(opts.Specs) > 0 {
+		opts.Semantic = true
+		if opts.Explorer == "auto" {
+			opts.Explorer = "ncmc"
+		}
+	}
+	if opts.Explorer == "ncmc" {
+		if model != SC {
+			return nil, fmt.Errorf("the ncmc explorer (--spec) supports only the sc memory model, not %s", opts.Model)
+		}
+		if err := checkSpecs(prog, opts.Specs); err != nil {
+			return nil, err
+		}
+		switch opts.NCMCRule {
+		case "", "complete":
+			return exploreNCMC(ctx, prog, opts) // ncmcexplore.go
+		case "thesis":
+			return verifyNCMCThesis(ctx, prog, opts) // ncmcthesis.go
+		}
+		return nil, fmt.Errorf("ncmc rule %q is not available (available: complete, thesis)", opts.NCMCRule)
+	}
 	if model == RA || model == RC11 {
 		return verifyGraphs(ctx, prog, opts) // relaxed.go
 	}
@@ -194,7 +233,7 @@ func Verify(ctx context.Context, prog *ir.Program, opts Options) (*Result, error
 		}
 		return exploreMCR(ctx, prog, opts)
 	}
-	return nil, fmt.Errorf("explorer %q is not available (available: auto, mcr, reference)", opts.Explorer)
+	return nil, fmt.Errorf("explorer %q is not available (available: auto, mcr, reference, ncmc)", opts.Explorer)
 }
 
 // collector accumulates outcomes, classes and the verdict over executions.
@@ -381,4 +420,23 @@ func parseModel(name string) (MemModel, error) {
 		return PSO, nil
 	}
 	return SC, fmt.Errorf("memory model %q is not supported (supported: sc, tso, pso)", name)
+}
+
+// checkSpecs checks every spec against prog (the object type exists, the
+// methods match) and that no object type has two specs.
+func checkSpecs(prog *ir.Program, specs []*commspec.Spec) error {
+	seen := map[string]string{}
+	for _, s := range specs {
+		if s == nil {
+			return errors.New("nil commutativity specification")
+		}
+		if err := s.CheckProgram(prog); err != nil {
+			return err
+		}
+		if f, ok := seen[s.Object]; ok {
+			return fmt.Errorf("%s: object type %s already has a specification (%s)", s.ObjectPos, s.Object, f)
+		}
+		seen[s.Object] = s.File
+	}
+	return nil
 }
