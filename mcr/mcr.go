@@ -173,6 +173,9 @@ func (s *Seed) Key() string {
 // Options configure seed generation.
 type Options struct {
 	QueryTimeout time.Duration // per SMT query (0: 10s)
+	// Scoped, if set, is the NCMC thesis's rule for pivots of reads inside
+	// linearizable invocations (thesis.go).
+	Scoped ScopedRule
 }
 
 // Stats count the work of seed generation.
@@ -634,6 +637,14 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 				// a write it read from in this execution.
 				v = a.ev[r].RVal
 				s.Assert(a.readsFrom(r, srcs[k-len(vals)]))
+			}
+			if g.opts.Scoped != nil {
+				f, ok := g.scopedRule(a, r, k, vals, srcs)
+				if !ok {
+					s.Pop()
+					continue
+				}
+				s.Assert(f)
 			}
 			ok, err := g.check(ctx)
 			if err != nil {
