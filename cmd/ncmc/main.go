@@ -25,12 +25,13 @@ const (
 )
 
 type cli struct {
-	Verify verifyCmd `cmd:"" help:"Explore every behaviour of a program and report verified, a counterexample, or unknown."`
-	Bench  benchCmd  `cmd:"" help:"Run explorers on programs (all outcomes, class counts) and print a Markdown table of executions, time, SMT time and memory."`
-	Test   testCmd   `cmd:"" help:"Hunt for bugs when a program is too big to explore: PCT, random walks or preemption-bounded search (CB-DPOR, CHESS); found bugs come with a replayable schedule."`
-	Spec   specCmd   `cmd:"" help:"Commutativity specifications: spec check SPEC --impl PROG.cir tests a spec's soundness."`
-	Litmus litmusCmd `cmd:"" help:"Run herd-style litmus tests (C, X86, X86_64) under a memory model: reachable outcomes, the verdict of the condition, why a forbidden outcome is forbidden, pictures of the executions."`
-	Sweep  sweepCmd  `cmd:"" help:"Check SV-COMP tasks (task-definition .yml files) against their expected verdicts: SV-COMP score, results table (CSV, JSON, HTML) and a log per task. Exit 1 if some answer is wrong."`
+	Verify  verifyCmd  `cmd:"" help:"Explore every behaviour of a program and report verified, a counterexample, or unknown."`
+	Bench   benchCmd   `cmd:"" help:"Run explorers on programs (all outcomes, class counts) and print a Markdown table of executions, time, SMT time and memory."`
+	Test    testCmd    `cmd:"" help:"Hunt for bugs when a program is too big to explore: PCT, random walks or preemption-bounded search (CB-DPOR, CHESS); found bugs come with a replayable schedule."`
+	Spec    specCmd    `cmd:"" help:"Commutativity specifications: spec check SPEC --impl PROG.cir tests a spec's soundness."`
+	Litmus  litmusCmd  `cmd:"" help:"Run herd-style litmus tests (C, X86, X86_64) under a memory model: reachable outcomes, the verdict of the condition, why a forbidden outcome is forbidden, pictures of the executions."`
+	Version versionCmd `cmd:"" help:"Print the version of ncmc."`
+	Sweep   sweepCmd   `cmd:"" help:"Check SV-COMP tasks (task-definition .yml files) against their expected verdicts: SV-COMP score, results table (CSV, JSON, HTML) and a log per task. Exit 1 if some answer is wrong."`
 }
 
 // env is what a command needs from the process: output streams and whether
@@ -102,6 +103,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, stderrTer
 		return c.Spec.Check.run(e)
 	case "sweep <path>":
 		return c.Sweep.run(e)
+	case "version":
+		return c.Version.run(e)
 	}
 	fmt.Fprintf(stderr, "ncmc: unknown command %q\n", kctx.Command())
 	return exitBadInput

@@ -27,6 +27,9 @@ type verifyCmd struct {
 	JSON          bool          `name:"json" help:"Print one JSON object instead of text."`
 	Dot           string        `help:"Write the execution graph of the counterexample (or of the first complete execution) to this DOT file." type:"path"`
 	Quiet         bool          `short:"q" help:"Print only the verdict line."`
+	Property      string        `help:"SV-COMP property file (.prp, unreach-call): check the property and end the output with an SV-COMP answer line 'VERDICT: TRUE', 'VERDICT: FALSE(unreach-call)' or 'VERDICT: UNKNOWN (reason)'." type:"existingfile"`
+	DataModel     string        `name:"data-model" help:"C data model of the task: ILP32 (SV-COMP ConcurrencySafety) or LP64." default:"ILP32" enum:"ILP32,LP64"`
+	Witness       string        `help:"Write an SV-COMP GraphML 1.0 violation witness of the counterexample to this file." type:"path"`
 	DebugMCR      bool          `name:"debug-mcr" help:"Print every mcr execution and the seeds it produced (to stderr)." hidden:""`
 }
 
@@ -57,7 +60,7 @@ type jsonResult struct {
 }
 
 func (v *verifyCmd) run(e *env) int {
-	prog, err := frontend.LoadFile(v.File)
+	prog, err := loadProgram(v.File, v.DataModel)
 	if err != nil {
 		if u, ok := err.(*frontend.Unsupported); ok {
 			return v.unsupported(e, u) // valid input that cannot be checked: unknown
@@ -84,7 +87,16 @@ func (v *verifyCmd) run(e *env) int {
 			fmt.Fprintf(e.stderr, "\r\033[K%s: %d executions, queue %d, %.0f exec/s, %s", v.File, s.Executions, s.Queue, rate, s.Elapsed.Round(100*time.Millisecond))
 		}
 	}
-	res, err := ncmc.Verify(e.ctx, prog, opts)
+	var res *ncmc.Result
+	var answer, answerReason string
+	if v.Property != "" {
+		res, answer, answerReason, err = v.checkProperty(e, prog, opts)
+		if res == nil && err == nil {
+			return exitUnknown // an unsupported property: answered UNKNOWN
+		}
+	} else {
+		res, err = ncmc.Verify(e.ctx, prog, opts)
+	}
 	if progress {
 		fmt.Fprint(e.stderr, "\r\033[K")
 	}
@@ -118,6 +130,12 @@ func (v *verifyCmd) run(e *env) int {
 		}
 	} else {
 		printText(e.stdout, v, res)
+	}
+	if v.Witness != "" {
+		v.writeWitness(e, res)
+	}
+	if v.Property != "" {
+		return v.printAnswer(e, answer, answerReason)
 	}
 	switch res.Verdict {
 	case ncmc.Verified:
