@@ -30,7 +30,7 @@ type sweepCmd struct {
 	Paths    []string      `arg:"" name:"path" help:"Task-definition files (.yml) or directories to search for them."`
 	Timeout  time.Duration `help:"Time limit per task and property." default:"60s"`
 	Jobs     int           `help:"Tasks checked at the same time." default:"1"`
-	Out      string        `help:"Directory for results.csv, results.json, summary.html and a log per task." default:"sweep-results" type:"path"`
+	Out      string        `help:"Directory for results.csv, results.json, summary.html, a log per task and a GraphML violation witness (<dir>-<task>.graphml) per false answer." default:"sweep-results" type:"path"`
 	Unroll   int           `help:"Default loop bound (see verify --unroll)." default:"8"`
 	MaxSteps int           `name:"max-steps" help:"Visible steps allowed per execution." default:"100000"`
 	Explorer string        `help:"Exploration algorithm (see verify --explorer)." default:"auto" enum:"auto,mcr,reference"`
@@ -334,46 +334,149 @@ func (s *sweepCmd) answer(ctx context.Context, u *sweepUnit, log *strings.Builde
 		}
 		return "unknown", "cannot read the program: " + firstLine(err.Error())
 	}
+	var target func(violation string) bool
 	switch r.Property {
 	case "unreach-call":
+		target = cfront.IsErrorCall
 	case "no-data-race":
-		const why = "property no-data-race is not checked yet (data-race detection is not available in verify)"
-		fmt.Fprintln(log, why)
-		return "unknown", why
+		target = isDataRace
 	default:
-		why := fmt.Sprintf("property %s is not supported (only unreach-call)", r.Property)
+		why := fmt.Sprintf("property %s is not supported (only unreach-call and no-data-race)", r.Property)
 		fmt.Fprintln(log, why)
 		return "unknown", why
 	}
-	explorer := s.Explorer
 	deadline := time.Now().Add(s.Timeout)
-	opts := ncmc.Options{Explorer: explorer, Unroll: s.Unroll, MaxSteps: s.MaxSteps, Timeout: s.Timeout, Workers: 1}
-	res, err := ncmc.Verify(ctx, prog, opts)
-	if err != nil && explorer == "mcr" {
-		fmt.Fprintf(log, "mcr failed (%v): using the reference explorer\n", err)
-		opts.Explorer, opts.Timeout = "reference", time.Until(deadline)
-		if opts.Timeout <= 0 {
-			return "unknown", "time limit reached (mcr failed: " + err.Error() + ")"
-		}
-		res, err = ncmc.Verify(ctx, prog, opts)
+	opts := ncmc.Options{Unroll: s.Unroll, MaxSteps: s.MaxSteps, Workers: 1, Races: r.Property == "no-data-race"}
+	switch s.Explorer {
+	case "auto":
+		// The sweep's own choice, independent of verify's default: the
+		// stateful reference explorer is complete and cuts finite-state
+		// spin loops.
+		opts.Explorer, opts.StateCache = "reference", true
+	default:
+		opts.Explorer = s.Explorer
 	}
-	if err == nil && res.Verdict == ncmc.Violation && !cfront.IsErrorCall(res.Reason) {
-		// Another kind of violation (a failed assert(), a deadlock, a
-		// runtime error) came first: look for an error call among all
-		// outcomes.
-		fmt.Fprintf(log, "first violation: %s; exploring on to look for an error call\n", res.Reason)
-		opts.KeepGoing, opts.Timeout = true, time.Until(deadline)
-		if opts.Timeout > 0 {
+	if opts.Races && opts.Explorer == "mcr" {
+		opts.Explorer, opts.StateCache = "reference", true
+		fmt.Fprintln(log, "data races are checked with the stateful reference explorer (mcr does not detect them)")
+	}
+	run := func(stage string) (*ncmc.Result, error) {
+		opts.Timeout = time.Until(deadline)
+		if opts.Timeout <= 0 {
+			return nil, errSweepTime
+		}
+		fmt.Fprintf(log, "stage %s: explorer %s (state cache %v), unroll %s, max-steps %d, races %v, keep going %v, %s left\n",
+			stage, opts.Explorer, opts.StateCache, unrollText(opts), opts.MaxSteps, opts.Races, opts.KeepGoing, opts.Timeout.Round(time.Millisecond))
+		res, err := ncmc.Verify(ctx, prog, opts)
+		if err != nil && opts.Explorer == "mcr" {
+			fmt.Fprintf(log, "mcr failed (%v): using the stateful reference explorer\n", err)
+			opts.Explorer, opts.StateCache, opts.Timeout = "reference", true, time.Until(deadline)
+			if opts.Timeout <= 0 {
+				return nil, errSweepTime
+			}
 			res, err = ncmc.Verify(ctx, prog, opts)
 		}
+		if err == nil && res.Verdict == ncmc.Violation && !target(res.Reason) {
+			// Another kind of violation (a failed assert(), a deadlock, a
+			// runtime error) came first: explore on, collecting every
+			// outcome.
+			fmt.Fprintf(log, "first violation: %s; exploring on\n", res.Reason)
+			opts.KeepGoing, opts.Timeout = true, time.Until(deadline)
+			if opts.Timeout > 0 {
+				res, err = ncmc.Verify(ctx, prog, opts)
+			}
+		}
+		if err == nil {
+			logResult(log, res)
+		}
+		return res, err
 	}
-	u.res.Explorer = opts.Explorer
+	res, err := run("1")
+	if err == nil {
+		if a, why := propertyAnswer(res, target, r.Property); a != "unknown" || res.Stopped != "" || res.Stats.BoundHits == 0 {
+			u.res.Explorer = explorerText(opts)
+			return a, why
+		}
+		// A loop bound was hit: explore again without the default loop
+		// bound; the state cache cuts runs that come back to a state seen
+		// before, so finite-state loops end without unrolling.
+		if opts.Explorer == "reference" && opts.StateCache {
+			opts.UnboundedLoops, opts.KeepGoing = true, false
+			fmt.Fprintf(log, "\nloop bound hit (%s): exploring again with unbounded loops\n", res.Reason)
+			res2, err2 := run("2")
+			if err2 == nil {
+				res = res2
+			} else {
+				fmt.Fprintln(log, err2)
+			}
+		}
+	}
+	u.res.Explorer = explorerText(opts)
+	if errors.Is(err, errSweepTime) {
+		return "unknown", fmt.Sprintf("time bound %s hit", s.Timeout)
+	}
 	if err != nil {
 		fmt.Fprintln(log, err)
 		return "unknown", "checker error: " + err.Error()
 	}
-	logResult(log, res)
-	return unreachCallAnswer(res)
+	return propertyAnswer(res, target, r.Property)
+}
+
+var errSweepTime = errors.New("time limit reached")
+
+func unrollText(o ncmc.Options) string {
+	if o.UnboundedLoops {
+		return "none (unbounded loops)"
+	}
+	return fmt.Sprint(o.Unroll)
+}
+
+// explorerText names the exploration the answer came from, for the results.
+func explorerText(o ncmc.Options) string {
+	e := o.Explorer
+	if o.StateCache {
+		e += "+state-cache"
+	}
+	if o.UnboundedLoops {
+		e += "+unbounded-loops"
+	}
+	return e
+}
+
+// isDataRace reports whether a violation message is a data race (scraces.go).
+func isDataRace(msg string) bool { return strings.HasPrefix(msg, "data race") }
+
+// propertyAnswer maps a result to the answer for a property whose
+// violations target recognises: false if some execution has one; true if
+// the search ran to its end without one and without hitting a bound, where
+// the only other violations allowed are those that merely end an
+// execution of the C program (a failed assert() aborts it, a deadlock
+// hangs it; for unreach-call only a result without any violation counts);
+// else unknown.
+func propertyAnswer(res *ncmc.Result, target func(string) bool, property string) (string, string) {
+	for _, o := range res.Outcomes {
+		if target(o.Violation) {
+			return "false", o.Violation
+		}
+	}
+	if res.Verdict == ncmc.Violation && target(res.Reason) {
+		return "false", res.Reason
+	}
+	if res.Verdict == ncmc.Verified {
+		return "true", res.Reason
+	}
+	if property == "no-data-race" && res.Verdict == ncmc.Violation && res.Stopped == "" && res.Stats.BoundHits == 0 {
+		for _, o := range res.Outcomes {
+			if strings.HasPrefix(o.Violation, "runtime error") {
+				return "unknown", "a runtime error (undefined behaviour) ends some execution: " + o.Violation
+			}
+		}
+		return "true", "all executions explored: no data race (some end in " + res.Reason + ")"
+	}
+	if res.Verdict == ncmc.Violation && res.Stopped != "" {
+		return "unknown", res.Stopped
+	}
+	return "unknown", res.Reason
 }
 
 // load translates the program of a task.
@@ -387,26 +490,6 @@ func (s *sweepCmd) load(file, dataModel string) (*ir.Program, error) {
 		return cfront.CompileFile(file, cfront.Options{DataModel: dm})
 	}
 	return frontend.LoadFile(file)
-}
-
-// unreachCallAnswer maps a result to the answer for unreach-call: false if
-// some execution calls an error function, true if every execution was
-// explored without any violation and without hitting a bound, else
-// unknown (other violations, such as a failed assert() or a runtime error,
-// say nothing about the error functions).
-func unreachCallAnswer(res *ncmc.Result) (string, string) {
-	for _, o := range res.Outcomes {
-		if cfront.IsErrorCall(o.Violation) {
-			return "false", o.Violation
-		}
-	}
-	if res.Verdict == ncmc.Violation && cfront.IsErrorCall(res.Reason) {
-		return "false", res.Reason
-	}
-	if res.Verdict == ncmc.Verified {
-		return "true", res.Reason
-	}
-	return "unknown", res.Reason
 }
 
 func logResult(w io.Writer, res *ncmc.Result) {
@@ -593,4 +676,13 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "..."
+}
+
+// unreachCallAnswer maps a result to the answer for unreach-call: false if
+// some execution calls an error function, true if every execution was
+// explored without any violation and without hitting a bound, else
+// unknown (other violations, such as a failed assert() or a runtime error,
+// say nothing about the error functions).
+func unreachCallAnswer(res *ncmc.Result) (string, string) {
+	return propertyAnswer(res, cfront.IsErrorCall, "unreach-call")
 }

@@ -318,3 +318,35 @@ func TestReadProperty(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepWitness: a sweep writes a witness for each false answer, and
+// none for a true one.
+func TestSweepWitness(t *testing.T) {
+	dir := t.TempDir()
+	tasks := filepath.Join(dir, "tasks")
+	props := filepath.Join(dir, "properties")
+	os.MkdirAll(tasks, 0o755)
+	os.MkdirAll(props, 0o755)
+	os.WriteFile(filepath.Join(props, "unreach-call.prp"), []byte(unreachCallSpec+"\n"), 0o644)
+	for name, src := range map[string]string{"unsafe": witnessProg, "safe": witnessSafe} {
+		os.WriteFile(filepath.Join(tasks, name+".c"), []byte(src), 0o644)
+		yml := "format_version: '2.0'\ninput_files: '" + name + ".c'\nproperties:\n  - property_file: ../properties/unreach-call.prp\n    expected_verdict: " +
+			strconv.FormatBool(name == "safe") + "\noptions:\n  language: C\n  data_model: LP64\n"
+		os.WriteFile(filepath.Join(tasks, name+".yml"), []byte(yml), 0o644)
+	}
+	out := filepath.Join(dir, "out")
+	if code, stdout, stderr := runCLI(t, "sweep", "-q", "--out", out, tasks); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	w := filepath.Join(out, "tasks-unsafe.graphml")
+	for _, p := range validateWitness(t, w, filepath.Join(tasks, "unsafe.c")) {
+		t.Error(p)
+	}
+	raw, _ := os.ReadFile(w)
+	if !strings.Contains(string(raw), `<data key="architecture">64bit</data>`) {
+		t.Error("the task's data model LP64 is not in the witness")
+	}
+	if _, err := os.Stat(filepath.Join(out, "tasks-safe.graphml")); err == nil {
+		t.Error("a witness was written for a true answer")
+	}
+}
