@@ -136,6 +136,9 @@ type Outcome struct {
 type Classes struct {
 	ReadValues int `json:"read_values"` // distinct vectors of values read, per thread
 	RF         int `json:"rf"`          // distinct reads-from graphs
+	// SEG counts distinct semantic execution graphs (with Options.Specs;
+	// seg.Semantic): the classes of NCMC's SC-equivalence.
+	SEG int `json:"seg,omitempty"`
 }
 
 // Result is the answer of Verify.
@@ -247,6 +250,7 @@ type collector struct {
 	order    []string
 	rvKeys   map[string]struct{}
 	rfKeys   map[string]struct{}
+	segKeys  map[string]struct{}
 
 	violation  string
 	violKind   string
@@ -257,7 +261,7 @@ type collector struct {
 
 func newCollector(prog *ir.Program, names *Names, opts Options) *collector {
 	return &collector{prog: prog, names: names, opts: opts, start: time.Now(),
-		outcomes: map[string]*Outcome{}, rvKeys: map[string]struct{}{}, rfKeys: map[string]struct{}{}}
+		outcomes: map[string]*Outcome{}, rvKeys: map[string]struct{}{}, rfKeys: map[string]struct{}{}, segKeys: map[string]struct{}{}}
 }
 
 // add records a finished execution; it reports whether it was a violation.
@@ -290,6 +294,11 @@ func (c *collector) add(x *Execution) bool {
 	if c.opts.Classes && (x.Complete()) {
 		c.rvKeys[x.G.Key(seg.KeyOpts{Kind: seg.KeyValues})] = struct{}{}
 		c.rfKeys[x.G.Key(seg.KeyOpts{Kind: seg.KeyRF})] = struct{}{}
+		if len(c.opts.Specs) > 0 {
+			if k, err := segKey(c.prog, c.opts, x); err == nil { // ncmcthesis.go
+				c.segKeys[k] = struct{}{}
+			}
+		}
 	}
 	return false
 }
@@ -340,7 +349,7 @@ func (c *collector) result(explorer, stopped, stopKind string) *Result {
 		r.Outcomes = []Outcome{}
 	}
 	if c.opts.Classes {
-		r.Classes = &Classes{ReadValues: len(c.rvKeys), RF: len(c.rfKeys)}
+		r.Classes = &Classes{ReadValues: len(c.rvKeys), RF: len(c.rfKeys), SEG: len(c.segKeys)}
 	}
 	switch {
 	case c.violation != "":
