@@ -164,7 +164,11 @@ func printText(w io.Writer, v *verifyCmd, res *ncmc.Result) {
 		fmt.Fprintf(w, "note: %s\n", res.Note)
 	}
 	if res.Classes != nil {
-		fmt.Fprintf(w, "classes: %d read-value vectors, %d reads-from graphs\n", res.Classes.ReadValues, res.Classes.RF)
+		seg := ""
+		if res.Classes.SEG > 0 {
+			seg = fmt.Sprintf(", %d seg (semantic execution graphs)", res.Classes.SEG)
+		}
+		fmt.Fprintf(w, "classes: %d read-value vectors, %d reads-from graphs%s\n", res.Classes.ReadValues, res.Classes.RF, seg)
 	}
 	if len(res.Counterexample) > 0 {
 		fmt.Fprintln(w, "\ncounterexample:")
