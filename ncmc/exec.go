@@ -76,6 +76,13 @@ type Config struct {
 	// Races says whether a data race under graph exploration is a violation
 	// (the default) or only recorded.
 	Races RaceMode
+	// DetectRaces makes a data race a violation of kind "data-race" under
+	// SC (scraces.go); graph exploration (ra, rc11) finds races anyway.
+	DetectRaces bool
+	// UnboundedLoops ignores the default loop bound: loops without an
+	// explicit bound run until MaxSteps (or MaxThreadSteps) is hit. Meant
+	// for the state cache, which cuts a run that comes back to a state.
+	UnboundedLoops bool
 }
 
 // Action is one schedulable step: a visible instruction of thread T, or (Flush)
@@ -201,6 +208,10 @@ type Execution struct {
 	finished   bool
 	collecting bool     // record Trace
 	rx         *relaxed // graph exploration state (ra, rc11, Config.Axiomatic), nil otherwise
+	races      *raceState
+	// RaceA and RaceB are the positions of the two accesses of the data
+	// race that ended the execution (Config.DetectRaces).
+	RaceA, RaceB ir.Pos
 }
 
 // NewExecution starts an execution of prog: globals initialised and the main
@@ -225,6 +236,10 @@ func NewExecution(prog *ir.Program, names *Names, cfg Config, chooser Chooser, t
 		x.rx = newRelaxed(x, m)
 	}
 	main := x.newThread("0", -1, seg.Init)
+	if cfg.DetectRaces && x.rx == nil && cfg.Model == SC {
+		x.races = newRaceState()
+		x.raceThreadStart(main, nil)
+	}
 	x.pushFrame(main, prog.Main, nil, -1)
 	x.advance(main)
 	return x
@@ -859,6 +874,9 @@ func (x *Execution) exec(t *thread) {
 		x.event(t, seg.Event{Kind: seg.KRead, Loc: addr, RVal: v, Order: in.Order, RF: rf, Pos: pos})
 		fr.locals[in.Dst] = v
 		x.noteAt(t, pos, fmt.Sprintf("reads %s = %s", loc(), x.val(t, v, localType(fr, in.Dst))))
+		if x.raceAccess(t, addr, true, false, in.Order, pos) {
+			return
+		}
 	case ir.IStore:
 		v, err := x.eval(fr, in.A)
 		if err != nil {
@@ -869,6 +887,9 @@ func (x *Execution) exec(t *thread) {
 			*c = v
 			x.event(t, seg.Event{Kind: seg.KWrite, Loc: addr, WVal: v, Order: in.Order, Pos: pos})
 			x.noteAt(t, pos, fmt.Sprintf("writes %s = %s", loc(), x.val(t, v, in.A.Type)))
+			if x.raceAccess(t, addr, false, true, in.Order, pos) {
+				return
+			}
 		} else {
 			id := x.G.AppendNoMO(seg.Event{ID: seg.EventID{T: t.num}, Kind: seg.KWrite, Loc: addr, WVal: v, Order: in.Order, Pos: pos})
 			t.buf = append(t.buf, bufEntry{loc: addr, val: v, ev: id})
@@ -888,6 +909,9 @@ func (x *Execution) exec(t *thread) {
 			fr.locals[in.Dst] = old
 		}
 		x.noteAt(t, pos, fmt.Sprintf("%s on %s: %d -> %d", in.RMW, loc(), old, nv))
+		if x.raceAccess(t, addr, true, true, in.Order, pos) {
+			return
+		}
 	case ir.ICAS:
 		vs, ok := x.evalAll(t, fr, pos, in.A, in.B)
 		if !ok {
@@ -900,9 +924,15 @@ func (x *Execution) exec(t *thread) {
 			*c = des
 			x.event(t, seg.Event{Kind: seg.KRMW, Loc: addr, RVal: old, WVal: des, Order: in.Order, RF: rf, Pos: pos})
 			x.noteAt(t, pos, fmt.Sprintf("cas on %s succeeds: %d -> %d", loc(), old, des))
+			if x.raceAccess(t, addr, true, true, in.Order, pos) {
+				return
+			}
 		} else {
 			x.event(t, seg.Event{Kind: seg.KRead, Loc: addr, RVal: old, Order: in.FailOrder, RF: rf, Pos: pos})
 			x.noteAt(t, pos, fmt.Sprintf("cas on %s fails: reads %d, expected %d", loc(), old, exp))
+			if x.raceAccess(t, addr, true, false, in.FailOrder, pos) {
+				return
+			}
 		}
 		if in.Dst >= 0 {
 			fr.locals[in.Dst] = old
@@ -995,6 +1025,7 @@ func (x *Execution) exec(t *thread) {
 		child := x.names.Thread(name)
 		sp := x.event(t, seg.Event{Kind: seg.KSpawn, Other: child, Pos: pos})
 		ct := x.newThread(name, t.num, sp)
+		x.raceThreadStart(ct, t)
 		x.pushFrame(ct, in.Func, args, -1)
 		if in.Dst >= 0 {
 			fr.locals[in.Dst] = int64(ct.num) + 1
@@ -1016,6 +1047,7 @@ func (x *Execution) exec(t *thread) {
 			return
 		}
 		x.event(t, seg.Event{Kind: seg.KJoin, Other: ct.num, Pos: pos})
+		x.raceJoin(t, ct)
 		if in.Dst >= 0 {
 			fr.locals[in.Dst] = ct.result
 		}
@@ -1029,6 +1061,7 @@ func (x *Execution) exec(t *thread) {
 		t.sec = x.nextSec
 		t.atomic = 1
 		x.atomicT = t.num
+		x.raceAtomicBegin(t)
 	default:
 		x.rt(t, pos, &rtError{"internal error: " + in.Op.String() + " is not a visible instruction"})
 		return
@@ -1053,12 +1086,14 @@ func (x *Execution) lock(t *thread, addr int64, c *int64, pos ir.Pos) {
 	old := *c
 	*c = int64(t.num) + 1
 	x.event(t, seg.Event{Kind: seg.KLock, Loc: addr, RVal: old, WVal: *c, Order: ir.OrderAcq, RF: rf, Pos: pos})
+	x.raceLock(t, addr)
 	x.noteAt(t, pos, "locks "+x.names.LocName(addr))
 }
 
 func (x *Execution) unlock(t *thread, addr int64, c *int64, pos ir.Pos) {
 	*c = 0
 	x.event(t, seg.Event{Kind: seg.KUnlock, Loc: addr, WVal: 0, Order: ir.OrderRel, Pos: pos})
+	x.raceUnlock(t, addr)
 	x.noteAt(t, pos, "unlocks "+x.names.LocName(addr))
 }
 
@@ -1170,6 +1205,7 @@ func (x *Execution) advance(t *thread) {
 			if t.atomic <= 0 {
 				t.atomic = 0
 				x.atomicT = -1
+				x.raceAtomicEnd(t)
 			}
 		case ir.IAlloc:
 			t.allocCount++
@@ -1201,6 +1237,10 @@ func (x *Execution) advance(t *thread) {
 			bound := in.Bound
 			if bound == 0 {
 				bound = x.cfg.Unroll
+				if x.cfg.UnboundedLoops {
+					fr.locals[in.Dst] = 0 // not counted: no bound, and not part of the state
+					bound = 1
+				}
 			}
 			if fr.locals[in.Dst] > int64(bound) {
 				t.status = BoundHit
@@ -1280,6 +1320,7 @@ func (x *Execution) releaseAtomic(t *thread) {
 	if x.atomicT == t.num {
 		x.atomicT = -1
 		t.atomic = 0
+		x.raceAtomicEnd(t)
 	}
 }
 
@@ -1305,6 +1346,7 @@ func (x *Execution) ret(t *thread, v int64) {
 		t.result = v
 		x.event(t, seg.Event{Kind: seg.KThreadEnd, WVal: v})
 		x.releaseAtomic(t)
+		x.raceThreadEnd(t)
 		return
 	}
 	if fr.retDst >= 0 {
@@ -1374,6 +1416,9 @@ func (x *Execution) StateHash() [2]uint64 {
 		for _, w := range x.waiters[c] {
 			put(int64(w))
 		}
+	}
+	if x.races != nil {
+		x.races.hash(h, put)
 	}
 	var sum [16]byte
 	h.Sum(sum[:0])

@@ -107,7 +107,13 @@ func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Res
 	names := NewNames(prog)
 	col := newCollector(prog, names, opts)
 	model, _ := parseModel(opts.Model)
-	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model}
+	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model, DetectRaces: opts.Races,
+		UnboundedLoops: opts.UnboundedLoops}
+	if opts.UnboundedLoops {
+		// Loops that make no visible step would otherwise run for ever
+		// inside one step.
+		cfg.MaxThreadSteps = 20 * opts.MaxSteps
+	}
 	ch := &dfsChooser{}
 	var cex []choicePoint
 	var visited map[[2]uint64]bool

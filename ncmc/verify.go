@@ -68,6 +68,14 @@ type Options struct {
 	// futures were explored already. Outcomes and verdicts are preserved;
 	// execution and class counts then cover only the runs not cut off.
 	StateCache bool
+	// Races makes a data race a violation (kind "data-race"; scraces.go).
+	// Under sc it needs the reference explorer, which is then used
+	// whatever Explorer says; ra and rc11 report races anyway.
+	Races bool
+	// UnboundedLoops drops the default loop bound (Unroll): loops run until
+	// MaxSteps is hit. Only useful with StateCache, which cuts a run that
+	// returns to a state seen before, so finite-state spin loops end.
+	UnboundedLoops bool
 	// Classes counts distinct classes of executions (read-value vectors, rf graphs).
 	Classes bool
 	// Progress, if set, is called about every ProgressEvery with running statistics.
@@ -154,7 +162,11 @@ type Result struct {
 	// Workers is how many parallel workers explored (mcr).
 	Workers int `json:"workers,omitempty"`
 	// Note explains a fallback (e.g. to the reference explorer).
-	Note     string    `json:"note,omitempty"`
+	Note string `json:"note,omitempty"`
+	// Stopped names the budget (time, executions) that ended the search
+	// early, also when a violation was found first; empty if the search
+	// ran to its end.
+	Stopped  string    `json:"stopped,omitempty"`
 	Stats    Stats     `json:"stats"`
 	Outcomes []Outcome `json:"outcomes"`
 	Classes  *Classes  `json:"classes,omitempty"`
@@ -193,6 +205,9 @@ func Verify(ctx context.Context, prog *ir.Program, opts Options) (*Result, error
 			opts.Explorer = "ncmc"
 		}
 	}
+	if opts.Races && opts.Explorer == "ncmc" {
+		return nil, errors.New("data-race detection is not available with the ncmc explorer")
+	}
 	if opts.Explorer == "ncmc" {
 		if model != SC {
 			return nil, fmt.Errorf("the ncmc explorer (--spec) supports only the sc memory model, not %s", opts.Model)
@@ -212,6 +227,16 @@ func Verify(ctx context.Context, prog *ir.Program, opts Options) (*Result, error
 		return verifyGraphs(ctx, prog, opts) // relaxed.go
 	}
 	autoNote := ""
+	if opts.Races && opts.Explorer != "reference" {
+		if model != SC {
+			return nil, fmt.Errorf("data-race detection is available under sc, ra and rc11 (not %s)", opts.Model)
+		}
+		opts.Explorer, opts.StateCache = "reference", true
+		autoNote = "data-race detection runs on the stateful reference explorer"
+	}
+	if opts.Races && model != SC {
+		return nil, fmt.Errorf("data-race detection is available under sc, ra and rc11 (not %s)", opts.Model)
+	}
 	if opts.Explorer == "auto" {
 		// mcr still has known completeness gaps (docs/design.md): a missed
 		// outcome can hide a bug, so the default is the stateful reference
@@ -335,7 +360,7 @@ func (c *collector) progress(queue int) {
 
 // result builds the Result; stopped is non-empty when a budget ended the search.
 func (c *collector) result(explorer, stopped, stopKind string) *Result {
-	r := &Result{Model: c.opts.Model, Explorer: explorer, Stats: c.stats}
+	r := &Result{Model: c.opts.Model, Explorer: explorer, Stats: c.stats, Stopped: stopped}
 	r.Elapsed = time.Since(c.start)
 	r.Stats.Elapsed = r.Elapsed
 	r.Stats.SMTMS = float64(r.Stats.SMTTime.Microseconds()) / 1000
