@@ -83,6 +83,9 @@ type Config struct {
 	// explicit bound run until MaxSteps (or MaxThreadSteps) is hit. Meant
 	// for the state cache, which cuts a run that comes back to a state.
 	UnboundedLoops bool
+	// Semantic makes FinalState render objects by their abstraction
+	// functions (Options.Semantic).
+	Semantic bool
 }
 
 // Action is one schedulable step: a visible instruction of thread T, or (Flush)
@@ -212,6 +215,10 @@ type Execution struct {
 	// RaceA and RaceB are the positions of the two accesses of the data
 	// race that ended the execution (Config.DetectRaces).
 	RaceA, RaceB ir.Pos
+	// owner maps a heap block allocated inside a linearizable invocation
+	// to the receiver of the innermost such invocation (the block is
+	// internal to that object); nil until the first such allocation.
+	owner map[int]int64
 }
 
 // NewExecution starts an execution of prog: globals initialised and the main
@@ -1224,6 +1231,12 @@ func (x *Execution) advance(t *thread) {
 			}
 			copy(cells, vs)
 			x.mem[b] = cells
+			if inv := innermostInv(t); inv != nil {
+				if x.owner == nil {
+					x.owner = map[int]int64{}
+				}
+				x.owner[b] = inv.Obj
+			}
 			for off, v := range cells {
 				if v != 0 {
 					x.G.InitVal[ir.MakePtr(b, off)] = v
@@ -1423,4 +1436,26 @@ func (x *Execution) StateHash() [2]uint64 {
 	var sum [16]byte
 	h.Sum(sum[:0])
 	return [2]uint64{binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:])}
+}
+
+// innermostInv returns the invocation of t's innermost unfinished
+// linearizable frame, or nil.
+func innermostInv(t *thread) *seg.Invocation {
+	for i := len(t.frames) - 1; i >= 0; i-- {
+		if inv := t.frames[i].inv; inv != nil && !inv.Done {
+			return inv
+		}
+	}
+	return nil
+}
+
+// outermostInv returns the invocation of t's outermost unfinished
+// linearizable frame (its top-level invocation), or nil.
+func outermostInv(t *thread) *seg.Invocation {
+	for i := range t.frames {
+		if inv := t.frames[i].inv; inv != nil && !inv.Done {
+			return inv
+		}
+	}
+	return nil
 }

@@ -2,12 +2,435 @@ package ncmc
 
 import (
 	"context"
-	"errors"
+	"fmt"
 
+	"ncmc/commspec"
 	"ncmc/ir"
+	"ncmc/seg"
 )
 
-// exploreNCMC is the ncmc explorer's default (complete) mode.
+// The ncmc explorer's default ("complete") mode: a depth-first search over
+// macro-steps with sleep sets (Godefroid 1996) under an independence
+// relation that uses the commutativity specifications. docs/ncmc.md has the
+// completeness argument; in short:
+//
+//   - A macro-step of thread t is one visible step, except that a call of a
+//     linearizable method runs from its first visible instruction to its
+//     return as one step (trusting the annotation, as the NCMC thesis does),
+//     and so does an atomic block. A macro-step that cannot finish (the
+//     thread blocks inside) ends where it blocks and is opaque (dependent
+//     with every step), as is the rest of that invocation or block.
+//   - Two macro-steps of different threads are independent at a state when
+//     they touch no common cell with a write among them, except that cells
+//     internal to an object (its fields, heap blocks allocated inside its
+//     methods) are ignored between two invocations on that object, which
+//     must instead commute by the spec. The spec's condition is evaluated on
+//     the labels of an actual order of the two invocations from that state:
+//     the new invocation as it ran, then the sleeping one as it runs right
+//     after it (found by re-executing: a "peek"). Steps that made a
+//     nondeterministic choice, failed, hit a bound, or ran while another
+//     thread was stuck inside an atomic block are opaque.
+//   - A sleeping step stays asleep across a step independent of it; a node
+//     whose enabled threads all sleep is cut (Stats.Pruned).
+
+// stepInfo describes one macro-step as it runs from a given state.
+type stepInfo struct {
+	t      int32
+	opaque bool
+	inv    *seg.Invocation // the invocation the step is (complete), nil for a plain step
+	rec    *ir.Record      // inv's object type
+	spec   *commspec.Spec  // inv's spec, nil if none
+	pre    *Memory         // memory before the step (L1 specs only)
+	acc    map[int64]bool  // cells touched → written
+	intern map[int64]bool  // cells of acc internal to inv's object
+}
+
+// thread-lifecycle pseudo cells (negative: never a real address).
+func endCell(t int32) int64 { return -2 - int64(t) }
+
+// ncNode is one node of the DFS path: the state after the steps of the
+// nodes before it.
+type ncNode struct {
+	sleep []*stepInfo // asleep on arrival (infos accurate at this state)
+	done  []*stepInfo // steps explored from here, in order
+	cur   int32       // thread of the step being explored
+	ch    []choicePoint
+	info  *stepInfo // cur's step as it ran last
+	en    []int32   // threads enabled here
+	tried map[int32]bool
+}
+
+// ncRun is one (re-)execution along the DFS path.
+type ncRun struct {
+	e       *ncExplorer
+	x       *Execution
+	partial map[int32]bool // thread stopped inside an invocation or atomic block
+}
+
+type ncExplorer struct {
+	prog  *ir.Program
+	names *Names
+	cfg   Config
+	specs map[string]*commspec.Spec
+	peeks int
+}
+
+// stepChooser replays a node's recorded choices and extends them.
+type stepChooser struct {
+	ch    *[]choicePoint
+	depth int
+}
+
+func (c *stepChooser) Choose(_ int32, kind ChoiceKind, n int) int {
+	ps := *c.ch
+	if c.depth < len(ps) {
+		k := ps[c.depth].k
+		c.depth++
+		if k >= n {
+			k = n - 1
+		}
+		return k
+	}
+	*c.ch = append(ps, choicePoint{n: n, kind: int(kind) + 1})
+	c.depth++
+	return 0
+}
+
+// switchChooser forwards to the chooser of the step being run.
+type switchChooser struct{ cur Chooser }
+
+func (s *switchChooser) Choose(t int32, kind ChoiceKind, n int) int { return s.cur.Choose(t, kind, n) }
+
+func (e *ncExplorer) newRun(trace bool) (*ncRun, *switchChooser) {
+	sc := &switchChooser{cur: firstChoice{}}
+	x := NewExecution(e.prog, e.names, e.cfg, sc, trace)
+	x.checkEnd()
+	return &ncRun{e: e, x: x, partial: map[int32]bool{}}, sc
+}
+
+// enabledThreads lists the threads with an enabled step (SC: no flushes).
+func (r *ncRun) enabledThreads() []int32 {
+	var ts []int32
+	for _, a := range r.x.Enabled() {
+		if !a.Flush {
+			ts = append(ts, a.T)
+		}
+	}
+	return ts
+}
+
+func (r *ncRun) canStep(t int32) bool {
+	if r.x.finished {
+		return false
+	}
+	for _, a := range r.x.Enabled() {
+		if a.T == t && !a.Flush {
+			return true
+		}
+	}
+	return false
+}
+
+// macro runs thread t's next macro-step with chooser ch and describes it.
+func (r *ncRun) macro(t int32, sc *switchChooser, ch *[]choicePoint) *stepInfo {
+	x := r.x
+	th := x.threads[t]
+	info := &stepInfo{t: t, acc: map[int64]bool{}}
+	sc.cur = &stepChooser{ch: ch}
+	nChoices := len(x.Choices)
+	resumed := r.partial[t]
+	inv := outermostInv(th)
+	if x.atomicT >= 0 && x.atomicT != t {
+		info.opaque = true
+	}
+	if inv != nil && !resumed {
+		if s := r.e.specs[inv.Type]; s != nil {
+			info.spec = s
+			if s.UsesState() {
+				info.pre = x.Memory()
+			}
+		}
+		info.rec = r.e.prog.RecordByName(inv.Type)
+	}
+	startEv := len(x.G.Threads[t])
+	for {
+		x.Step(Action{T: t})
+		if th.status == WaitingCond {
+			info.acc[th.waitCond] = true
+		}
+		more := (inv != nil && !inv.Done) || th.atomic > 0
+		if !more {
+			break
+		}
+		if !r.canStep(t) {
+			break
+		}
+	}
+	for _, ev := range x.G.Threads[t][startEv:] {
+		switch ev.Kind {
+		case seg.KRead:
+			if _, ok := info.acc[ev.Loc]; !ok {
+				info.acc[ev.Loc] = false
+			}
+		case seg.KWrite, seg.KRMW, seg.KLock, seg.KUnlock, seg.KSignal, seg.KBroadcast:
+			info.acc[ev.Loc] = true
+		case seg.KJoin:
+			if _, ok := info.acc[endCell(ev.Other)]; !ok {
+				info.acc[endCell(ev.Other)] = false
+			}
+		case seg.KThreadEnd:
+			info.acc[endCell(t)] = true
+		case seg.KError, seg.KBlock:
+			info.opaque = true
+		}
+	}
+	stuck := (inv != nil && !inv.Done) || th.atomic > 0
+	r.partial[t] = stuck && th.status != Done
+	if stuck || resumed || len(x.Choices) > nChoices || x.violation != "" || x.boundHit != "" ||
+		th.status == Failed || th.status == BoundHit || x.atomicT >= 0 {
+		info.opaque = true
+	}
+	if inv != nil && inv.Done && !resumed && !info.opaque {
+		info.inv = inv
+		if info.rec != nil {
+			info.intern = map[int64]bool{}
+			for c := range info.acc {
+				if c > 0 && r.internal(c, inv.Obj, info.rec) {
+					info.intern[c] = true
+				}
+			}
+		}
+	}
+	sc.cur = firstChoice{}
+	return info
+}
+
+// internal reports whether cell c belongs to the object of type rec at obj:
+// one of its fields, or a heap block allocated inside one of its methods.
+func (r *ncRun) internal(c, obj int64, rec *ir.Record) bool {
+	cb, co := ir.PtrBlock(c), ir.PtrOffset(c)
+	ob, oo := ir.PtrBlock(obj), ir.PtrOffset(obj)
+	if cb == ob && co >= oo && co < oo+rec.Size {
+		return true
+	}
+	o, ok := r.x.owner[cb]
+	return ok && o == obj
+}
+
+// replay re-executes the DFS path up to and including node i's step.
+func (e *ncExplorer) replay(path []*ncNode, trace bool) (*ncRun, *switchChooser) {
+	r, sc := e.newRun(trace)
+	for _, nd := range path {
+		nd.info = r.macro(nd.cur, sc, &nd.ch)
+	}
+	return r, sc
+}
+
+// independent decides whether sleeping step a (accurate at state s) and step
+// b (run from s; path ends with b's node) are independent at s. For two
+// invocations on one object it peeks at a run right after b. The result is
+// a as it runs after b, to stay asleep with (nil: dependent).
+func (e *ncExplorer) independent(path []*ncNode, a, b *stepInfo) *stepInfo {
+	if a.opaque || b.opaque || a.t == b.t {
+		return nil
+	}
+	same := a.inv != nil && b.inv != nil && a.inv.Obj == b.inv.Obj
+	for c, wa := range a.acc {
+		wb, ok := b.acc[c]
+		if !ok || (!wa && !wb) {
+			continue
+		}
+		if same && a.intern[c] && b.intern[c] {
+			continue
+		}
+		return nil
+	}
+	if !same {
+		return a
+	}
+	if a.spec == nil || b.spec == nil {
+		return nil
+	}
+	// Peek: the state after b, then a's step.
+	e.peeks++
+	r, sc := e.replay(path, false)
+	if r.x.finished || !r.canStep(a.t) {
+		return nil
+	}
+	var ch []choicePoint
+	var post *Memory
+	if a.spec.UsesState() {
+		post = r.x.Memory()
+	}
+	a2 := r.macro(a.t, sc, &ch)
+	if a2.opaque || a2.inv == nil || a2.inv.Obj != a.inv.Obj || a2.inv.Method != a.inv.Method {
+		return nil
+	}
+	if !sameExternal(a, a2) {
+		return nil
+	}
+	// The labels of the order b; a from s.
+	lb := commspec.FromSeg(b.inv, nil)
+	la := commspec.FromSeg(a2.inv, nil)
+	if b.pre != nil {
+		lb.State = NewAbsState(b.pre, b.inv.Obj, b.rec, e.cfg)
+	}
+	if post != nil {
+		la.State = NewAbsState(post, a2.inv.Obj, a2.rec, e.cfg)
+	}
+	if !b.spec.Commute(lb, la) {
+		return nil
+	}
+	return a2
+}
+
+// sameExternal reports whether a and a2 touch the same cells outside their
+// object in the same way.
+func sameExternal(a, a2 *stepInfo) bool {
+	n := 0
+	for c, w := range a.acc {
+		if a.intern[c] {
+			continue
+		}
+		n++
+		if w2, ok := a2.acc[c]; !ok || w2 != w || a2.intern[c] {
+			return false
+		}
+	}
+	for c := range a2.acc {
+		if !a2.intern[c] {
+			n--
+		}
+	}
+	return n == 0
+}
+
 func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
-	return nil, errors.New("ncmc explorer: not implemented yet")
+	names := NewNames(prog)
+	col := newCollector(prog, names, opts)
+	e := &ncExplorer{prog: prog, names: names, specs: map[string]*commspec.Spec{},
+		cfg: Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: SC, Semantic: opts.Semantic}}
+	for _, s := range opts.Specs {
+		e.specs[s.Object] = s
+	}
+	var path []*ncNode
+	var cex []*ncNode
+	stopped, stopKind := "", ""
+	for {
+		if err := ctx.Err(); err != nil {
+			stopped, stopKind = budgetReason(err, opts), "time"
+			break
+		}
+		if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
+			stopped, stopKind = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions), "executions"
+			break
+		}
+		r, sc := e.replay(path, false)
+		pruned := false
+		for !r.x.finished {
+			en := r.enabledThreads()
+			var sleep []*stepInfo
+			if n := len(path); n > 0 {
+				parent := path[n-1]
+				cands := append(append([]*stepInfo(nil), parent.sleep...), parent.done...)
+				for _, a := range cands {
+					// a2 is a as it runs after the parent's step.
+					if a2 := e.independent(path, a, parent.info); a2 != nil {
+						sleep = append(sleep, a2)
+					}
+				}
+			}
+			nd := &ncNode{sleep: sleep, en: en, tried: map[int32]bool{}}
+			next := int32(-1)
+			for _, t := range en {
+				if !asleep(sleep, t) {
+					next = t
+					break
+				}
+			}
+			if next < 0 {
+				pruned = true
+				break
+			}
+			nd.cur = next
+			nd.tried[next] = true
+			path = append(path, nd)
+			nd.info = r.macro(next, sc, &nd.ch)
+		}
+		if pruned {
+			col.stats.Pruned++
+		} else if col.add(r.x) && cex == nil {
+			cex = clonePath(path)
+			if !opts.KeepGoing {
+				break
+			}
+		}
+		col.progress(len(path))
+		if !e.backtrack(&path) {
+			break
+		}
+	}
+	res := col.result("ncmc", stopped, stopKind)
+	if cex != nil {
+		r, _ := e.replay(cex, true)
+		res.Counterexample = r.x.Story()
+		res.Graph = r.x.G
+		_, _, res.ViolationPos = r.x.Violation()
+	}
+	return res, nil
+}
+
+func asleep(sleep []*stepInfo, t int32) bool {
+	for _, s := range sleep {
+		if s.t == t {
+			return true
+		}
+	}
+	return false
+}
+
+func clonePath(path []*ncNode) []*ncNode {
+	out := make([]*ncNode, len(path))
+	for i, nd := range path {
+		c := *nd
+		c.ch = append([]choicePoint(nil), nd.ch...)
+		out[i] = &c
+	}
+	return out
+}
+
+// backtrack moves to the next unexplored alternative: another choice inside
+// the deepest step that has one, else another enabled, awake, untried thread
+// at the deepest node that has one. It reports false when the search is over.
+func (e *ncExplorer) backtrack(path *[]*ncNode) bool {
+	for len(*path) > 0 {
+		p := *path
+		top := p[len(p)-1]
+		// Another alternative of a choice inside the current step.
+		for len(top.ch) > 0 {
+			last := &top.ch[len(top.ch)-1]
+			if last.k+1 < last.n {
+				last.k++
+				return true
+			}
+			top.ch = top.ch[:len(top.ch)-1]
+		}
+		top.done = append(top.done, top.info)
+		next := int32(-1)
+		for _, t := range top.en {
+			if !top.tried[t] && !asleep(top.sleep, t) {
+				next = t
+				break
+			}
+		}
+		if next >= 0 {
+			top.cur = next
+			top.tried[next] = true
+			top.ch = nil
+			top.info = nil
+			return true
+		}
+		*path = p[:len(p)-1]
+	}
+	return false
 }

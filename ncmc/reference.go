@@ -108,7 +108,7 @@ func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Res
 	col := newCollector(prog, names, opts)
 	model, _ := parseModel(opts.Model)
 	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model, DetectRaces: opts.Races,
-		UnboundedLoops: opts.UnboundedLoops}
+		UnboundedLoops: opts.UnboundedLoops, Semantic: opts.Semantic}
 	if opts.UnboundedLoops {
 		// Loops that make no visible step would otherwise run for ever
 		// inside one step.

@@ -397,13 +397,49 @@ func (c *collector) result(explorer, stopped, stopKind string) *Result {
 	return r
 }
 
-// FinalState renders the final values of all globals of x.
+// FinalState renders the final values of all globals of x. Under
+// Config.Semantic an object is rendered by the values of its abstraction
+// functions without parameters ("c.value=3"), or by its fields if it has
+// none; heap records are never part of the rendering.
 func FinalState(x *Execution) string {
 	var parts []string
+	var mem *Memory
 	for i, g := range x.prog.Globals {
+		if x.cfg.Semantic && g.Type.Kind == ir.TRecord && g.Type.Record.IsObject {
+			if mem == nil {
+				mem = x.Memory()
+			}
+			if s := abstractValues(x, mem, g.Type.Record, ir.MakePtr(i+1, 0), g.Name+"."); s != "" {
+				parts = append(parts, s)
+				continue
+			}
+		}
 		if s := formatCells(x, g.Type, x.mem[i+1], 0); s != "" {
 			parts = append(parts, g.Name+"="+s)
 		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// abstractValues renders the object of type rec at addr by its abstraction
+// functions without parameters, as prefix+name=value separated by spaces;
+// "" if it has none.
+func abstractValues(x *Execution, mem *Memory, rec *ir.Record, addr int64, prefix string) string {
+	var parts []string
+	var st *AbsState
+	for _, f := range rec.Methods {
+		if f.Kind != ir.FuncAbstraction || f.NumParams != 1 {
+			continue
+		}
+		if st == nil {
+			st = NewAbsState(mem, addr, rec, Config{Unroll: x.cfg.Unroll})
+		}
+		v, err := st.Eval(f.Name, nil)
+		s := "?"
+		if err == nil {
+			s = x.names.FormatValue(v, f.Result)
+		}
+		parts = append(parts, prefix+f.Name+"="+s)
 	}
 	return strings.Join(parts, " ")
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"ncmc/commspec"
 	"ncmc/frontend"
 	"ncmc/ncmc"
 )
@@ -15,7 +16,7 @@ import (
 type verifyCmd struct {
 	File          string        `arg:"" help:"Program to verify (.cir, or C: .c, .i)."`
 	Model         string        `help:"Memory model: sc, tso, pso, ra or rc11 (tso/pso: operational store buffers; ra/rc11: reference explorer over execution graphs, rf and mo choices checked against the model, data races on non-atomic accesses are violations)." default:"sc" enum:"sc,tso,pso,ra,rc11"`
-	Explorer      string        `help:"Exploration algorithm: auto (the stateful reference explorer, while mcr has known completeness gaps; graph exploration under ra/rc11), mcr (maximal causality reduction with Z3; falls back to reference where unsupported, and says so) or reference (enumerates every interleaving; the oracle)." default:"auto" enum:"auto,mcr,reference"`
+	Explorer      string        `help:"Exploration algorithm: auto (the stateful reference explorer, while mcr has known completeness gaps; graph exploration under ra/rc11), mcr (maximal causality reduction with Z3; falls back to reference where unsupported, and says so), reference (enumerates every interleaving; the oracle) or ncmc (with --spec: invocations of linearizable methods as atomic steps, commuting ones not reordered; docs/ncmc.md). auto with --spec is ncmc." default:"auto" enum:"auto,mcr,reference,ncmc"`
 	Unroll        int           `help:"Default loop bound: a loop whose body runs more often stops the execution with 'bound hit' (verdict unknown). Loops annotated @unroll(N) use N." default:"8"`
 	MaxExecutions int           `name:"max-executions" help:"Stop after N executions (0: no limit); stopping early gives unknown." default:"0"`
 	MaxSteps      int           `name:"max-steps" help:"Visible steps allowed per execution before it counts as a bound hit." default:"100000"`
@@ -30,6 +31,8 @@ type verifyCmd struct {
 	Property      string        `help:"SV-COMP property file (.prp, unreach-call): check the property and end the output with an SV-COMP answer line 'VERDICT: TRUE', 'VERDICT: FALSE(unreach-call)' or 'VERDICT: UNKNOWN (reason)'." type:"existingfile"`
 	DataModel     string        `name:"data-model" help:"C data model of the task: ILP32 (SV-COMP ConcurrencySafety) or LP64." default:"ILP32" enum:"ILP32,LP64"`
 	Witness       string        `help:"Write an SV-COMP GraphML 1.0 violation witness of the counterexample to this file." type:"path"`
+	Spec          []string      `help:"Commutativity specification (YAML, docs/commspec.md) of an object type of the program; repeatable, one per object type. Selects the ncmc explorer (sc only): executions that differ only in the order of commuting invocations are explored once, and outcomes show objects by their abstraction functions." type:"existingfile"`
+	NCMCRule      string        `name:"ncmc-rule" help:"Reduction of the ncmc explorer: complete (default; semantically complete partial-order reduction, docs/ncmc.md) or thesis (the NCMC thesis's scoped-read pruning; known to miss behaviours)." default:"complete" enum:"complete,thesis"`
 	DebugMCR      bool          `name:"debug-mcr" help:"Print every mcr execution and the seeds it produced (to stderr)." hidden:""`
 }
 
@@ -76,6 +79,21 @@ func (v *verifyCmd) run(e *env) int {
 	if v.Unroll <= 0 || v.MaxSteps <= 0 || v.MaxExecutions < 0 || v.Timeout < 0 || v.Workers < 0 {
 		fmt.Fprintln(e.stderr, "ncmc: --unroll and --max-steps must be positive; --max-executions and --timeout must not be negative")
 		return exitBadInput
+	}
+	for _, f := range v.Spec {
+		s, err := commspec.ParseFile(f)
+		if err != nil {
+			fmt.Fprintln(e.stderr, strings.TrimRight(err.Error(), "\n"))
+			return exitBadInput
+		}
+		if err := s.CheckProgram(prog); err != nil {
+			fmt.Fprintln(e.stderr, strings.TrimRight(err.Error(), "\n"))
+			return exitBadInput
+		}
+		opts.Specs = append(opts.Specs, s)
+	}
+	if len(v.Spec) > 0 {
+		opts.NCMCRule = v.NCMCRule
 	}
 	if v.DebugMCR {
 		opts.Debug = func(format string, args ...any) { fmt.Fprintf(e.stderr, format+"\n", args...) }
@@ -157,6 +175,9 @@ func printText(w io.Writer, v *verifyCmd, res *ncmc.Result) {
 	s := res.Stats
 	fmt.Fprintf(w, "model %s, explorer %s: %d executions (%d complete, %d blocked, %d bound hits) in %s\n",
 		res.Model, res.Explorer, s.Executions, s.Complete, s.Blocked, s.BoundHits, res.Elapsed.Round(time.Microsecond))
+	if res.Explorer == "ncmc" {
+		fmt.Fprintf(w, "ncmc: %d runs cut by sleep sets (pruned)\n", s.Pruned)
+	}
 	if res.Explorer == "mcr" {
 		fmt.Fprintf(w, "mcr: %d seeds, %d SMT queries, SMT %.1f ms, replay %.1f ms\n", s.Seeds, s.SMTQueries, s.SMTMS, s.ReplayMS)
 	}

@@ -1,0 +1,146 @@
+package ncmc
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"ncmc/commspec"
+	"ncmc/frontend"
+	"ncmc/ir"
+)
+
+func loadSpecProgram(t *testing.T, prog string, specs ...string) (*ir.Program, []*commspec.Spec) {
+	t.Helper()
+	p, err := frontend.LoadFile(prog)
+	if err != nil {
+		t.Fatalf("%s: %v", prog, err)
+	}
+	var ss []*commspec.Spec
+	for _, f := range specs {
+		s, err := commspec.ParseFile(f)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		ss = append(ss, s)
+	}
+	return p, ss
+}
+
+func ncmcOutcomes(res *Result) []string {
+	var out []string
+	for _, o := range res.Outcomes {
+		out = append(out, o.State+" ["+o.Violation+"]")
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestNCMCMatchesReference compares the ncmc explorer (default mode) with
+// the reference explorer, both with semantic outcomes, on the shipped
+// object examples and their specs: same outcome sets, same verdicts.
+func TestNCMCMatchesReference(t *testing.T) {
+	cases := []struct {
+		prog, spec string
+		maxExec    int // executions the ncmc explorer may need at most (0: no check)
+	}{
+		{"n-counter-inc-3.cir", "counter.yaml", 1},
+		{"counter-2inc-cf.cir", "counter.yaml", 3},
+		{"counter-shb2.cir", "counter.yaml", 2},
+		{"set-2add-cont.cir", "set.yaml", 2},
+		{"set-2add-cont.cir", "set-coarse.yaml", 2},
+		{"hashtable.cir", "hashtable.yaml", 4},
+		{"hashtable.cir", "hashtable-coarse.yaml", 4},
+		{"union-find.cir", "union-find.yaml", 0},
+		{"union-find.cir", "union-find-coarse.yaml", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.prog+"+"+c.spec, func(t *testing.T) {
+			prog, specs := loadSpecProgram(t, filepath.Join("..", "examples", c.prog), filepath.Join("..", "examples", c.spec))
+			ctx := context.Background()
+			got, err := Verify(ctx, prog, Options{Specs: specs, Semantic: true, KeepGoing: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Explorer != "ncmc" {
+				t.Fatalf("explorer %q, want ncmc", got.Explorer)
+			}
+			want, err := Verify(ctx, prog, Options{Explorer: "reference", Semantic: true, KeepGoing: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := ncmcOutcomes(got), ncmcOutcomes(want); strings.Join(g, "\n") != strings.Join(w, "\n") {
+				t.Errorf("outcomes differ:\nncmc:\n  %s\nreference:\n  %s", strings.Join(g, "\n  "), strings.Join(w, "\n  "))
+			}
+			if got.Verdict != want.Verdict {
+				t.Errorf("verdict %s, reference %s", got.Verdict, want.Verdict)
+			}
+			if c.maxExec > 0 && got.Stats.Executions > c.maxExec {
+				t.Errorf("%d executions, want at most %d", got.Stats.Executions, c.maxExec)
+			}
+			t.Logf("ncmc %d executions (%d pruned), reference %d", got.Stats.Executions, got.Stats.Pruned, want.Stats.Executions)
+		})
+	}
+}
+
+// TestNCMCCounterFamily: N-COUNTER-INC(N) needs exactly one execution for
+// every N (all inc() invocations commute).
+func TestNCMCCounterFamily(t *testing.T) {
+	for n := 2; n <= 8; n++ {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			prog, specs := loadSpecProgram(t, filepath.Join("..", "benchmarks", "ncounter", fmt.Sprintf("n-counter-inc-%d.cir", n)),
+				filepath.Join("..", "examples", "counter.yaml"))
+			res, err := Verify(context.Background(), prog, Options{Specs: specs, Timeout: time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Verdict != Verified || res.Stats.Executions != 1 {
+				t.Errorf("%s with %d executions, want verified with 1 (%s)", res.Verdict, res.Stats.Executions, res.Reason)
+			}
+			if len(res.Outcomes) != 1 || res.Outcomes[0].State != fmt.Sprintf("c.value=%d", n) {
+				t.Errorf("outcomes %v, want c.value=%d", res.Outcomes, n)
+			}
+		})
+	}
+}
+
+// TestNCMCSetReachesBothResults: contains(1) returns true in some execution
+// and false in another (the thesis's rule misses false, docs/ncmc.md).
+func TestNCMCSetReachesBothResults(t *testing.T) {
+	prog, specs := loadSpecProgram(t, "../examples/set-2add-cont.cir", "../examples/set.yaml")
+	res, err := Verify(context.Background(), prog, Options{Specs: specs, KeepGoing: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, o := range res.Outcomes {
+		for _, f := range strings.Fields(o.State) {
+			if strings.HasPrefix(f, "r=") {
+				seen[f] = true
+			}
+		}
+	}
+	if !seen["r=true"] || !seen["r=false"] {
+		t.Errorf("outcomes %v: want both r=true and r=false", res.Outcomes)
+	}
+}
+
+// TestNCMCErrors: the ncmc explorer refuses other memory models and specs
+// of object types the program does not have.
+func TestNCMCErrors(t *testing.T) {
+	prog, specs := loadSpecProgram(t, "../examples/n-counter-inc-3.cir", "../examples/counter.yaml")
+	if _, err := Verify(context.Background(), prog, Options{Specs: specs, Model: "tso"}); err == nil || !strings.Contains(err.Error(), "sc") {
+		t.Errorf("tso with specs: err = %v, want an sc-only error", err)
+	}
+	_, set := loadSpecProgram(t, "../examples/set-2add-cont.cir", "../examples/set.yaml")
+	if _, err := Verify(context.Background(), prog, Options{Specs: set}); err == nil || !strings.Contains(err.Error(), "no object type Set") {
+		t.Errorf("set spec on the counter program: err = %v", err)
+	}
+	if _, err := Verify(context.Background(), prog, Options{Specs: specs, NCMCRule: "bogus"}); err == nil {
+		t.Error("unknown rule accepted")
+	}
+}
