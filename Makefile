@@ -34,6 +34,7 @@ vet: deps
 
 test: deps fmt-check vet
 	$(GO) test ./...
+	@if command -v python3 >/dev/null; then python3 -m unittest discover -s benchmarks/benchexec -p 'test_*.py'; fi
 
 # Short fuzzing of every fuzz target (FUZZTIME=60s for the full run).
 FUZZTIME ?= 10s
