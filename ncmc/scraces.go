@@ -143,18 +143,79 @@ func (r *raceState) check(t int32, loc int64, write, atom bool, pos ir.Pos) (rac
 	return raceAccessRec{}, false
 }
 
-// hash writes the detector state into h in a canonical order (it is part
+// hash writes the detector state into h in a canonical form (it is part
 // of the program state for the state cache: two runs may only be merged
 // when their happens-before histories agree as well).
+//
+// Clock values matter only through comparisons between values of the same
+// thread component, so each component's values are replaced by their rank
+// among the values of that component present anywhere in the state (0
+// stays 0). A thread's own component is the largest of its component, and
+// new values come from incrementing it and from joins (maxima), which
+// commute with an order-preserving renaming: states with equal ranked
+// forms have the same races in their futures. Without the renaming, a
+// spin loop that synchronises (an atomic block, a lock) would advance the
+// clocks on every iteration and never come back to a state seen before.
 func (r *raceState) hash(h hash.Hash, put func(int64)) {
+	vals := map[int32]map[uint32]bool{}
+	note := func(t int32, c uint32) {
+		m := vals[t]
+		if m == nil {
+			m = map[uint32]bool{0: true}
+			vals[t] = m
+		}
+		m[c] = true
+	}
+	noteClock := func(v vclock) {
+		for t, c := range v {
+			note(int32(t), c)
+		}
+	}
+	for _, v := range r.vc {
+		noteClock(v)
+	}
+	for _, v := range r.final {
+		noteClock(v)
+	}
+	for _, v := range r.locks {
+		noteClock(v)
+	}
+	for _, v := range r.rel {
+		noteClock(v)
+	}
+	noteClock(r.atomic)
+	for _, as := range r.accs {
+		for _, a := range as {
+			note(a.t, a.clock)
+		}
+	}
+	rank := map[int32]map[uint32]int64{}
+	for t, m := range vals {
+		cs := make([]uint32, 0, len(m))
+		for c := range m {
+			cs = append(cs, c)
+		}
+		sort.Slice(cs, func(i, j int) bool { return cs[i] < cs[j] })
+		rk := make(map[uint32]int64, len(cs))
+		for i, c := range cs {
+			rk[c] = int64(i)
+		}
+		rank[t] = rk
+	}
+	rankOf := func(t int32, c uint32) int64 {
+		if c == 0 {
+			return 0
+		}
+		return rank[t][c]
+	}
 	putClock := func(v vclock) {
 		n := len(v)
 		for n > 0 && v[n-1] == 0 {
 			n--
 		}
 		put(int64(n))
-		for _, c := range v[:n] {
-			put(int64(c))
+		for t, c := range v[:n] {
+			put(rankOf(int32(t), c))
 		}
 	}
 	putMap := func(m map[int32]vclock) {
@@ -181,6 +242,7 @@ func (r *raceState) hash(h hash.Hash, put func(int64)) {
 			putClock(m[k])
 		}
 	}
+	h.Write([]byte{0xfd})
 	putMap(r.vc)
 	putMap(r.final)
 	putLocMap(r.locks)
@@ -208,7 +270,7 @@ func (r *raceState) hash(h hash.Hash, put func(int64)) {
 		put(int64(len(as)))
 		for _, a := range as {
 			put(int64(a.t))
-			put(int64(a.clock))
+			put(rankOf(a.t, a.clock))
 			put(b2i(a.write))
 			put(b2i(a.atom))
 			put(int64(a.pos.Line))

@@ -326,9 +326,30 @@ func (s *sweepCmd) answer(ctx context.Context, u *sweepUnit, log *strings.Builde
 	}
 	r := &u.res
 	prog, err := s.load(r.File, u.dataModel)
+	var un *frontend.Unsupported
+	if err != nil && errors.As(err, &un) && isC(r.File) {
+		// Try again keeping only part of the program's behaviour: a
+		// violation found is still real, but "true" cannot be answered.
+		fmt.Fprintln(log, err)
+		p, approx, err2 := cfront.CompileFileApprox(r.File, cfront.Options{DataModel: cDataModel(u.dataModel), UnderApproximate: true})
+		if err2 == nil {
+			fmt.Fprintln(log, "\nunder-approximated translation:")
+			for _, a := range approx {
+				fmt.Fprintln(log, "  "+a)
+			}
+			fmt.Fprintln(log)
+			prog, err = p, nil
+			defer func() {
+				if answer == "true" {
+					answer = "unknown"
+					reason = fmt.Sprintf("input under-approximated (%s): no violation among the explored inputs", firstLine(approx[0]))
+					fmt.Fprintln(log, "answer true withheld: "+reason)
+				}
+			}()
+		}
+	}
 	if err != nil {
 		fmt.Fprintln(log, err)
-		var un *frontend.Unsupported
 		if errors.As(err, &un) {
 			return "unknown", un.Reason()
 		}
@@ -391,11 +412,21 @@ func (s *sweepCmd) answer(ctx context.Context, u *sweepUnit, log *strings.Builde
 		}
 		return res, err
 	}
+	finish := func(res *ncmc.Result) (string, string) {
+		u.res.Explorer = explorerText(opts)
+		a, why := propertyAnswer(res, target, r.Property)
+		if a == "false" && r.Property == "unreach-call" {
+			s.sweepWitness(u, res, log)
+		}
+		if a == "unknown" && strings.HasPrefix(why, "time bound") {
+			why = fmt.Sprintf("time bound %s hit", s.Timeout)
+		}
+		return a, why
+	}
 	res, err := run("1")
 	if err == nil {
-		if a, why := propertyAnswer(res, target, r.Property); a != "unknown" || res.Stopped != "" || res.Stats.BoundHits == 0 {
-			u.res.Explorer = explorerText(opts)
-			return a, why
+		if a, _ := propertyAnswer(res, target, r.Property); a != "unknown" || res.Stopped != "" || res.Stats.BoundHits == 0 {
+			return finish(res)
 		}
 		// A loop bound was hit: explore again without the default loop
 		// bound; the state cache cuts runs that come back to a state seen
@@ -419,7 +450,7 @@ func (s *sweepCmd) answer(ctx context.Context, u *sweepUnit, log *strings.Builde
 		fmt.Fprintln(log, err)
 		return "unknown", "checker error: " + err.Error()
 	}
-	return propertyAnswer(res, target, r.Property)
+	return finish(res)
 }
 
 var errSweepTime = errors.New("time limit reached")
@@ -481,15 +512,27 @@ func propertyAnswer(res *ncmc.Result, target func(string) bool, property string)
 
 // load translates the program of a task.
 func (s *sweepCmd) load(file, dataModel string) (*ir.Program, error) {
-	switch strings.ToLower(filepath.Ext(file)) {
-	case ".c", ".i":
-		dm := cfront.DataModel(dataModel)
-		if dm == "" {
-			dm = cfront.ILP32
-		}
-		return cfront.CompileFile(file, cfront.Options{DataModel: dm})
+	if isC(file) {
+		return cfront.CompileFile(file, cfront.Options{DataModel: cDataModel(dataModel)})
 	}
 	return frontend.LoadFile(file)
+}
+
+func isC(file string) bool {
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".c", ".i":
+		return true
+	}
+	return false
+}
+
+// cDataModel is the task's data model for the C front end (ILP32 if the
+// task names none).
+func cDataModel(dataModel string) cfront.DataModel {
+	if dm := cfront.DataModel(dataModel); dm != "" {
+		return dm
+	}
+	return cfront.ILP32
 }
 
 func logResult(w io.Writer, res *ncmc.Result) {

@@ -1,6 +1,7 @@
 package c
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -491,11 +492,61 @@ func (l *fnl) nondetFull(name string, t cc.Type, pos ir.Pos) *ir.Expr {
 		if ok {
 			n = formatCount(hi - lo + 1)
 		}
+		if l.tr.opts.UnderApproximate {
+			return l.nondetSample(name, n, t, it, pos)
+		}
 		l.tr.unsupported(pos, "unbounded nondeterministic input: %s() can return %s values and ncmc explores at most %d per call (bound it with an assumption right after the call, e.g. x = %s(); assume_abort_if_not(0 <= x && x < 10);)",
 			name, n, l.tr.opts.MaxNondetValues, name)
 		return cnst(0, it, pos)
 	}
 	return l.nondetValue(lo, hi, it, pos)
+}
+
+// nondetSample lowers a nondet call with too many values to a choice among
+// a few of them (Options.UnderApproximate): 0 to 4, -1 and -2 if signed,
+// and the two smallest and two largest values of the type.
+func (l *fnl) nondetSample(name, count string, t cc.Type, it *ir.Type, pos ir.Pos) *ir.Expr {
+	lo, hi, ok := intRange(t)
+	if !ok { // unsigned 64-bit
+		lo, hi = 0, -1
+	}
+	var vals []int64
+	seen := map[int64]bool{}
+	add := func(v int64) {
+		if v = castVal(v, it); !seen[v] {
+			seen[v] = true
+			vals = append(vals, v)
+		}
+	}
+	for v := int64(0); v <= 4; v++ {
+		add(v)
+	}
+	if lo < 0 {
+		add(-1)
+		add(-2)
+	}
+	add(lo)
+	add(lo + 1)
+	add(hi - 1)
+	add(hi)
+	idx := l.nondetValue(0, int64(len(vals)-1), ir.Int, pos)
+	var sum *ir.Expr
+	strs := make([]string, len(vals))
+	for i, v := range vals {
+		strs[i] = strconv.FormatInt(v, 10)
+		if !ok && v < 0 {
+			strs[i] = strconv.FormatUint(uint64(v), 10)
+		}
+		term := bin(ir.OpMul, cnst(v, it, pos), bin(ir.OpEq, idx, cnst(int64(i), ir.Int, pos), it, pos), it, pos)
+		if sum == nil {
+			sum = term
+		} else {
+			sum = bin(ir.OpAdd, sum, term, it, pos)
+		}
+	}
+	l.tr.approx = append(l.tr.approx, fmt.Sprintf("%s: %s() can return %s values; only %s are explored",
+		pos, name, count, strings.Join(strs, ", ")))
+	return sum
 }
 
 func formatCount(n int64) string {

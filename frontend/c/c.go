@@ -37,6 +37,14 @@ type Options struct {
 	MaxNondetValues int
 	// Defines are extra -D style macro definitions ("N=3" or "DEBUG").
 	Defines []string
+	// UnderApproximate translates some constructs that are otherwise
+	// unsupported by keeping only part of their behaviour: a nondet call
+	// with too many values explores a representative subset of them (the
+	// smallest values, the type's extremes). Every execution of the result
+	// is an execution of the C program, so a violation found is real, but
+	// the absence of one proves nothing. CompileApprox lists what was
+	// approximated.
+	UnderApproximate bool
 }
 
 // Unsupported is the error of a valid C program that uses constructs the
@@ -92,6 +100,24 @@ func CompileFile(path string, opts Options) (*ir.Program, error) {
 // the error is a diag.ErrorList (invalid C), an *Unsupported (valid C the
 // front end cannot translate), or another error (e.g. no host C compiler).
 func Compile(filename string, src []byte, opts Options) (*ir.Program, error) {
+	p, _, err := CompileApprox(filename, src, opts)
+	return p, err
+}
+
+// CompileFileApprox reads the C file at path and translates it (see
+// CompileApprox).
+func CompileFileApprox(path string, opts Options) (*ir.Program, []string, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return CompileApprox(path, src, opts)
+}
+
+// CompileApprox is Compile that also returns the under-approximations made
+// (Options.UnderApproximate), one "file:line:col: what" line each; none
+// means the program is translated exactly.
+func CompileApprox(filename string, src []byte, opts Options) (*ir.Program, []string, error) {
 	if opts.DataModel == "" {
 		opts.DataModel = ILP32
 	}
@@ -100,7 +126,7 @@ func Compile(filename string, src []byte, opts Options) (*ir.Program, error) {
 	}
 	cfg, err := config(opts.DataModel)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sources := []cc.Source{
 		{Name: "<predefined>", Value: cfg.Predefined + defines(opts.Defines)},
@@ -114,9 +140,9 @@ func Compile(filename string, src []byte, opts Options) (*ir.Program, error) {
 	ast, err := ccTranslate(cfg, sources)
 	if err != nil {
 		if u, ok := err.(*Unsupported); ok {
-			return nil, u
+			return nil, nil, u
 		}
-		return nil, ccErrors(filename, src, err)
+		return nil, nil, ccErrors(filename, src, err)
 	}
 	return translate(filename, src, ast, cfg, opts)
 }

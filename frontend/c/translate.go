@@ -39,6 +39,8 @@ type translator struct {
 	globalOrder []string
 	cl          *fnl            // lowerer for constant expressions
 	pure        map[string]bool // pureFunc results
+	// approx lists the under-approximations made (Options.UnderApproximate).
+	approx []string
 }
 
 type staticDecl struct {
@@ -118,7 +120,7 @@ func (tr *translator) unsupported(pos ir.Pos, format string, args ...any) {
 }
 
 // translate lowers a type-checked translation unit.
-func translate(filename string, src []byte, ast *cc.AST, cfg *cc.Config, opts Options) (prog *ir.Program, err error) {
+func translate(filename string, src []byte, ast *cc.AST, cfg *cc.Config, opts Options) (prog *ir.Program, approx []string, err error) {
 	tr := &translator{
 		file: filename, src: src, ast: ast, cfg: cfg, opts: opts,
 		prog:        &ir.Program{File: filename, Source: src},
@@ -142,13 +144,13 @@ func translate(filename string, src []byte, ast *cc.AST, cfg *cc.Config, opts Op
 			if _, ok := r.(tooManyErrors); !ok {
 				tr.unsupported(ir.Pos{File: filename}, "internal error in the C front end: %v", r)
 			}
-			prog, err = nil, &Unsupported{Errs: tr.errs.Errors()}
+			prog, approx, err = nil, nil, &Unsupported{Errs: tr.errs.Errors()}
 		}
 	}()
 	tr.collect()
 	if tr.main == nil {
 		tr.errs.Errorf(ir.Pos{File: filename}, "unsupported: the program has no main function")
-		return nil, &Unsupported{Errs: tr.errs.Errors()}
+		return nil, nil, &Unsupported{Errs: tr.errs.Errors()}
 	}
 	tr.layoutGlobals()
 	for _, fi := range tr.funcList {
@@ -187,9 +189,9 @@ func translate(filename string, src []byte, ast *cc.AST, cfg *cc.Config, opts Op
 	tr.checkExits()
 	tr.prog.Main = tr.main.f
 	if tr.errs.Len() > 0 {
-		return nil, &Unsupported{Errs: tr.errs.Errors()}
+		return nil, nil, &Unsupported{Errs: tr.errs.Errors()}
 	}
-	return tr.prog, nil
+	return tr.prog, tr.approx, nil
 }
 
 type tooManyErrors struct{}
