@@ -366,7 +366,10 @@ func (s *sweepCmd) answer(ctx context.Context, u *sweepUnit, log *strings.Builde
 		fmt.Fprintln(log, why)
 		return "unknown", why
 	}
-	deadline := time.Now().Add(s.Timeout)
+	// The exhaustive stages get three quarters of the time; the rest is
+	// for a bug hunt (PCT) if they end without an answer.
+	end := time.Now().Add(s.Timeout)
+	deadline := time.Now().Add(s.Timeout * 3 / 4)
 	opts := ncmc.Options{Unroll: s.Unroll, MaxSteps: s.MaxSteps, Workers: 1, Races: r.Property == "no-data-race"}
 	switch s.Explorer {
 	case "auto":
@@ -425,13 +428,13 @@ func (s *sweepCmd) answer(ctx context.Context, u *sweepUnit, log *strings.Builde
 	}
 	res, err := run("1")
 	if err == nil {
-		if a, _ := propertyAnswer(res, target, r.Property); a != "unknown" || res.Stopped != "" || res.Stats.BoundHits == 0 {
+		if a, _ := propertyAnswer(res, target, r.Property); a != "unknown" {
 			return finish(res)
 		}
 		// A loop bound was hit: explore again without the default loop
 		// bound; the state cache cuts runs that come back to a state seen
 		// before, so finite-state loops end without unrolling.
-		if opts.Explorer == "reference" && opts.StateCache {
+		if res.Stopped == "" && res.Stats.BoundHits > 0 && opts.Explorer == "reference" && opts.StateCache {
 			opts.UnboundedLoops, opts.KeepGoing = true, false
 			fmt.Fprintf(log, "\nloop bound hit (%s): exploring again with unbounded loops\n", res.Reason)
 			res2, err2 := run("2")
@@ -440,6 +443,18 @@ func (s *sweepCmd) answer(ctx context.Context, u *sweepUnit, log *strings.Builde
 			} else {
 				fmt.Fprintln(log, err2)
 			}
+		}
+	}
+	if r.Property == "unreach-call" && (err == nil || errors.Is(err, errSweepTime)) {
+		if err == nil {
+			if a, _ := propertyAnswer(res, target, r.Property); a != "unknown" {
+				return finish(res)
+			}
+		}
+		if hunt := s.bugHunt(ctx, prog, target, end, log); hunt != nil {
+			u.res.Explorer = "pct"
+			s.sweepWitness(u, hunt, log)
+			return "false", hunt.Reason
 		}
 	}
 	u.res.Explorer = explorerText(opts)
@@ -451,6 +466,45 @@ func (s *sweepCmd) answer(ctx context.Context, u *sweepUnit, log *strings.Builde
 		return "unknown", "checker error: " + err.Error()
 	}
 	return finish(res)
+}
+
+// bugHunt runs PCT (randomised bug finding, ncmc test) until end, with a
+// loop bound of at least 64, and returns a violating result if a run
+// violates the property (a real execution: the answer false is sound), or
+// nil.
+func (s *sweepCmd) bugHunt(ctx context.Context, prog *ir.Program, target func(string) bool, end time.Time, log io.Writer) *ncmc.Result {
+	topts := ncmc.TestOptions{Strategy: ncmc.StrategyPCT, Runs: 1 << 30, Unroll: max(s.Unroll, 64), MaxSteps: s.MaxSteps}
+	for _, keep := range []bool{false, true} {
+		topts.Timeout, topts.KeepGoing = time.Until(end), keep
+		if topts.Timeout <= 0 {
+			return nil
+		}
+		fmt.Fprintf(log, "\nstage pct: bug hunt with PCT (unroll %d, keep going %v), %s left\n", topts.Unroll, keep, topts.Timeout.Round(time.Millisecond))
+		tr, err := ncmc.Test(ctx, prog, topts)
+		if err != nil {
+			fmt.Fprintln(log, err)
+			return nil
+		}
+		fmt.Fprintf(log, "pct: %d runs, %s\n", tr.Stats.Executions, tr.Reason)
+		if !tr.BugFound {
+			return nil
+		}
+		if target(tr.Reason) {
+			res := &ncmc.Result{Verdict: ncmc.Violation, Reason: tr.Reason, Kind: tr.Kind, Counterexample: tr.Counterexample, ViolationPos: tr.ViolationPos, Graph: tr.Graph}
+			if len(tr.Counterexample) > 0 {
+				fmt.Fprintln(log, "\ncounterexample:")
+				printTrace(log, tr.Counterexample)
+			}
+			return res
+		}
+		for _, o := range tr.Outcomes {
+			if target(o.Violation) {
+				fmt.Fprintf(log, "pct: a run calls the error function: %s\n", o.Violation)
+				return &ncmc.Result{Verdict: ncmc.Violation, Reason: o.Violation}
+			}
+		}
+	}
+	return nil
 }
 
 var errSweepTime = errors.New("time limit reached")
