@@ -28,6 +28,13 @@ func (l *fnl) call(pe *cc.PostfixExpression, want bool) *ir.Expr {
 		return v
 	}
 	fi := l.tr.funcs[name]
+	if fi == nil && l.tr.opts.UnderApproximate {
+		// Executions that call it are dropped (its arguments are not even
+		// evaluated): the remaining ones are executions of the program.
+		l.emit(l.assumeFalse(pos, ir.AssumeUser))
+		l.tr.approx = append(l.tr.approx, fmt.Sprintf("%s: executions that call %s (not modelled) are cut off there", pos, name))
+		return zero
+	}
 	if fi == nil {
 		l.tr.unsupported(pos, "call of %s, which the program does not define and the C front end does not model", name)
 		return zero
@@ -169,6 +176,11 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 		if want && !strings.HasPrefix(name, "pthread_") && name != "sleep" && name != "usleep" && name != "sched_yield" {
 			l.tr.unsupported(pos, "use of the result of %s", name)
 		}
+		return ret0(), true
+	case name == "time" && l.tr.opts.UnderApproximate && len(args) == 1 && isNullPtrConst(args[0]):
+		// One possible behaviour of the clock: it stays at 0 (the program
+		// runs within the first second of 1970).
+		l.tr.approx = append(l.tr.approx, fmt.Sprintf("%s: time(NULL) always returns 0", pos))
 		return ret0(), true
 	case name == "__builtin_expect" || name == "__builtin_expect_with_probability":
 		if len(args) < 1 {
@@ -500,6 +512,18 @@ func (l *fnl) nondetFull(name string, t cc.Type, pos ir.Pos) *ir.Expr {
 		return cnst(0, it, pos)
 	}
 	return l.nondetValue(lo, hi, it, pos)
+}
+
+// isNullPtrConst reports whether e is a null pointer constant (0 or NULL).
+func isNullPtrConst(e cc.ExpressionNode) bool {
+	v := e.Value()
+	switch x := v.(type) {
+	case cc.Int64Value:
+		return x == 0
+	case cc.UInt64Value:
+		return x == 0
+	}
+	return false
 }
 
 // nondetSample lowers a nondet call with too many values to a choice among
