@@ -283,7 +283,11 @@ func (l *fnl) index(x *cc.PostfixExpression) lval {
 		if ok && !arr.isReg() {
 			elem := at.Elem()
 			i := l.expr(idx)
-			return lval{reg: -1, t: elem, addr: &ir.Expr{Kind: ir.EIndex, A: arr.addr, B: i, Len: int(at.Len()),
+			n := int(at.Len())
+			if at.IsVLA() {
+				n = vlaCapacity // under-approximated (Options.UnderApproximate)
+			}
+			return lval{reg: -1, t: elem, addr: &ir.Expr{Kind: ir.EIndex, A: arr.addr, B: i, Len: n,
 				Stride: l.tr.cells(elem, pos), Type: &ir.Type{Kind: ir.TPtr}, Pos: pos}}
 		}
 	}

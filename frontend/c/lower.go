@@ -103,9 +103,12 @@ func (tr *translator) lowerFunc(fi *fnInfo) {
 		l.f.Locals = append(l.f.Locals, ir.Local{Name: name, Type: tr.scalarType(pt, ppos), Pos: ppos})
 	}
 	l.f.NumParams = len(l.f.Locals)
+	argcOne := false
 	if fi == tr.main && len(params) > 0 {
-		// main's parameters come from the command line, which is not modelled.
-		for _, p := range params {
+		// main's parameters come from the command line, which is not
+		// modelled; under-approximated, the program runs without
+		// arguments: argc = 1 (argv stays a null pointer).
+		for i, p := range params {
 			if p.Declarator == nil {
 				continue
 			}
@@ -116,7 +119,13 @@ func (tr *translator) lowerFunc(fi *fnInfo) {
 				}
 				return !used
 			})
-			if used {
+			switch {
+			case used && tr.opts.UnderApproximate && i == 0 && !l.ff.escaped[p.Declarator] && isInteger(p.Type()):
+				argcOne = true
+				tr.approx = append(tr.approx, fmt.Sprintf("%s: main runs with argc = 1 (no command-line arguments)", tr.pos(p.Declarator)))
+			case used && tr.opts.UnderApproximate && i == 1 && !l.ff.escaped[p.Declarator]:
+				tr.approx = append(tr.approx, fmt.Sprintf("%s: argv is a null pointer (reading it is a runtime error)", tr.pos(p.Declarator)))
+			case used:
 				tr.unsupported(tr.pos(p.Declarator), "main reads its parameter %s (command-line arguments are not modelled)", p.Name())
 			}
 		}
@@ -145,6 +154,9 @@ func (tr *translator) lowerFunc(fi *fnInfo) {
 		lv := l.locals[p.Declarator]
 		l.makeMem(p.Declarator, lv, tr.pos(p.Declarator))
 		l.entry[lv.hoist].Args = []*ir.Expr{l.local(memSlots[i], pos)}
+	}
+	if argcOne {
+		l.assignLocal(0, cnst(1, l.f.Locals[0].Type, pos), pos)
 	}
 	if fi.atomic {
 		l.atomicBegin(pos)

@@ -68,6 +68,10 @@ func (tr *translator) intType(t cc.Type) *ir.Type {
 
 // irType maps a C object type to its IR type; an unsupported type is
 // reported at pos and mapped to a plain int so translation can go on.
+// vlaCapacity is the number of elements a variable-length array holds
+// under Options.UnderApproximate.
+const vlaCapacity = 64
+
 func (tr *translator) irType(t cc.Type, pos ir.Pos) *ir.Type {
 	if t == nil {
 		tr.unsupported(pos, "value of unknown type")
@@ -94,6 +98,12 @@ func (tr *translator) irType(t cc.Type, pos ir.Pos) *ir.Type {
 		return tr.ptrType(t)
 	case cc.Array:
 		at := t.(*cc.ArrayType)
+		if at.IsVLA() && tr.opts.UnderApproximate {
+			// A fixed capacity: an access beyond it is a runtime error
+			// (out of bounds), never a wrong value.
+			tr.approx = append(tr.approx, fmt.Sprintf("%s: variable-length array of type %s gets a fixed capacity of %d elements", pos, t, vlaCapacity))
+			return &ir.Type{Kind: ir.TArray, Elem: tr.irType(at.Elem(), pos), Len: vlaCapacity}
+		}
 		if at.IsVLA() {
 			tr.unsupported(pos, "variable-length array of type %s", t)
 			return ir.Int
