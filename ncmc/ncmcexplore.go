@@ -58,6 +58,9 @@ type ncNode struct {
 	info  *stepInfo // cur's step as it ran last
 	en    []int32   // threads enabled here
 	tried map[int32]bool
+	// bt is the backtrack set (dpor): the threads to explore from here;
+	// nil means every enabled thread.
+	bt map[int32]bool
 }
 
 // ncRun is one (re-)execution along the DFS path.
@@ -73,6 +76,10 @@ type ncExplorer struct {
 	cfg   Config
 	specs map[string]*commspec.Spec
 	peeks int
+	// dpor restricts the threads explored at a node to a source set built
+	// from the races of the runs seen (Abdulla et al. 2014); off when a
+	// spec uses the abstract state (L1), see docs/ncmc.md.
+	dpor bool
 }
 
 // stepChooser replays a node's recorded choices and extends them.
@@ -310,8 +317,12 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 	col := newCollector(prog, names, opts)
 	e := &ncExplorer{prog: prog, names: names, specs: map[string]*commspec.Spec{},
 		cfg: Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: SC, Semantic: opts.Semantic}}
+	e.dpor = true
 	for _, s := range opts.Specs {
 		e.specs[s.Object] = s
+		if s.UsesState() {
+			e.dpor = false
+		}
 	}
 	var path []*ncNode
 	var cex []*ncNode
@@ -354,8 +365,14 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 			}
 			nd.cur = next
 			nd.tried[next] = true
+			if e.dpor {
+				nd.bt = map[int32]bool{next: true}
+			}
 			path = append(path, nd)
 			nd.info = r.macro(next, sc, &nd.ch)
+		}
+		if e.dpor {
+			e.races(path)
 		}
 		if pruned {
 			col.stats.Pruned++
@@ -418,7 +435,7 @@ func (e *ncExplorer) backtrack(path *[]*ncNode) bool {
 		top.done = append(top.done, top.info)
 		next := int32(-1)
 		for _, t := range top.en {
-			if !top.tried[t] && !asleep(top.sleep, t) {
+			if !top.tried[t] && !asleep(top.sleep, t) && (top.bt == nil || top.bt[t]) {
 				next = t
 				break
 			}
@@ -433,4 +450,134 @@ func (e *ncExplorer) backtrack(path *[]*ncNode) bool {
 		*path = p[:len(p)-1]
 	}
 	return false
+}
+
+// dependent is the dependence of two steps of one run, i before j, used for
+// its happens-before order: same thread, an opaque step, a common cell with
+// a write (cells internal to the object of two invocations on it aside), or
+// two invocations on one object whose labels (method, arguments, result)
+// the spec does not say commute. Only used with L2 specs (ncExplorer.dpor),
+// where a label does not depend on where the invocation runs.
+func (e *ncExplorer) dependent(a, b *stepInfo) bool {
+	if a.opaque || b.opaque || a.t == b.t {
+		return true
+	}
+	same := a.inv != nil && b.inv != nil && a.inv.Obj == b.inv.Obj
+	for c, wa := range a.acc {
+		wb, ok := b.acc[c]
+		if !ok || (!wa && !wb) {
+			continue
+		}
+		if same && a.intern[c] && b.intern[c] {
+			continue
+		}
+		return true
+	}
+	if !same {
+		return false
+	}
+	if a.spec == nil || b.spec == nil {
+		return true
+	}
+	return !a.spec.Commute(commspec.FromSeg(a.inv, nil), commspec.FromSeg(b.inv, nil))
+}
+
+// races adds backtrack points for the races of the run along path (source
+// sets): for steps i before k of different threads with i happening before k
+// directly (dependent, and no step between them ordered after i and before
+// k), the run must also be explored from node i with a thread that starts
+// v = (the steps between i and k not after i), k. If no such initial thread
+// of v is in node i's backtrack set, one is added.
+func (e *ncExplorer) races(path []*ncNode) {
+	n := len(path)
+	words := (n + 63) / 64
+	// before[k]: the steps that happen before step k.
+	before := make([][]uint64, n)
+	dep := func(i, k int) bool { return e.dependent(path[i].info, path[k].info) }
+	has := func(set []uint64, i int) bool { return set[i/64]&(1<<(uint(i)%64)) != 0 }
+	for k := 0; k < n; k++ {
+		before[k] = make([]uint64, words)
+		for i := k - 1; i >= 0; i-- {
+			if has(before[k], i) || !dep(i, k) {
+				continue
+			}
+			before[k][i/64] |= 1 << (uint(i) % 64)
+			for w := range before[k] {
+				before[k][w] |= before[i][w]
+			}
+		}
+	}
+	for k := 0; k < n; k++ {
+		for i := k - 1; i >= 0; i-- {
+			if path[i].info.t == path[k].info.t || !has(before[k], i) || !dep(i, k) {
+				continue
+			}
+			// i must happen before k directly: no j between them with
+			// i → j → k.
+			direct := true
+			for j := i + 1; j < k; j++ {
+				if has(before[j], i) && has(before[k], j) {
+					direct = false
+					break
+				}
+			}
+			if !direct {
+				continue
+			}
+			// v: the steps after i not ordered after it, then k.
+			var v []int
+			for j := i + 1; j < k; j++ {
+				if !has(before[j], i) {
+					v = append(v, j)
+				}
+			}
+			v = append(v, k)
+			nd := path[i]
+			initial := map[int32]bool{}
+			seen := map[int32]bool{}
+			for _, j := range v {
+				t := path[j].info.t
+				if seen[t] {
+					continue
+				}
+				seen[t] = true
+				first := true
+				for _, h := range v {
+					if h >= j {
+						break
+					}
+					if has(before[j], h) {
+						first = false
+						break
+					}
+				}
+				if first {
+					initial[t] = true
+				}
+			}
+			hit := false
+			for t := range initial {
+				if nd.bt[t] {
+					hit = true
+					break
+				}
+			}
+			if hit {
+				continue
+			}
+			added := false
+			for _, t := range nd.en {
+				if initial[t] {
+					nd.bt[t] = true
+					added = true
+					break
+				}
+			}
+			if !added {
+				for _, t := range nd.en {
+					nd.bt[t] = true
+				}
+			}
+		}
+	}
 }
