@@ -181,3 +181,42 @@ int main(void) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }
+
+// TestSweepBugHunt: when the exhaustive stages run out of time, PCT hunts
+// for the error call; the run it finds is a real execution (answer false).
+func TestSweepBugHunt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes the whole timeout")
+	}
+	dir, out := t.TempDir(), t.TempDir()
+	// The error needs the checker thread to run after all ten
+	// incrementers, which depth-first search reaches last.
+	src := `#include <pthread.h>
+void reach_error(void) {}
+volatile int x;
+void *check(void *a) { if (x >= 10) reach_error(); return 0; }
+void *inc(void *a) { int t = x; x = t + 1; return 0; }
+int main(void) {
+	pthread_t c, t;
+	pthread_create(&c, 0, check, 0);
+	for (int i = 0; i < 10; i++)
+		pthread_create(&t, 0, inc, 0);
+	return 0;
+}
+`
+	writeTask(t, dir, "late", src, "  - property_file: ../properties/unreach-call.prp\n    expected_verdict: false\n")
+	code, stdout, stderr := runCLI(t, "sweep", "-q", "--out", out, "--timeout", "8s", dir)
+	if code != 0 || !strings.Contains(stdout, "1 correct, 0 wrong") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	data, _ := os.ReadFile(filepath.Join(out, "results.json"))
+	var js struct {
+		Results []sweepResult `json:"results"`
+	}
+	if err := json.Unmarshal(data, &js); err != nil || len(js.Results) != 1 {
+		t.Fatal(err)
+	}
+	if r := js.Results[0]; r.Explorer != "pct" {
+		t.Errorf("answer %s from %s, want it from the PCT stage", r.Answer, r.Explorer)
+	}
+}
