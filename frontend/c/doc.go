@@ -94,6 +94,26 @@
 // functions neither defined in the program nor listed below are
 // unsupported.
 //
+// # Under-approximation
+//
+// With Options.UnderApproximate some unsupported constructs are translated
+// by keeping only part of their behaviour, so that every execution of the
+// result is (a prefix of) an execution of the C program: a violation found
+// is real, but finding none proves nothing (ncmc sweep then answers
+// unknown, never true). CompileApprox lists each approximation with its
+// position:
+//
+//   - a __VERIFIER_nondet_X() call with too many values explores 0..4, -1
+//     and -2 (signed types) and the two smallest and two largest values of
+//     X;
+//   - time(NULL) returns 0 (a clock that stays in the first second);
+//   - a call of a function that is neither defined nor modelled cuts the
+//     calling thread off there (an assume of false, arguments unevaluated);
+//   - main runs with argc = 1 and argv a null pointer (when neither has
+//     its address taken);
+//   - a variable-length array gets a fixed capacity of 64 elements: an
+//     access beyond it is a runtime error (out of bounds), never a value.
+//
 // # Library and SV-COMP functions
 //
 //   - reach_error() and __VERIFIER_error() are the SV-COMP error
