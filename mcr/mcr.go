@@ -55,6 +55,9 @@ type Step struct {
 	Atomic int
 	// Fence marks steps that empty their thread's store buffer first (TSO/PSO).
 	Fence bool
+	// MayWrite marks a read that writes when it reads another value (a
+	// failed compare-and-swap).
+	MayWrite bool
 }
 
 // Model is the memory model of a trace.
@@ -594,6 +597,33 @@ func (a *analysis) prefixConstraints(c cutoff, skip int) smt.Formula {
 	return a.b.And(fs...)
 }
 
+// pivotPrefix is the prefix of the pivot query of read r: r and every
+// frozen step come before a cutoff, and so does every step the prefix needs,
+// with its value; nothing of r's thread after r does. Frozen steps may come
+// after r: requiring them before r (as JMCR's appended prefixes do) loses the
+// executions in which r reads a value that a frozen write overwrites (seed
+// 1635 of the differential test). With its new value r may write something
+// else (an RMW, or a CAS that now succeeds or fails), so no other read of its
+// location may fall between r and the cutoff (their validity assumes the old
+// write).
+func (a *analysis) pivotPrefix(r int) smt.Formula {
+	c := cutoff{a.b.NewVar(fmt.Sprintf("CUT%d", r))}
+	fs := []smt.Formula{a.b.Lt(a.o[r], c.v)}
+	st := a.tr.Steps[r]
+	if p := a.posInT[r]; p+1 < len(a.thr[st.T]) {
+		fs = append(fs, a.after(c, a.thr[st.T][p+1]))
+	}
+	if a.ev[r].Kind == seg.KRMW || st.MayWrite {
+		for _, e := range a.reads {
+			if e != r && a.ev[e].Loc == a.ev[r].Loc {
+				fs = append(fs, a.b.Or(a.lt(e, r), a.after(c, e)))
+			}
+		}
+	}
+	fs = append(fs, a.prefixConstraints(c, r))
+	return a.b.And(fs...)
+}
+
 // Seeds returns the seeds of every pivot of tr.
 func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 	a, err := g.analyse(tr)
@@ -624,7 +654,7 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 			continue
 		}
 		s.Push()
-		s.Assert(a.prefixConstraints(cutoff{a.o[r]}, r))
+		s.Assert(a.pivotPrefix(r))
 		for k := range len(vals) + len(srcs) {
 			s.Push()
 			var v int64

@@ -15,6 +15,7 @@ import (
 	"ncmc/ir"
 	"ncmc/ncmc"
 	"ncmc/ncmc/internal/progen"
+	"ncmc/smt"
 )
 
 // The differential harness: mcr must reach exactly the outcomes (final states
@@ -23,7 +24,23 @@ import (
 var (
 	diffN    = flag.Int("diff.n", 0, "generated programs per model in the mcr differential test (0: the default size)")
 	diffSeed = flag.Uint64("diff.seed", 1, "first seed of the mcr differential test")
+	// Z3's models (and hence mcr's seeds) change with its random seed;
+	// mcr must be complete whatever the models are.
+	diffZ3Seed = flag.Int("diff.z3seed", -1, "Z3 random seed (smt.random_seed) for the mcr differential tests (-1: Z3's default)")
 )
+
+// setZ3Seed applies -diff.z3seed (a process-wide Z3 parameter, set before
+// any solver runs).
+func setZ3Seed(t *testing.T) {
+	if *diffZ3Seed < 0 {
+		return
+	}
+	for _, p := range []string{"smt.random_seed", "sat.random_seed"} {
+		if err := smt.SetGlobalParam(p, fmt.Sprint(*diffZ3Seed)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
 
 // outcomeKeys lists what explorers must agree on: the final states of
 // complete executions and the violations found (an assertion failure or
@@ -119,10 +136,6 @@ func diffChunk(t *testing.T, model string, from, to uint64, atomic bool) {
 			}
 			checked++
 			if d != "" {
-				if knownGaps[fmt.Sprintf("seed %d/%s", seed, model)] {
-					t.Logf("KNOWN GAP (mcr under %s, see docs/design.md): seed %d: %s", model, seed, d)
-					continue
-				}
 				t.Errorf("%s, seed %d: mcr disagrees with the reference explorer:\n%s\nprogram:\n%s", model, seed, d, src)
 			}
 		}
@@ -133,6 +146,7 @@ func diffChunk(t *testing.T, model string, from, to uint64, atomic bool) {
 // TestMCRDifferential: 2000 generated programs under SC (200 with -short),
 // in parallel chunks.
 func TestMCRDifferential(t *testing.T) {
+	setZ3Seed(t)
 	n := uint64(*diffN)
 	if n == 0 {
 		n = 2000
@@ -148,6 +162,7 @@ func TestMCRDifferential(t *testing.T) {
 
 // Under TSO and PSO too: 500 generated programs each (100 with -short).
 func TestMCRDifferentialRelaxed(t *testing.T) {
+	setZ3Seed(t)
 	n := uint64(*diffN)
 	if n == 0 {
 		n = 500
@@ -162,21 +177,10 @@ func TestMCRDifferentialRelaxed(t *testing.T) {
 	}
 }
 
-// knownGaps are disagreements found and not fixed yet: mcr misses an outcome
-// under these models. They are why `--explorer auto` uses the reference
-// explorer under tso and pso; they are listed here, and in docs/design.md,
-// instead of failing the suite.
-var knownGaps = map[string]bool{
-	"gen-sc-1729.cir/tso": true,
-	"gen-sc-1729.cir/pso": true,
-	// mcr's exploration depends on Z3's models, which vary from run to run;
-	// with some of them mcr misses final v0=3 here.
-	"seed 1635/sc": true,
-}
-
 // Every program in testdata/regress (disagreements found earlier) and every
 // example must agree too.
 func TestMCRRegressionsAndExamples(t *testing.T) {
+	setZ3Seed(t)
 	files, _ := filepath.Glob("testdata/regress/*.cir")
 	ex, _ := filepath.Glob("../examples/*.cir")
 	files = append(files, ex...)
@@ -196,10 +200,6 @@ func TestMCRRegressionsAndExamples(t *testing.T) {
 			}
 			for _, model := range models {
 				if d, ok := compare(t, prog, model, 1); ok && d != "" {
-					if knownGaps[filepath.Base(f)+"/"+model] {
-						t.Logf("KNOWN GAP (mcr under %s, see docs/design.md): %s", model, d)
-						continue
-					}
 					t.Errorf("%s: mcr disagrees with the reference explorer:\n%s", model, d)
 				}
 			}

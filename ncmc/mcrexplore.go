@@ -101,8 +101,28 @@ func checkExpect(x *Execution, i int, ex mcr.Expect) error {
 	return nil
 }
 
+// casPositions lists the source positions of compare-and-swap instructions:
+// a failed one is a read that writes when it reads another value.
+func casPositions(prog *ir.Program) map[ir.Pos]bool {
+	ps := map[ir.Pos]bool{}
+	for _, f := range prog.Funcs {
+		for i := range f.Body {
+			if f.Body[i].Op == ir.ICAS {
+				ps[f.Body[i].Pos] = true
+			}
+		}
+	}
+	return ps
+}
+
 // traceOf turns an execution replayed from sd into an mcr.Trace.
 func traceOf(x *Execution, sd *mcr.Seed, final []int64) *mcr.Trace {
+	return traceOfCAS(x, sd, final, casPositions(x.prog))
+}
+
+// traceOfCAS is traceOf with the positions of the program's
+// compare-and-swap instructions computed once (casPositions).
+func traceOfCAS(x *Execution, sd *mcr.Seed, final []int64, cas map[ir.Pos]bool) *mcr.Trace {
 	tr := &mcr.Trace{G: x.G, Frozen: len(sd.Steps), FrozenChoices: map[int32]int{}, Complete: x.Complete(), FinalLocs: final, FrozenFinals: sd.Finals, Continues: x.cfg.ContinueAfterViolation}
 	for t, ks := range sd.Choices {
 		tr.FrozenChoices[t] = len(ks)
@@ -110,6 +130,9 @@ func traceOf(x *Execution, sd *mcr.Seed, final []int64) *mcr.Trace {
 	tr.Steps = make([]mcr.Step, len(x.Log))
 	for i, s := range x.Log {
 		tr.Steps[i] = mcr.Step{T: s.Action.T, Flush: s.Action.Flush, Loc: s.Action.Loc, Event: s.Event, Atomic: s.Atomic, Fence: s.Fence}
+		if e := x.G.Event(s.Event); e != nil && !s.Action.Flush && e.Kind == seg.KRead && cas[e.Pos] {
+			tr.Steps[i].MayWrite = true
+		}
 	}
 	switch x.cfg.Model {
 	case TSO:
@@ -158,6 +181,7 @@ type mcrState struct {
 	cfg   Config
 	opts  Options
 	final []int64
+	cas   map[ir.Pos]bool
 
 	mu      sync.Mutex
 	wake    *sync.Cond
@@ -273,7 +297,7 @@ func (st *mcrState) worker(ctx context.Context) {
 		replay := time.Since(t0)
 		var seeds []mcr.Seed
 		if err == nil && !(violated(x) && !st.opts.KeepGoing) {
-			seeds, err = gen.Seeds(ctx, traceOf(x, sd, st.final))
+			seeds, err = gen.Seeds(ctx, traceOfCAS(x, sd, st.final, st.cas))
 			if err != nil && ctx.Err() != nil {
 				// Interrupted: this execution's seeds are lost, so the
 				// exploration is incomplete.
@@ -312,7 +336,7 @@ func exploreMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, e
 		return nil, err
 	}
 	names := NewNames(prog)
-	st := &mcrState{prog: prog, names: names, opts: opts, final: observedLocs(prog),
+	st := &mcrState{prog: prog, names: names, opts: opts, final: observedLocs(prog), cas: casPositions(prog),
 		cfg: Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model, ContinueAfterViolation: true},
 		col: newCollector(prog, names, opts), seen: map[string]bool{}}
 	st.wake = sync.NewCond(&st.mu)

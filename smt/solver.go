@@ -181,6 +181,16 @@ type Solver struct {
 	consts   []z3.Int // Z3 constant for each Var
 	hasConst []bool
 	memo     map[*node]z3.Bool
+	// kept holds every Z3 object made in the current Z3 context that is no
+	// longer referenced otherwise (dropped translations, models, evaluated
+	// values), so that Go's garbage collector never releases one while the
+	// context is in use: Z3 recycles the ids of released ASTs, and its
+	// models depend on those ids, so releases at the collector's whim made
+	// models (and hence mcr's exploration) vary from run to run. The whole
+	// context is dropped instead, at a deterministic point (see
+	// ResetWith), once keptN exceeds Options.MaxCacheNodes.
+	kept     []any
+	keptN    int
 	zTimeout uint // current Z3 "timeout" parameter in ms (0 = not set yet)
 	zPushed  int  // frames[:zPushed] have a Z3 scope
 
@@ -268,6 +278,7 @@ func (s *Solver) Close() {
 	s.zctx = nil
 	s.consts = nil
 	s.memo = nil
+	s.kept = nil
 	s.model = model{}
 	s.frames = nil
 	s.active = nil
@@ -281,10 +292,19 @@ func (s *Solver) Reset() { s.ResetWith(NewBuilder()) }
 // ResetWith is like Reset but embeds b as the new Builder.
 func (s *Solver) ResetWith(b *Builder) {
 	s.mustOpen()
-	s.memo = make(map[*node]z3.Bool)
+	s.keepMemo()
 	s.Builder = b
 	pushed := s.zPushed
 	s.resetFrames()
+	if s.zs != nil && s.opts.MaxCacheNodes > 0 && s.keptN > s.opts.MaxCacheNodes {
+		// Start over with a fresh Z3 context (see kept). The old one is
+		// released by the collector; its AST ids are its own.
+		s.zctx, s.zs, s.zheal = nil, nil, nil
+		s.consts, s.hasConst = nil, nil
+		s.kept, s.keptN = nil, 0
+		s.zTimeout = 0
+		return
+	}
 	if s.zs != nil {
 		// Reuse the Z3 context (creating one costs milliseconds) and pop
 		// back to the permanent scope: cheaper than Reset, after which Z3's
@@ -343,8 +363,28 @@ func (s *Solver) Pop() {
 	s.frames[len(s.frames)-1] = nil
 	s.frames = s.frames[:len(s.frames)-1]
 	if s.opts.MaxCacheNodes > 0 && len(s.memo) > s.opts.MaxCacheNodes {
-		s.memo = make(map[*node]z3.Bool)
+		s.keepMemo()
 	}
+}
+
+// keepMemo empties the translation cache, keeping its Z3 terms alive (see
+// kept).
+func (s *Solver) keepMemo() {
+	if s.zctx != nil && len(s.memo) > 0 {
+		ts := make([]z3.Bool, 0, len(s.memo))
+		for _, t := range s.memo {
+			ts = append(ts, t)
+		}
+		s.kept = append(s.kept, ts)
+		s.keptN += len(ts)
+	}
+	s.memo = make(map[*node]z3.Bool)
+}
+
+// keep holds x until the Z3 context is dropped (see kept).
+func (s *Solver) keep(x any) {
+	s.kept = append(s.kept, x)
+	s.keptN++
 }
 
 // Assert adds f to the current scope. f may come from any Builder; variables
@@ -535,6 +575,7 @@ func (s *Solver) dropZ3() {
 	s.zctx, s.zs, s.zheal = nil, nil, nil
 	s.consts, s.hasConst = nil, nil
 	s.memo = make(map[*node]z3.Bool)
+	s.kept, s.keptN = nil, 0
 	s.zTimeout = 0
 	s.zPushed = 1
 	for i, fr := range s.frames {
@@ -805,9 +846,11 @@ func (s *Solver) Value(v Var) (val int64, ok bool) {
 	if m.z3 && !m.known[v] {
 		if m.zm == nil {
 			m.zm = s.zs.Model()
+			s.keep(m.zm)
 			s.stats.Z3Models++
 		}
 		x := m.zm.Eval(s.z3Var(v), true)
+		s.keep(x)
 		if x == nil {
 			panic(fmt.Sprintf("smt: Z3 cannot evaluate variable %d", v))
 		}
