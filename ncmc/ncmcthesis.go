@@ -33,7 +33,7 @@ func verifyNCMCThesis(ctx context.Context, prog *ir.Program, o Options) (*Result
 	}
 	names := NewNames(prog)
 	st := &mcrState{prog: prog, names: names, opts: o, final: observedLocs(prog),
-		cfg: Config{Unroll: o.Unroll, MaxSteps: o.MaxSteps, Model: SC, ContinueAfterViolation: true},
+		cfg: Config{Unroll: o.Unroll, MaxSteps: o.MaxSteps, Model: SC, ContinueAfterViolation: true, Semantic: o.Semantic},
 		col: newCollector(prog, names, o), seen: map[string]bool{}}
 	st.wake = sync.NewCond(&st.mu)
 	first := &mcr.Seed{Choices: map[int32][]int{}, Why: "initial execution"}

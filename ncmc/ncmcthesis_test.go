@@ -16,6 +16,9 @@ import (
 func loadExample(t *testing.T, prog string, specs ...string) (*ir.Program, []*commspec.Spec) {
 	t.Helper()
 	path := filepath.Join("..", "examples", prog)
+	if strings.Contains(prog, "/") {
+		path = filepath.Join("..", prog) // relative to the repository root
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -75,19 +78,27 @@ func TestSEGClasses(t *testing.T) {
 func TestThesisRule(t *testing.T) {
 	tests := []struct {
 		prog, spec string
-		execs      int
-		missing    string // an outcome the thesis rule misses ("": none)
+		// execs..maxExecs is the expected number of executions: some
+		// counts depend on mcr's seed choice (other pivots of plain MCR).
+		execs, maxExecs int
+		missing         string // an outcome the thesis rule misses ("": none)
 	}{
-		{"n-counter-inc-3.cir", "counter.yaml", 1, ""},
-		{"set-2add-cont.cir", "set.yaml", 1, "r=false"},
+		{"n-counter-inc-3.cir", "counter.yaml", 1, 1, ""},
+		{"benchmarks/ncounter/n-counter-inc-2.cir", "counter.yaml", 1, 1, ""},
+		{"benchmarks/ncounter/n-counter-inc-5.cir", "counter.yaml", 1, 1, ""},
+		{"set-2add-cont.cir", "set.yaml", 1, 1, "r=false"},
 		// The simulator's 3 plus one for main's final read of x (x=2).
-		{"counter-2inc-cf.cir", "counter.yaml", 4, ""},
-		{"counter-shb2.cir", "counter.yaml", 4, ""},
+		{"counter-2inc-cf.cir", "counter.yaml", 4, 4, ""},
+		// The simulator's 4; mcr (since its completeness fixes) also pivots
+		// t1's unscoped read of x back to 0 from execution ③, a 5th
+		// execution SC-equivalent to the first.
+		{"counter-shb2.cir", "counter.yaml", 4, 5, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.prog, func(t *testing.T) {
 			p, specs := loadExample(t, tc.prog, tc.spec)
-			ref, err := Verify(context.Background(), p, Options{Explorer: "reference", Specs: specs, KeepGoing: true})
+			// The stateful reference explorer: every outcome, fewer runs.
+			ref, err := Verify(context.Background(), p, Options{Explorer: "reference", StateCache: true, Specs: specs, KeepGoing: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,8 +109,8 @@ func TestThesisRule(t *testing.T) {
 			if th.Verdict != Verified {
 				t.Fatalf("thesis verdict %s (%s)", th.Verdict, th.Reason)
 			}
-			if th.Stats.Executions != tc.execs {
-				t.Errorf("thesis rule: %d executions, want %d", th.Stats.Executions, tc.execs)
+			if n := th.Stats.Executions; n < tc.execs || n > tc.maxExecs {
+				t.Errorf("thesis rule: %d executions, want %d..%d", n, tc.execs, tc.maxExecs)
 			}
 			got := map[string]bool{}
 			for _, o := range th.Outcomes {
