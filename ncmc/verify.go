@@ -28,11 +28,11 @@ const (
 	Unknown   Verdict = "unknown"   // a bound was hit before a violation was found
 )
 
-// Options configure Verify. The zero value is usable: SC, reference explorer,
+// Options configure Verify. The zero value is usable: SC, the auto explorer (mcr),
 // unroll 8, no execution limit, no timeout.
 type Options struct {
 	Model    string // memory model; "sc" (default)
-	Explorer string // "auto" (default: the stateful reference explorer; graph exploration under ra/rc11; ncmc when Specs is non-empty), "mcr", "reference" or "ncmc"
+	Explorer string // "auto" (default: mcr under sc/tso/pso, the stateful reference explorer where mcr does not apply; graph exploration under ra/rc11; ncmc when Specs is non-empty), "mcr", "reference" or "ncmc"
 	// Specs are commutativity specifications, at most one per object type
 	// of the program (package commspec). With specs the auto explorer is
 	// ncmc, which treats every call of a linearizable method as one atomic
@@ -76,6 +76,10 @@ type Options struct {
 	// MaxSteps is hit. Only useful with StateCache, which cuts a run that
 	// returns to a state seen before, so finite-state spin loops end.
 	UnboundedLoops bool
+	// Symmetry lets the state cache treat threads that nothing in the
+	// state tells apart as interchangeable (symmetry.go); ignored when the
+	// program can observe thread identity, and with Races.
+	Symmetry bool
 	// Classes counts distinct classes of executions (read-value vectors, rf graphs).
 	Classes bool
 	// Progress, if set, is called about every ProgressEvery with running statistics.
@@ -238,11 +242,14 @@ func Verify(ctx context.Context, prog *ir.Program, opts Options) (*Result, error
 		return nil, fmt.Errorf("data-race detection is available under sc, ra and rc11 (not %s)", opts.Model)
 	}
 	if opts.Explorer == "auto" {
-		// mcr still has known completeness gaps (docs/design.md): a missed
-		// outcome can hide a bug, so the default is the stateful reference
-		// explorer; --explorer mcr asks for mcr.
-		opts.Explorer, opts.StateCache = "reference", true
-		autoNote = "the default explorer is the stateful reference explorer while mcr has known completeness gaps (docs/design.md); --explorer mcr asks for mcr"
+		// mcr where it applies; otherwise the stateful reference explorer,
+		// and the result says why.
+		if why := mcrUnsupported(prog, opts); why != "" {
+			opts.Explorer, opts.StateCache = "reference", true
+			autoNote = why + "; explored with the stateful reference explorer instead"
+		} else {
+			opts.Explorer = "mcr"
+		}
 	}
 	switch opts.Explorer {
 	case "reference":
