@@ -42,6 +42,8 @@ type stepInfo struct {
 	spec   *commspec.Spec  // inv's spec, nil if none
 	pre    *Memory         // memory before the step (L1 specs only)
 	acc    map[int64]bool  // cells touched → written
+	locks  []int64         // mutexes the step acquired
+	holds  []int64         // mutexes the step acquired and still holds at its end
 	intern map[int64]bool  // cells of acc internal to inv's object
 }
 
@@ -181,6 +183,9 @@ func (r *ncRun) macro(t int32, sc *switchChooser, ch *[]choicePoint) *stepInfo {
 			}
 		case seg.KWrite, seg.KRMW, seg.KLock, seg.KUnlock, seg.KSignal, seg.KBroadcast:
 			info.acc[ev.Loc] = true
+			if ev.Kind == seg.KLock {
+				info.locks = append(info.locks, ev.Loc)
+			}
 		case seg.KJoin:
 			if _, ok := info.acc[endCell(ev.Other)]; !ok {
 				info.acc[endCell(ev.Other)] = false
@@ -189,6 +194,11 @@ func (r *ncRun) macro(t int32, sc *switchChooser, ch *[]choicePoint) *stepInfo {
 			info.acc[endCell(t)] = true
 		case seg.KError, seg.KBlock:
 			info.opaque = true
+		}
+	}
+	for _, m := range info.locks {
+		if v, ok := x.peek(m); ok && v == int64(t)+1 && !hasInt(info.holds, m) {
+			info.holds = append(info.holds, m)
 		}
 	}
 	stuck := (inv != nil && !inv.Done) || th.atomic > 0
@@ -316,7 +326,11 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 	names := NewNames(prog)
 	col := newCollector(prog, names, opts)
 	e := &ncExplorer{prog: prog, names: names, specs: map[string]*commspec.Spec{},
-		cfg: Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: SC, Semantic: opts.Semantic}}
+		// Runs go on after a violation (the failing thread stops) so that
+		// the other threads' later steps, and their races, are seen; the
+		// outcome is the state at the first violation.
+		cfg: Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: SC, Semantic: opts.Semantic,
+			ContinueAfterViolation: true}}
 	e.dpor = true
 	for _, s := range opts.Specs {
 		e.specs[s.Object] = s
@@ -373,6 +387,15 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 		}
 		if e.dpor {
 			e.races(path)
+			if n := len(path); !pruned && n > 0 && (r.x.violation != "" || r.x.boundHit != "") {
+				// The last step ended the run while other threads could
+				// still move: it disables them, so each of them must also
+				// be tried first there (the state at a violation depends
+				// on what ran before it).
+				for _, t := range path[n-1].en {
+					path[n-1].bt[t] = true
+				}
+			}
 		}
 		if pruned {
 			col.stats.Pruned++
@@ -507,6 +530,7 @@ func (e *ncExplorer) races(path []*ncNode) {
 			}
 		}
 	}
+	addRace := raceAdder(path, before, has)
 	for k := 0; k < n; k++ {
 		for i := k - 1; i >= 0; i-- {
 			if path[i].info.t == path[k].info.t || !has(before[k], i) || !dep(i, k) {
@@ -521,62 +545,91 @@ func (e *ncExplorer) races(path []*ncNode) {
 					break
 				}
 			}
-			if !direct {
-				continue
+			if direct {
+				addRace(i, k)
 			}
-			// v: the steps after i not ordered after it, then k.
-			var v []int
-			for j := i + 1; j < k; j++ {
-				if !has(before[j], i) {
-					v = append(v, j)
-				}
-			}
-			v = append(v, k)
-			nd := path[i]
-			initial := map[int32]bool{}
-			seen := map[int32]bool{}
-			for _, j := range v {
-				t := path[j].info.t
-				if seen[t] {
-					continue
-				}
-				seen[t] = true
-				first := true
-				for _, h := range v {
-					if h >= j {
-						break
+		}
+		// A step that acquires a mutex races with the last step of
+		// another thread that acquired it and kept it held, even though
+		// that thread's unlock orders them: the unlock and the second
+		// acquisition are never both enabled, so that pair cannot be
+		// reversed, the two acquisitions can (cf. co-enabledness in
+		// Flanagan and Godefroid 2005). Acquisitions released within the
+		// same step (e.g. inside an invocation) are ordinary conflicts.
+		for _, m := range path[k].info.locks {
+			for i := k - 1; i >= 0; i-- {
+				if hasInt(path[i].info.locks, m) {
+					if path[i].info.t != path[k].info.t && hasInt(path[i].info.holds, m) {
+						addRace(i, k)
 					}
-					if has(before[j], h) {
-						first = false
-						break
-					}
-				}
-				if first {
-					initial[t] = true
-				}
-			}
-			hit := false
-			for t := range initial {
-				if nd.bt[t] {
-					hit = true
 					break
 				}
 			}
-			if hit {
+		}
+	}
+}
+
+func hasInt(s []int64, m int64) bool {
+	for _, l := range s {
+		if l == m {
+			return true
+		}
+	}
+	return false
+}
+
+// raceAdder returns the function that makes sure the run can be
+// explored from node i with a thread that starts v = (the steps after i
+// not ordered after i), k.
+func raceAdder(path []*ncNode, before [][]uint64, has func([]uint64, int) bool) func(i, k int) {
+	return func(i, k int) {
+		// v: the steps after i not ordered after it, then k.
+		var v []int
+		for j := i + 1; j < k; j++ {
+			if !has(before[j], i) {
+				v = append(v, j)
+			}
+		}
+		v = append(v, k)
+		nd := path[i]
+		initial := map[int32]bool{}
+		seen := map[int32]bool{}
+		for _, j := range v {
+			t := path[j].info.t
+			if seen[t] {
 				continue
 			}
-			added := false
+			seen[t] = true
+			first := true
+			for _, h := range v {
+				if h >= j {
+					break
+				}
+				if has(before[j], h) {
+					first = false
+					break
+				}
+			}
+			if first {
+				initial[t] = true
+			}
+		}
+		for t := range initial {
+			if nd.bt[t] {
+				return
+			}
+		}
+		added := false
+		for _, t := range nd.en {
+			if initial[t] {
+				nd.bt[t] = true
+				added = true
+				break
+			}
+		}
+		if !added {
 			for _, t := range nd.en {
-				if initial[t] {
-					nd.bt[t] = true
-					added = true
-					break
-				}
-			}
-			if !added {
-				for _, t := range nd.en {
-					nd.bt[t] = true
-				}
+				nd.bt[t] = true
 			}
 		}
 	}
