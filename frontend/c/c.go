@@ -270,10 +270,25 @@ func ccErrors(filename string, src []byte, err error) error {
 			col.Errorf(ir.Pos{File: m[1], Line: l, Col: c}, "%s", m[4])
 			continue
 		}
-		col.Errorf(ir.Pos{File: filename}, "%s", line)
+		// cc names no position ("-: ...") at the end of the input.
+		col.Errorf(endPos(filename, src), "%s", strings.TrimPrefix(line, "-: "))
 	}
 	if col.Len() == 0 {
-		col.Errorf(ir.Pos{File: filename}, "%s", err.Error())
+		col.Errorf(endPos(filename, src), "%s", err.Error())
 	}
 	return col.Errors()
+}
+
+// endPos is the position just past the last character of src, where an
+// error without a position of its own (at the end of the input, or about
+// the whole program) is reported.
+func endPos(filename string, src []byte) ir.Pos {
+	line := 1 + bytes.Count(src, []byte("\n"))
+	last := src[bytes.LastIndexByte(src, '\n')+1:]
+	if len(last) == 0 && line > 1 { // ends with a newline: the end of the last line
+		line--
+		prev := src[:len(src)-1]
+		last = prev[bytes.LastIndexByte(prev, '\n')+1:]
+	}
+	return ir.Pos{File: filename, Line: line, Col: len(last) + 1}
 }

@@ -149,7 +149,7 @@ func translate(filename string, src []byte, ast *cc.AST, cfg *cc.Config, opts Op
 	}()
 	tr.collect()
 	if tr.main == nil {
-		tr.errs.Errorf(ir.Pos{File: filename}, "unsupported: the program has no main function")
+		tr.errs.Errorf(endPos(filename, src), "unsupported: the program has no main function")
 		return nil, nil, &Unsupported{Errs: tr.errs.Errors()}
 	}
 	tr.layoutGlobals()
