@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"ncmc/frontend/diag"
 	"ncmc/ir"
 	"ncmc/ncmc"
 )
@@ -296,4 +297,126 @@ func replaceFirstNumber(line string, v int) string {
 
 func isIdentByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// FuzzCFrontEnd feeds arbitrary bytes to the C front end, seeded with
+// every task file of the SV-COMP bench and small snippets (committed in
+// testdata/fuzz/FuzzCFrontEnd). The front end must not panic, and every
+// error must be positioned: a diag.ErrorList, or an *Unsupported listing
+// its constructs, whose entries all name the file and a line.
+//
+//	go test ./frontend/c -run '^$' -fuzz '^FuzzCFrontEnd$' -fuzztime 60s -parallel 1
+func FuzzCFrontEnd(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join(*svcompDir, "*", "*.c"))
+	sort.Strings(files)
+	for _, file := range files {
+		if src, err := os.ReadFile(file); err == nil {
+			f.Add(src)
+		}
+	}
+	for _, s := range frontEndSnippets {
+		f.Add([]byte(s))
+	}
+	name := filepath.Join(*svcompDir, "thesis", "fuzz.c") // the thesis headers are on the quote path
+	// FUZZ_COUNT=file appends a byte per input to file: the fuzzer's own
+	// exec count is reported late (when a worker returns) and can be
+	// stale at the end of a run.
+	count := os.Getenv("FUZZ_COUNT")
+	f.Fuzz(func(t *testing.T, src []byte) {
+		checkPositioned(t, name, src)
+		if count != "" {
+			if f, err := os.OpenFile(count, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+				f.Write([]byte{'.'})
+				f.Close()
+			}
+		}
+	})
+}
+
+// frontEndSnippets are small C inputs, valid and not, for FuzzCFrontEnd
+// and TestErrorsPositioned.
+var frontEndSnippets = []string{
+	"int main(void) { return 0; }\n",
+	"int main(void) { return 0 }\n",
+	"int main(void) {\n",
+	"#include <pthread.h>\nint x;\nvoid *t(void *a) { x++; return 0; }\nint main(void) { pthread_t p; pthread_create(&p, 0, t, 0); pthread_join(p, 0); return x; }\n",
+	"#include <pthread.h>\npthread_mutex_t m;\nint main(void) { pthread_mutex_lock(&m); pthread_mutex_unlock(&m); return 0; }\n",
+	"int f(int);\nint main(void) { return f(1); }\n",
+	"struct s { int a; } v;\nint main(void) { return v.b; }\n",
+	"int main(void) { int a[2]; a[5] = 1; return a[0] / 0; }\n",
+	"int main(void) { goto L; L: return 0; }\n",
+	"#define X(\nint main(void) { return 0; }\n",
+	"#include \"nosuchfile.h\"\nint main(void) { return 0; }\n",
+	"int main(void) { int *p = 0; return *p; }\n",
+	"double d; int main(void) { d = 1.5; return (int)d; }\n",
+	"int main(void) { while (1) { } }\n",
+	"",
+	"main",
+	"\x00\xff",
+}
+
+// checkPositioned compiles src and fails on a panic or an error that is
+// not positioned.
+func checkPositioned(t *testing.T, name string, src []byte) {
+	t.Helper()
+	// A hang is a bug too: crash the worker so the fuzzer keeps the input.
+	watchdog := time.AfterFunc(20*time.Second, func() {
+		panic(fmt.Sprintf("FuzzCFrontEnd: no answer after 20s for input %q", src))
+	})
+	defer watchdog.Stop()
+	var err error
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				t.Fatalf("panic: %v", p)
+			}
+		}()
+		_, err = Compile(name, src, Options{})
+	}()
+	if err == nil {
+		return
+	}
+	if strings.Contains(err.Error(), "internal error in the C front end") {
+		t.Fatalf("translator crashed: %v", err)
+	}
+	var list diag.ErrorList
+	switch e := err.(type) {
+	case diag.ErrorList:
+		list = e
+	case *Unsupported:
+		list = e.Errs
+	default:
+		t.Fatalf("error of type %T, want diag.ErrorList or *Unsupported: %v", err, err)
+	}
+	if len(list) == 0 {
+		t.Fatalf("empty error list (%T)", err)
+	}
+	for _, e := range list {
+		if e.Pos.File == "" || e.Pos.Line < 1 {
+			t.Errorf("unpositioned error %q at %+v", e.Msg, e.Pos)
+		}
+	}
+	if !strings.HasPrefix(err.Error(), list[0].Pos.File+":") {
+		t.Errorf("error does not start with its file: %q", err.Error())
+	}
+}
+
+// TestErrorsPositioned runs the FuzzCFrontEnd checks over the snippets
+// and broken copies of the thesis's task files (cut in the middle, which
+// ends the input inside a declaration: errors at the end of the input).
+func TestErrorsPositioned(t *testing.T) {
+	name := filepath.Join(*svcompDir, "thesis", "fuzz.c")
+	for i, s := range frontEndSnippets {
+		t.Run(fmt.Sprint("snippet", i), func(t *testing.T) { checkPositioned(t, name, []byte(s)) })
+	}
+	files, _ := filepath.Glob(filepath.Join(*svcompDir, "thesis", "*.c"))
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			continue
+		}
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			checkPositioned(t, filepath.Join(filepath.Dir(file), "fuzz.c"), src[:len(src)/2])
+		})
+	}
 }
