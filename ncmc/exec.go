@@ -83,6 +83,10 @@ type Config struct {
 	// explicit bound run until MaxSteps (or MaxThreadSteps) is hit. Meant
 	// for the state cache, which cuts a run that comes back to a state.
 	UnboundedLoops bool
+	// Symmetry makes StateHash treat interchangeable threads as a multiset
+	// and numbers thread handles from symmetryHandleBase (symmetry.go);
+	// only for programs symmetryOK accepts.
+	Symmetry bool
 	// Semantic makes FinalState render objects by their abstraction
 	// functions (Options.Semantic).
 	Semantic bool
@@ -351,7 +355,7 @@ func (x *Execution) enabled(t *thread) bool {
 }
 
 func (x *Execution) threadByHandle(h int64) *thread {
-	n := h - 1
+	n := h - 1 - x.handleBase()
 	if n < 0 || n >= int64(len(x.threads)) {
 		return nil
 	}
@@ -448,12 +452,12 @@ func (x *Execution) blockedOn(t *thread) string {
 		addr, _ := x.eval(fr, in.Addr)
 		owner := ""
 		if v, ok := x.peek(addr); ok && v != 0 {
-			owner = " held by t" + x.names.ThreadName(int32(v-1))
+			owner = " held by t" + x.names.ThreadName(int32(v-1-x.handleBase()))
 		}
 		return "waits for " + x.names.LocName(addr) + owner + where
 	case in.Op == ir.IJoin:
 		h, _ := x.eval(fr, in.A)
-		return "waits to join t" + x.names.ThreadName(int32(h-1)) + where
+		return "waits to join t" + x.names.ThreadName(int32(h-1-x.handleBase())) + where
 	}
 	return "is stuck" + where
 }
@@ -962,7 +966,7 @@ func (x *Execution) exec(t *thread) {
 			x.noteAt(t, pos, "trylock "+loc()+" fails (held)")
 		}
 	case ir.IUnlock:
-		if *c != int64(t.num)+1 {
+		if *c != x.handle(t.num) {
 			x.rt(t, pos, &rtError{"unlock of mutex " + loc() + " not held by this thread"})
 			return
 		}
@@ -989,7 +993,7 @@ func (x *Execution) exec(t *thread) {
 			x.rt(t, pos, err)
 			return
 		}
-		if *mc != int64(t.num)+1 {
+		if *mc != x.handle(t.num) {
 			x.rt(t, pos, &rtError{"wait on " + loc() + " without holding mutex " + x.names.LocName(maddr)})
 			return
 		}
@@ -1035,7 +1039,7 @@ func (x *Execution) exec(t *thread) {
 		x.raceThreadStart(ct, t)
 		x.pushFrame(ct, in.Func, args, -1)
 		if in.Dst >= 0 {
-			fr.locals[in.Dst] = int64(ct.num) + 1
+			fr.locals[in.Dst] = x.handle(ct.num)
 		}
 		x.noteAt(t, pos, fmt.Sprintf("spawns t%s running %s", name, in.Func.FullName()))
 		fr.pc++
@@ -1091,7 +1095,7 @@ func localType(fr *frame, i int) *ir.Type {
 func (x *Execution) lock(t *thread, addr int64, c *int64, pos ir.Pos) {
 	rf := x.lastWrite(addr)
 	old := *c
-	*c = int64(t.num) + 1
+	*c = x.handle(t.num)
 	x.event(t, seg.Event{Kind: seg.KLock, Loc: addr, RVal: old, WVal: *c, Order: ir.OrderAcq, RF: rf, Pos: pos})
 	x.raceLock(t, addr)
 	x.noteAt(t, pos, "locks "+x.names.LocName(addr))
@@ -1263,7 +1267,7 @@ func (x *Execution) advance(t *thread) {
 				return
 			}
 		case ir.ISelf:
-			fr.locals[in.Dst] = int64(t.num) + 1
+			fr.locals[in.Dst] = x.handle(t.num)
 		case ir.ICall:
 			args, ok := x.evalAll(t, fr, pos, in.Args...)
 			if !ok {
@@ -1373,6 +1377,9 @@ func (x *Execution) ret(t *thread, v int64) {
 // executions of one exploration with equal hashes have the same futures
 // (the graph built so far and the step count are not part of the state).
 func (x *Execution) StateHash() [2]uint64 {
+	if x.cfg.Symmetry && x.races == nil {
+		return x.symmetricHash()
+	}
 	h := fnv.New128a()
 	var buf [8]byte
 	put := func(v int64) {

@@ -167,12 +167,21 @@ func (n *Names) FormatValue(v int64, t *ir.Type) string {
 		if v == 0 {
 			return "none"
 		}
-		return "t" + n.ThreadName(int32(v-1))
+		return "t" + n.ThreadName(int32(unbase(v)-1))
 	case ir.TMutex:
 		if v == 0 {
 			return "free"
 		}
-		return "held(t" + n.ThreadName(int32(v-1)) + ")"
+		return "held(t" + n.ThreadName(int32(unbase(v)-1)) + ")"
 	}
 	return fmt.Sprint(v)
+}
+
+// unbase removes the handle offset of Config.Symmetry (symmetry.go) from a
+// thread handle or mutex owner value.
+func unbase(v int64) int64 {
+	if v > symmetryHandleBase {
+		return v - symmetryHandleBase
+	}
+	return v
 }

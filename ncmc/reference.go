@@ -109,6 +109,7 @@ func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Res
 	model, _ := parseModel(opts.Model)
 	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model, DetectRaces: opts.Races,
 		UnboundedLoops: opts.UnboundedLoops, Semantic: opts.Semantic}
+	cfg.Symmetry = opts.StateCache && opts.Symmetry && !opts.Races && symmetryOK(prog)
 	if opts.UnboundedLoops {
 		// Loops that make no visible step would otherwise run for ever
 		// inside one step.
