@@ -375,8 +375,10 @@ func (s *sweepCmd) answer(ctx context.Context, u *sweepUnit, log *strings.Builde
 	case "auto":
 		// The sweep's own choice, independent of verify's default: the
 		// stateful reference explorer is complete and cuts finite-state
-		// spin loops.
-		opts.Explorer, opts.StateCache = "reference", true
+		// spin loops; thread symmetry merges states that differ only by
+		// which of several identical threads is where (programs that
+		// cannot observe thread identity only).
+		opts.Explorer, opts.StateCache, opts.Symmetry = "reference", true, true
 	default:
 		opts.Explorer = s.Explorer
 	}
@@ -389,8 +391,8 @@ func (s *sweepCmd) answer(ctx context.Context, u *sweepUnit, log *strings.Builde
 		if opts.Timeout <= 0 {
 			return nil, errSweepTime
 		}
-		fmt.Fprintf(log, "stage %s: explorer %s (state cache %v), unroll %s, max-steps %d, races %v, keep going %v, %s left\n",
-			stage, opts.Explorer, opts.StateCache, unrollText(opts), opts.MaxSteps, opts.Races, opts.KeepGoing, opts.Timeout.Round(time.Millisecond))
+		fmt.Fprintf(log, "stage %s: explorer %s (state cache %v, symmetry %v), unroll %s, max-steps %d, races %v, keep going %v, %s left\n",
+			stage, opts.Explorer, opts.StateCache, opts.Symmetry, unrollText(opts), opts.MaxSteps, opts.Races, opts.KeepGoing, opts.Timeout.Round(time.Millisecond))
 		res, err := ncmc.Verify(ctx, prog, opts)
 		if err != nil && opts.Explorer == "mcr" {
 			fmt.Fprintf(log, "mcr failed (%v): using the stateful reference explorer\n", err)
@@ -521,6 +523,9 @@ func explorerText(o ncmc.Options) string {
 	e := o.Explorer
 	if o.StateCache {
 		e += "+state-cache"
+	}
+	if o.Symmetry && !o.Races {
+		e += "+symmetry"
 	}
 	if o.UnboundedLoops {
 		e += "+unbounded-loops"
