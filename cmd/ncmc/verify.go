@@ -28,7 +28,7 @@ type verifyCmd struct {
 	JSON          bool          `name:"json" help:"Print one JSON object instead of text."`
 	Dot           string        `help:"Write the execution graph of the counterexample (or of the first complete execution) to this DOT file." type:"path"`
 	Quiet         bool          `short:"q" help:"Print only the verdict line."`
-	Property      string        `help:"SV-COMP property file (.prp, unreach-call): check the property and end the output with an SV-COMP answer line 'VERDICT: TRUE', 'VERDICT: FALSE(unreach-call)' or 'VERDICT: UNKNOWN (reason)'." type:"existingfile"`
+	Property      string        `help:"SV-COMP property file (.prp: unreach-call, or no-data-race, checked with the stateful reference explorer): check the property and end the output with an SV-COMP answer line 'VERDICT: TRUE', 'VERDICT: FALSE(unreach-call)', 'VERDICT: FALSE(no-data-race)' or 'VERDICT: UNKNOWN (reason)'." type:"existingfile"`
 	DataModel     string        `name:"data-model" help:"C data model of the task: ILP32 (SV-COMP ConcurrencySafety) or LP64." default:"ILP32" enum:"ILP32,LP64"`
 	Witness       string        `help:"Write an SV-COMP GraphML 1.0 violation witness of the counterexample to this file." type:"path"`
 	Spec          []string      `help:"Commutativity specification (YAML, docs/commspec.md) of an object type of the program; repeatable, one per object type. Selects the ncmc explorer (sc only): executions that differ only in the order of commuting invocations are explored once, and outcomes show objects by their abstraction functions." type:"existingfile"`

@@ -42,8 +42,8 @@ func readProperty(path string) (name, text string, err error) {
 	return base, text, fmt.Errorf("%s: property %s is not supported (ncmc checks unreach-call)", path, base)
 }
 
-// svcompVerdict is the SV-COMP answer line for an answer of
-// unreachCallAnswer: "TRUE", "FALSE(unreach-call)" or "UNKNOWN".
+// svcompVerdict is the SV-COMP answer for an answer of propertyAnswer:
+// "TRUE", "FALSE(<property>)" or "UNKNOWN".
 func svcompVerdict(property, answer string) string {
 	switch answer {
 	case "true":
@@ -54,18 +54,28 @@ func svcompVerdict(property, answer string) string {
 	return "UNKNOWN"
 }
 
-// checkUnreachCall verifies prog for unreach-call: a first violation
-// that is not an error call (a failed assert(), a deadlock, a runtime
-// error) says nothing about the property, so the exploration then goes on
-// past violations to look for an error call. It returns the last result
-// and the answer ("true", "false" or "unknown") with its reason.
-func checkUnreachCall(ctx context.Context, prog *ir.Program, opts ncmc.Options) (*ncmc.Result, string, string, error) {
+// checkSVCOMP verifies prog for an SV-COMP property (unreach-call or
+// no-data-race). A first violation of another kind (a failed assert(), a
+// deadlock, a runtime error) says nothing about the property, so the
+// exploration then goes on past violations to look for one of the
+// property's. Data races are detected by the stateful reference explorer
+// (as in sweep), which the default and mcr give way to. It returns the last
+// result and the answer ("true", "false" or "unknown") with its reason.
+func checkSVCOMP(ctx context.Context, prog *ir.Program, opts ncmc.Options, property string) (*ncmc.Result, string, string, error) {
+	target := cfront.IsErrorCall
+	if property == propNoDataRace {
+		target = isDataRace
+		opts.Races = true
+		if opts.Explorer == "auto" || opts.Explorer == "mcr" || opts.Explorer == "" {
+			opts.Explorer, opts.StateCache = "reference", true
+		}
+	}
 	deadline := time.Now().Add(opts.Timeout)
 	res, err := ncmc.Verify(ctx, prog, opts)
 	if err != nil {
 		return nil, "", "", err
 	}
-	if res.Verdict == ncmc.Violation && !cfront.IsErrorCall(res.Reason) {
+	if res.Verdict == ncmc.Violation && !target(res.Reason) {
 		opts.KeepGoing = true
 		if opts.Timeout > 0 {
 			opts.Timeout = time.Until(deadline)
@@ -78,7 +88,7 @@ func checkUnreachCall(ctx context.Context, prog *ir.Program, opts ncmc.Options) 
 			res = more
 		}
 	}
-	answer, reason := unreachCallAnswer(res)
+	answer, reason := propertyAnswer(res, target, property)
 	return res, answer, reason, nil
 }
 
@@ -140,21 +150,19 @@ func loadProgram(file, dataModel string) (*ir.Program, error) {
 // property is answered UNKNOWN here (nil result, nil error).
 func (v *verifyCmd) checkProperty(e *env, prog *ir.Program, opts ncmc.Options) (*ncmc.Result, string, string, error) {
 	name, _, err := readProperty(v.Property)
-	if err == nil && name == propNoDataRace {
-		err = fmt.Errorf("%s: property no-data-race is not checked yet (data-race detection is not available in verify under sc)", v.Property)
-	}
 	if err != nil {
 		fmt.Fprintf(e.stdout, "%s: UNKNOWN (%v)\n", v.File, err)
 		v.printAnswer(e, "unknown", err.Error())
 		return nil, "", "", nil
 	}
-	return checkUnreachCall(e.ctx, prog, opts)
+	return checkSVCOMP(e.ctx, prog, opts, name)
 }
 
 // printAnswer prints the SV-COMP answer line (not with --json, whose
 // output stays one JSON object) and returns the exit code of the answer.
 func (v *verifyCmd) printAnswer(e *env, answer, reason string) int {
-	line := "VERDICT: " + svcompVerdict(propUnreachCall, answer)
+	property, _, _ := readProperty(v.Property)
+	line := "VERDICT: " + svcompVerdict(property, answer)
 	if answer != "true" && answer != "false" {
 		line += " (" + firstLine(reason) + ")"
 	}
@@ -184,6 +192,10 @@ func (v *verifyCmd) writeWitness(e *env, res *ncmc.Result) {
 	info := witnessInfo{ProgramFile: v.File, DataModel: v.DataModel, Producer: producer(),
 		Created: time.Now(), Language: witnessLanguage(v.File), Specification: unreachCallSpec}
 	if v.Property != "" {
+		if name, _, _ := readProperty(v.Property); name != propUnreachCall {
+			fmt.Fprintf(e.stderr, "ncmc: no witness written to %s: witnesses are written for unreach-call only (SV-COMP does not validate %s violation witnesses)\n", v.Witness, name)
+			return
+		}
 		if steps == nil {
 			fmt.Fprintf(e.stderr, "ncmc: no witness written to %s: the counterexample found (%s) does not call an error function\n", v.Witness, res.Reason)
 			return

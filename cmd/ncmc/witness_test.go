@@ -186,6 +186,8 @@ func TestWitness(t *testing.T) {
 	os.WriteFile(safe, []byte(witnessSafe), 0o644)
 	os.WriteFile(prp, []byte(unreachCallSpec+"\n"), 0o644)
 	os.WriteFile(race, []byte("CHECK( init(main()), LTL(G ! data-race) )\n"), 0o644)
+	overflow := filepath.Join(dir, "no-overflow.prp")
+	os.WriteFile(overflow, []byte("CHECK( init(main()), LTL(G ! overflow) )\n"), 0o644)
 	tests := []struct {
 		name    string
 		args    []string
@@ -203,7 +205,9 @@ func TestWitness(t *testing.T) {
 		{"cir assertion", nil, "../../examples/peterson-buggy.cir", 1, "", true, "32bit", "ncmc: assertion"},
 		{"safe", []string{"--property", prp}, safe, 0, "VERDICT: TRUE", false, "", ""},
 		{"bound hit", []string{"--property", prp, "--max-executions", "1", "--explorer", "reference"}, safe, 3, "VERDICT: UNKNOWN (execution bound 1", false, "", ""},
-		{"data race property", []string{"--property", race}, unsafe, 3, "VERDICT: UNKNOWN (", false, "", ""},
+		{"data race", []string{"--property", race}, unsafe, 1, "VERDICT: FALSE(no-data-race)", false, "", ""},
+		{"no data race", []string{"--property", race}, safe, 0, "VERDICT: TRUE", false, "", ""},
+		{"unsupported property", []string{"--property", overflow}, safe, 3, "VERDICT: UNKNOWN (", false, "", ""},
 	}
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
