@@ -387,6 +387,7 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 		}
 		if e.dpor {
 			e.races(path)
+			e.pendingLocks(r, path)
 			if n := len(path); !pruned && n > 0 && (r.x.violation != "" || r.x.boundHit != "") {
 				// The last step ended the run while other threads could
 				// still move: it disables them, so each of them must also
@@ -633,4 +634,60 @@ func raceAdder(path []*ncNode, before [][]uint64, has func([]uint64, int) bool) 
 			}
 		}
 	}
+}
+
+// pendingLocks handles the threads that the run leaves waiting for a mutex:
+// their acquisition never ran, so it appears in no race, yet it races with
+// the last step that acquired the mutex and kept it (Flanagan and Godefroid
+// 2005 look at every thread's next step, enabled or not). Each such thread
+// is added to the backtrack set of that step's node (every enabled thread
+// there if it was not enabled).
+func (e *ncExplorer) pendingLocks(r *ncRun, path []*ncNode) {
+	x := r.x
+	for _, n := range x.live {
+		th := x.threads[n]
+		if th.status != Runnable || len(th.frames) == 0 || x.enabled(th) {
+			continue
+		}
+		fr := &th.frames[len(th.frames)-1]
+		in := &fr.fn.Body[fr.pc]
+		var m int64
+		switch {
+		case in.Op == ir.ILock:
+			a, err := x.eval(fr, in.Addr)
+			if err != nil {
+				continue
+			}
+			m = a
+		case in.Op == ir.IWait && th.signaled:
+			m = th.waitMutex
+		default:
+			continue
+		}
+		for i := len(path) - 1; i >= 0; i-- {
+			if !hasInt(path[i].info.locks, m) {
+				continue
+			}
+			if path[i].info.t != n && hasInt(path[i].info.holds, m) {
+				nd := path[i]
+				if hasInt32(nd.en, n) {
+					nd.bt[n] = true
+				} else {
+					for _, t := range nd.en {
+						nd.bt[t] = true
+					}
+				}
+			}
+			break
+		}
+	}
+}
+
+func hasInt32(s []int32, v int32) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
 }
