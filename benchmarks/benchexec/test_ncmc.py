@@ -127,10 +127,10 @@ SVCOMP = Path(__file__).resolve().parents[3] / "shared" / "bench" / "svcomp"
 
 @unittest.skipUnless(os.environ.get("NCMC"), "set NCMC to an ncmc binary to run it on tasks")
 class RealRuns(unittest.TestCase):
-    def run_task(self, file, options, cwd):
+    def run_task(self, file, options, cwd, prp="unreach-call.prp"):
         tool = ncmc.Tool()
         exe = os.path.abspath(os.environ["NCMC"])
-        task = Task(str(file), str(SVCOMP / "properties" / "unreach-call.prp"), {"language": "C", "data_model": "ILP32"})
+        task = Task(str(file), str(SVCOMP / "properties" / prp), {"language": "C", "data_model": "ILP32"})
         cmd = tool.cmdline(exe, options, task, Limits(60))
         p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, check=False)
         return tool.determine_result(Run(p.stdout, p.returncode)), p
@@ -146,6 +146,18 @@ class RealRuns(unittest.TestCase):
                 got, p = self.run_task(SVCOMP / file, options, cwd)
                 self.assertEqual(got, want, p.stdout + p.stderr)
                 self.assertEqual(os.path.exists(os.path.join(cwd, "witness.graphml")), witness)
+
+    def test_data_race(self):
+        racy = "#include <pthread.h>\nint x;\nvoid *t(void *a) { x = 1; return 0; }\nint main(void) {\n  pthread_t p;\n  pthread_create(&p, 0, t, 0);\n  x = 2;\n  pthread_join(p, 0);\n  return 0;\n}\n"
+        with tempfile.TemporaryDirectory() as cwd:
+            f = Path(cwd) / "racy.c"
+            f.write_text(racy)
+            got, p = self.run_task(f, [], cwd, "no-data-race.prp")
+            self.assertEqual(got, "false(no-data-race)", p.stdout + p.stderr)
+            safe = Path(cwd) / "safe.c"
+            safe.write_text(racy.replace("  x = 2;\n", ""))
+            got, p = self.run_task(safe, [], cwd, "no-data-race.prp")
+            self.assertEqual(got, "true", p.stdout + p.stderr)
 
     def test_bad_input(self):
         with tempfile.TemporaryDirectory() as cwd:
