@@ -190,17 +190,19 @@ func TestSweepBugHunt(t *testing.T) {
 	}
 	dir, out := t.TempDir(), t.TempDir()
 	// The error needs the checker thread to run after all ten
-	// incrementers, which depth-first search reaches last.
+	// incrementers, which depth-first search reaches last (each
+	// incrementer has its own argument, so thread symmetry does not
+	// merge their states).
 	src := `#include <pthread.h>
 void reach_error(void) {}
 volatile int x;
 void *check(void *a) { if (x >= 10) reach_error(); return 0; }
-void *inc(void *a) { int t = x; x = t + 1; return 0; }
+void *inc(void *a) { int t = x; x = t + 1; return a; }
 int main(void) {
 	pthread_t c, t;
 	pthread_create(&c, 0, check, 0);
-	for (int i = 0; i < 10; i++)
-		pthread_create(&t, 0, inc, 0);
+	for (long i = 0; i < 10; i++)
+		pthread_create(&t, 0, inc, (void *)i);
 	return 0;
 }
 `
