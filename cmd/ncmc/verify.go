@@ -175,7 +175,7 @@ func printText(w io.Writer, v *verifyCmd, res *ncmc.Result) {
 	s := res.Stats
 	fmt.Fprintf(w, "model %s, explorer %s: %d executions (%d complete, %d blocked, %d bound hits) in %s\n",
 		res.Model, res.Explorer, s.Executions, s.Complete, s.Blocked, s.BoundHits, res.Elapsed.Round(time.Microsecond))
-	if res.Explorer == "ncmc" {
+	if res.Explorer == "ncmc" && s.Pruned > 0 {
 		fmt.Fprintf(w, "ncmc: %d runs cut by sleep sets (pruned)\n", s.Pruned)
 	}
 	if res.Explorer == "mcr" {
