@@ -52,6 +52,12 @@ func TestSEGClasses(t *testing.T) {
 		// the unscoped writes x=1 and x=2 (WO) tells two classes apart.
 		{"counter-2inc-cf.cir", "counter.yaml", 3},
 		{"counter-shb2.cir", "counter.yaml", 2},
+		// The same numbers as the ncmc explorer's executions (docs/ncmc.md).
+		{"hashtable.cir", "hashtable.yaml", 4},
+		{"hashtable.cir", "hashtable-coarse.yaml", 4},
+		// L1: commutativity decided on abstract states rebuilt from the graph.
+		{"union-find.cir", "union-find.yaml", 3},
+		{"union-find.cir", "union-find-coarse.yaml", 4},
 	}
 	for _, tc := range tests {
 		t.Run(tc.prog+"/"+tc.spec, func(t *testing.T) {
