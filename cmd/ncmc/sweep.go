@@ -366,10 +366,19 @@ func (s *sweepCmd) answer(ctx context.Context, u *sweepUnit, log *strings.Builde
 		fmt.Fprintln(log, why)
 		return "unknown", why
 	}
-	// The exhaustive stages get three quarters of the time; the rest is
-	// for a bug hunt (PCT) if they end without an answer.
+	// For unreach-call a short bug hunt (PCT, a tenth of the time) comes
+	// first: it finds shallow bugs in programs too big to explore. The
+	// exhaustive stages get the rest, and what they leave is again for
+	// the bug hunt.
 	end := time.Now().Add(s.Timeout)
-	deadline := time.Now().Add(s.Timeout * 3 / 4)
+	deadline := end
+	if r.Property == "unreach-call" {
+		if hunt := s.bugHunt(ctx, prog, target, time.Now().Add(s.Timeout/10), log); hunt != nil {
+			u.res.Explorer = "pct"
+			s.sweepWitness(u, hunt, log)
+			return "false", hunt.Reason
+		}
+	}
 	opts := ncmc.Options{Unroll: s.Unroll, MaxSteps: s.MaxSteps, Workers: 1, Races: r.Property == "no-data-race"}
 	switch s.Explorer {
 	case "auto":
