@@ -535,7 +535,9 @@ func (x *Execution) commit(t *thread, b bufEntry) {
 	}
 	x.G.MO[b.loc] = append(x.G.MO[b.loc], b.ev)
 	x.Commits = append(x.Commits, CommitRec{Event: b.ev, Step: len(x.Log) - 1})
-	x.noteAt(t, ir.Pos{}, fmt.Sprintf("store buffer flushes %s = %d", x.names.LocName(b.loc), b.val))
+	if x.collecting {
+		x.noteAt(t, ir.Pos{}, fmt.Sprintf("store buffer flushes %s = %d", x.names.LocName(b.loc), b.val))
+	}
 }
 
 // drain flushes all of t's buffered stores, oldest first (fences, RMWs, locks, spawn, join).
@@ -884,7 +886,9 @@ func (x *Execution) exec(t *thread) {
 		v, rf := x.readLoc(t, addr, c)
 		x.event(t, seg.Event{Kind: seg.KRead, Loc: addr, RVal: v, Order: in.Order, RF: rf, Pos: pos})
 		fr.locals[in.Dst] = v
-		x.noteAt(t, pos, fmt.Sprintf("reads %s = %s", loc(), x.val(t, v, localType(fr, in.Dst))))
+		if x.collecting {
+			x.noteAt(t, pos, fmt.Sprintf("reads %s = %s", loc(), x.val(t, v, localType(fr, in.Dst))))
+		}
 		if x.raceAccess(t, addr, true, false, in.Order, pos) {
 			return
 		}
@@ -897,14 +901,18 @@ func (x *Execution) exec(t *thread) {
 		if x.cfg.Model == SC {
 			*c = v
 			x.event(t, seg.Event{Kind: seg.KWrite, Loc: addr, WVal: v, Order: in.Order, Pos: pos})
-			x.noteAt(t, pos, fmt.Sprintf("writes %s = %s", loc(), x.val(t, v, in.A.Type)))
+			if x.collecting {
+				x.noteAt(t, pos, fmt.Sprintf("writes %s = %s", loc(), x.val(t, v, in.A.Type)))
+			}
 			if x.raceAccess(t, addr, false, true, in.Order, pos) {
 				return
 			}
 		} else {
 			id := x.G.AppendNoMO(seg.Event{ID: seg.EventID{T: t.num}, Kind: seg.KWrite, Loc: addr, WVal: v, Order: in.Order, Pos: pos})
 			t.buf = append(t.buf, bufEntry{loc: addr, val: v, ev: id})
-			x.noteAt(t, pos, fmt.Sprintf("writes %s = %s (into its store buffer)", loc(), x.val(t, v, in.A.Type)))
+			if x.collecting {
+				x.noteAt(t, pos, fmt.Sprintf("writes %s = %s (into its store buffer)", loc(), x.val(t, v, in.A.Type)))
+			}
 		}
 	case ir.IRMW:
 		v, err := x.eval(fr, in.A)
@@ -919,7 +927,9 @@ func (x *Execution) exec(t *thread) {
 		if in.Dst >= 0 {
 			fr.locals[in.Dst] = old
 		}
-		x.noteAt(t, pos, fmt.Sprintf("%s on %s: %d -> %d", in.RMW, loc(), old, nv))
+		if x.collecting {
+			x.noteAt(t, pos, fmt.Sprintf("%s on %s: %d -> %d", in.RMW, loc(), old, nv))
+		}
 		if x.raceAccess(t, addr, true, true, in.Order, pos) {
 			return
 		}
@@ -934,13 +944,17 @@ func (x *Execution) exec(t *thread) {
 		if old == exp {
 			*c = des
 			x.event(t, seg.Event{Kind: seg.KRMW, Loc: addr, RVal: old, WVal: des, Order: in.Order, RF: rf, Pos: pos})
-			x.noteAt(t, pos, fmt.Sprintf("cas on %s succeeds: %d -> %d", loc(), old, des))
+			if x.collecting {
+				x.noteAt(t, pos, fmt.Sprintf("cas on %s succeeds: %d -> %d", loc(), old, des))
+			}
 			if x.raceAccess(t, addr, true, true, in.Order, pos) {
 				return
 			}
 		} else {
 			x.event(t, seg.Event{Kind: seg.KRead, Loc: addr, RVal: old, Order: in.FailOrder, RF: rf, Pos: pos})
-			x.noteAt(t, pos, fmt.Sprintf("cas on %s fails: reads %d, expected %d", loc(), old, exp))
+			if x.collecting {
+				x.noteAt(t, pos, fmt.Sprintf("cas on %s fails: reads %d, expected %d", loc(), old, exp))
+			}
 			if x.raceAccess(t, addr, true, false, in.FailOrder, pos) {
 				return
 			}
@@ -1018,13 +1032,17 @@ func (x *Execution) exec(t *thread) {
 				x.wake(x.threads[w])
 			}
 			delete(x.waiters, addr)
-			x.noteAt(t, pos, fmt.Sprintf("broadcast %s wakes %d waiter(s)", loc(), len(ws)))
+			if x.collecting {
+				x.noteAt(t, pos, fmt.Sprintf("broadcast %s wakes %d waiter(s)", loc(), len(ws)))
+			}
 		default:
 			i := x.choose(t, ChooseWaiter, len(ws))
 			w := ws[i]
 			x.waiters[addr] = append(ws[:i:i], ws[i+1:]...)
 			x.wake(x.threads[w])
-			x.noteAt(t, pos, fmt.Sprintf("signal %s wakes t%s", loc(), x.threads[w].name))
+			if x.collecting {
+				x.noteAt(t, pos, fmt.Sprintf("signal %s wakes t%s", loc(), x.threads[w].name))
+			}
 		}
 	case ir.ISpawn:
 		args, ok := x.evalAll(t, fr, pos, in.Args...)
@@ -1041,7 +1059,9 @@ func (x *Execution) exec(t *thread) {
 		if in.Dst >= 0 {
 			fr.locals[in.Dst] = x.handle(ct.num)
 		}
-		x.noteAt(t, pos, fmt.Sprintf("spawns t%s running %s", name, in.Func.FullName()))
+		if x.collecting {
+			x.noteAt(t, pos, fmt.Sprintf("spawns t%s running %s", name, in.Func.FullName()))
+		}
 		fr.pc++
 		x.advance(ct)
 		x.advance(t)
@@ -1098,14 +1118,18 @@ func (x *Execution) lock(t *thread, addr int64, c *int64, pos ir.Pos) {
 	*c = x.handle(t.num)
 	x.event(t, seg.Event{Kind: seg.KLock, Loc: addr, RVal: old, WVal: *c, Order: ir.OrderAcq, RF: rf, Pos: pos})
 	x.raceLock(t, addr)
-	x.noteAt(t, pos, "locks "+x.names.LocName(addr))
+	if x.collecting {
+		x.noteAt(t, pos, "locks "+x.names.LocName(addr))
+	}
 }
 
 func (x *Execution) unlock(t *thread, addr int64, c *int64, pos ir.Pos) {
 	*c = 0
 	x.event(t, seg.Event{Kind: seg.KUnlock, Loc: addr, WVal: 0, Order: ir.OrderRel, Pos: pos})
 	x.raceUnlock(t, addr)
-	x.noteAt(t, pos, "unlocks "+x.names.LocName(addr))
+	if x.collecting {
+		x.noteAt(t, pos, "unlocks "+x.names.LocName(addr))
+	}
 }
 
 func (x *Execution) wake(w *thread) {
@@ -1205,7 +1229,9 @@ func (x *Execution) advance(t *thread) {
 			}
 			v := lo + int64(x.choose(t, ChooseNondet, int(hi-lo+1)))
 			fr.locals[in.Dst] = v
-			x.noteAt(t, pos, fmt.Sprintf("chooses nondet value %d", v))
+			if x.collecting {
+				x.noteAt(t, pos, fmt.Sprintf("chooses nondet value %d", v))
+			}
 		case ir.IAtomicBegin:
 			if t.atomic == 0 {
 				return // entering the outermost block is a step (see exec)
@@ -1290,7 +1316,9 @@ func (x *Execution) advance(t *thread) {
 				}
 				inv.Begin = x.event(t, seg.Event{Kind: seg.KInvBegin, Loc: inv.Obj, Inv: inv, Pos: pos})
 				t.frames[len(t.frames)-1].inv = inv
-				x.noteAt(t, pos, fmt.Sprintf("calls %s.%s(%s)", x.names.LocName(inv.Obj), inv.Method, joinInts(inv.Args)))
+				if x.collecting {
+					x.noteAt(t, pos, fmt.Sprintf("calls %s.%s(%s)", x.names.LocName(inv.Obj), inv.Method, joinInts(inv.Args)))
+				}
 			}
 			continue
 		case ir.IReturn:
@@ -1355,7 +1383,9 @@ func (x *Execution) ret(t *thread, v int64) {
 		}
 		fr.inv.End = x.event(t, seg.Event{Kind: seg.KInvEnd, Loc: fr.inv.Obj, Inv: fr.inv, Pos: pos})
 		if fr.inv.HasRet {
-			x.noteAt(t, pos, fmt.Sprintf("%s.%s returns %d", x.names.LocName(fr.inv.Obj), fr.inv.Method, v))
+			if x.collecting {
+				x.noteAt(t, pos, fmt.Sprintf("%s.%s returns %d", x.names.LocName(fr.inv.Obj), fr.inv.Method, v))
+			}
 		}
 	}
 	if len(t.frames) == 0 {
