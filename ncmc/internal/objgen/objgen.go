@@ -59,7 +59,7 @@ func Default() Config {
 	return Config{
 		MinWorkers: 2, MaxWorkers: 3,
 		MaxObjects: 2,
-		MinOps:     1, MaxOps: 3, TotalOps: 8,
+		MinOps:     1, MaxOps: 3, TotalOps: 6,
 		MainOps:     1,
 		ClientVars:  1,
 		FinalChecks: 2,
