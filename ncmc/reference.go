@@ -132,9 +132,15 @@ func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Res
 			break
 		}
 		x := NewExecution(prog, names, cfg, ch, false)
-		pruned := false
+		pruned, interrupted := false, false
 		x.checkEnd()
 		for !x.Finished() {
+			// A single run can be long (many threads, a large step
+			// bound): look at the clock within it too.
+			if (visited != nil || x.Steps()&255 == 255) && ctx.Err() != nil {
+				interrupted = true
+				break
+			}
 			if visited != nil && ch.depth >= len(ch.path) {
 				h := x.StateHash()
 				if visited[h] {
@@ -147,6 +153,10 @@ func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Res
 		}
 		if ch.err != nil {
 			return nil, ch.err
+		}
+		if interrupted {
+			stopped, stopKind = budgetReason(ctx.Err(), opts), "time"
+			break
 		}
 		if pruned {
 			col.stats.Pruned++
