@@ -83,7 +83,8 @@ func (x *Execution) symmetricHash() [2]uint64 {
 		binary.LittleEndian.PutUint64(buf[:], uint64(v))
 		h.Write(buf[:])
 	}
-	// Every value held anywhere: memory and locals.
+	// Every value held anywhere (memory and locals) that could be a
+	// handle.
 	held := map[int64]bool{}
 	put(int64(len(x.mem)))
 	for b, cells := range x.mem {
@@ -94,13 +95,17 @@ func (x *Execution) symmetricHash() [2]uint64 {
 		put(int64(len(cells)))
 		for _, c := range cells {
 			put(c)
-			held[c] = true
+			if c > symmetryHandleBase {
+				held[c] = true
+			}
 		}
 	}
 	for _, n := range x.live {
 		for i := range x.threads[n].frames {
 			for _, v := range x.threads[n].frames[i].locals {
-				held[v] = true
+				if v > symmetryHandleBase {
+					held[v] = true
+				}
 			}
 		}
 	}
