@@ -69,7 +69,7 @@ func semanticKeys(r *ncmc.Result) []string {
 // programs it cannot finish within the bound are counted and reported, not
 // compared (see testdata/ncmc-regress/README.md: after a violation the
 // explorer's runs go on, and their orders multiply).
-const ncmcMaxExecutions = 5000
+const ncmcMaxExecutions = 2000
 
 // strictKeys renders every outcome exactly (state and violation).
 func strictKeys(r *ncmc.Result) string {
@@ -227,7 +227,7 @@ func TestNCMCDifferential(t *testing.T) {
 					if r.skipped != "" {
 						t.Logf("seed %d skipped: %s", seed, r.skipped)
 					}
-					if os.Getenv("NCMCDIFF_SLOW") != "" && r.refTime+r.ncmcTime > 200*time.Millisecond {
+					if os.Getenv("NCMCDIFF_SLOW") != "" && (r.refTime+r.ncmcTime > 200*time.Millisecond || r.ncmcExec > 300) {
 						t.Logf("seed %d: reference %v (%d runs), ncmc %v (%d executions), %d outcomes", seed, r.refTime, r.refExec, r.ncmcTime, r.ncmcExec, r.outcomes)
 					}
 					if r.diff != "" {

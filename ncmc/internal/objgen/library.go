@@ -14,6 +14,11 @@ type Impl struct {
 	Decls  string   // CIR declarations: records and the object
 	Spec   string   // the YAML commutativity specification of Object
 	Calls  []Method // the linearizable methods generated programs call
+	// Peek lists int fields (with an index for arrays) a client may read
+	// directly, an unscoped access to a cell of the object, in programs
+	// whose methods are atomic (a read inside a locked method's critical
+	// section would observe a state no linearization has).
+	Peek []string
 	// Abs lists abstraction calls (with arguments) main may use in its final
 	// checks, with the values they can have in the generated programs.
 	Abs []AbsCall
@@ -68,8 +73,8 @@ type AbsCall struct {
 // returned values are fresh on every call.
 func Library() []*Impl {
 	vals := []int{0, 1, 2}
-	set := func(name, object, decls string) *Impl {
-		return &Impl{Name: name, Object: object, Kind: "set", Decls: decls, Spec: setSpec(object),
+	set := func(name, object, decls string, peek ...string) *Impl {
+		return &Impl{Peek: peek, Name: name, Object: object, Kind: "set", Decls: decls, Spec: setSpec(object),
 			Calls: []Method{
 				{Name: "add", Args: [][]int{vals}, Result: "bool"},
 				{Name: "remove", Args: [][]int{vals}, Result: "bool"},
@@ -80,7 +85,7 @@ func Library() []*Impl {
 		}
 	}
 	counter := func(name, object, decls string) *Impl {
-		return &Impl{Name: name, Object: object, Kind: "counter", Decls: decls, Spec: counterSpec(object),
+		return &Impl{Peek: []string{"n"}, Name: name, Object: object, Kind: "counter", Decls: decls, Spec: counterSpec(object),
 			Calls: []Method{
 				{Name: "inc"},
 				{Name: "add", Args: [][]int{{0, 1, 2}}},
@@ -92,11 +97,11 @@ func Library() []*Impl {
 	return []*Impl{
 		counter("counter-lock", "CounterL", counterLock),
 		counter("counter-atomic", "CounterA", counterAtomic),
-		set("set-array", "SetArr", setArr),
-		set("set-array-size", "SetArrN", setArrN),
+		set("set-array", "SetArr", setArr, "slot[0]", "slot[1]"),
+		set("set-array-size", "SetArrN", setArrN, "n", "elems[0]"),
 		set("set-list", "SetList", setList),
-		set("set-list-size", "SetListN", setListN),
-		{Name: "hashtable", Object: "HTab", Kind: "hashtable", Decls: hashTable, Spec: hashSpec,
+		set("set-list-size", "SetListN", setListN, "count"),
+		{Name: "hashtable", Object: "HTab", Kind: "hashtable", Decls: hashTable, Spec: hashSpec, Peek: []string{"count"},
 			Calls: []Method{
 				{Name: "put", Args: [][]int{{0, 1, 2, 3}, {1, 2}}, Result: "int"},
 				{Name: "get", Args: [][]int{{0, 1, 2, 3}}, Result: "int"},
@@ -110,7 +115,7 @@ func Library() []*Impl {
 				{Call: "lookup(3)", Values: []int{0, 1, 2}},
 			},
 		},
-		{Name: "union-find", Object: "UFind", Kind: "unionfind", Decls: unionFind, Spec: ufSpec,
+		{Name: "union-find", Object: "UFind", Kind: "unionfind", Decls: unionFind, Spec: ufSpec, Peek: []string{"up[0]", "up[1]", "up[2]"},
 			Calls: []Method{
 				{Name: "find", Args: [][]int{{0, 1, 2, 3}}, Result: "int"},
 				{Name: "same", Args: [][]int{{0, 1, 2, 3}, {0, 1, 2, 3}}, Result: "bool"},

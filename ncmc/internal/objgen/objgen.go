@@ -49,8 +49,13 @@ type Config struct {
 	// scheduling point for the reference explorer.
 	LockedMaxWorkers, LockedMaxOps int
 
-	// Statement weights.
-	Call, Assert, If, Load, Store, Lock int
+	// Statement weights. Peek reads a field of an object directly (only in
+	// programs with atomic methods); Atomic runs a call and a client store
+	// in one atomic block.
+	Call, Assert, If, Load, Store, Lock, Peek, Atomic int
+	// Nondet and Dep are the percentages of calls whose first argument is
+	// nondet(0, 1) and, when an int result is at hand, computed from it.
+	Nondet, Dep int
 }
 
 // Default returns knobs for programs whose complete exploration by the
@@ -59,13 +64,14 @@ func Default() Config {
 	return Config{
 		MinWorkers: 2, MaxWorkers: 3,
 		MaxObjects: 2,
-		MinOps:     1, MaxOps: 3, TotalOps: 6,
+		MinOps:     1, MaxOps: 3, TotalOps: 5,
 		MainOps:     1,
 		ClientVars:  1,
 		FinalChecks: 2,
 		HeapObjects: 15, AtomicMethods: 80,
 		LockedMaxWorkers: 2, LockedMaxOps: 2,
-		Call: 8, Assert: 2, If: 1, Load: 1, Store: 1, Lock: 1,
+		Call: 8, Assert: 2, If: 1, Load: 1, Store: 1, Lock: 1, Peek: 1, Atomic: 1,
+		Nondet: 5, Dep: 10,
 	}
 }
 
@@ -107,6 +113,7 @@ type gen struct {
 	budget  int // worker statements left (TotalOps)
 	workers int
 	hot     int // arguments are mostly dom[hot] and dom[hot+1]
+	atomic  bool
 	locals  []*local
 	inLock  bool
 }
@@ -130,6 +137,7 @@ func Generate(rng *rand.Rand, cfg Config) *Program {
 		lib = Library()
 	}
 	atomic := rng.IntN(100) < cfg.AtomicMethods
+	g.atomic = atomic
 	g.hot = rng.IntN(2)
 	if !atomic {
 		if cfg.LockedMaxWorkers > 0 {
@@ -216,14 +224,44 @@ func (g *gen) pick(xs []int) int { return xs[g.rng.IntN(len(xs))] }
 // one domain (union-find's elements) differ.
 func (g *gen) args(m Method) string {
 	var args []string
+	first := ""
+	if len(m.Args) > 0 && inDomain(m.Args[0], 0, 1, 2) {
+		switch n := g.rng.IntN(100); {
+		case n < g.cfg.Nondet:
+			first = "nondet(0, 1)"
+		case n < g.cfg.Nondet+g.cfg.Dep:
+			if l := g.setLocal("int"); l != nil {
+				// Results are non-negative: size, get, put, find.
+				first = fmt.Sprintf("%s %% 3", l.name)
+			}
+		}
+	}
 	for i, dom := range m.Args {
+		if i == 0 && first != "" {
+			args = append(args, first)
+			continue
+		}
 		v := g.arg(dom)
-		for i == 1 && len(m.Args[0]) > 1 && sameDomain(dom, m.Args[0]) && fmt.Sprint(v) == args[0] {
+		for i == 1 && first == "" && len(m.Args[0]) > 1 && sameDomain(dom, m.Args[0]) && fmt.Sprint(v) == args[0] {
 			v = g.pick(dom)
 		}
 		args = append(args, fmt.Sprint(v))
 	}
 	return strings.Join(args, ", ")
+}
+
+// inDomain reports whether every v is in dom.
+func inDomain(dom []int, vs ...int) bool {
+	for _, v := range vs {
+		found := false
+		for _, d := range dom {
+			found = found || d == v
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 func sameDomain(a, b []int) bool {
@@ -404,6 +442,30 @@ func (g *gen) stmt(d int, nest bool) {
 				g.inLock = false
 			}})
 		}
+	}
+	var peek []instance
+	for _, o := range g.objs {
+		if len(o.impl.Peek) > 0 && (g.atomic || o.impl.Object == "CounterA") {
+			peek = append(peek, o)
+		}
+	}
+	if len(peek) > 0 {
+		kinds = append(kinds, kind{cfg.Peek, func() {
+			o := peek[g.rng.IntN(len(peek))]
+			l := g.newLocal("int")
+			g.line(d, "%s = %s.%s;", l.name, o.name, o.impl.Peek[g.rng.IntN(len(o.impl.Peek))])
+			if d == 1 {
+				l.set = true
+			}
+		}})
+	}
+	if cfg.ClientVars > 0 {
+		kinds = append(kinds, kind{cfg.Atomic, func() {
+			g.line(d, "atomic {")
+			g.call(d + 1)
+			g.line(d+1, "x%d = %d;", g.rng.IntN(cfg.ClientVars), 1+g.rng.IntN(2))
+			g.line(d, "}")
+		}})
 	}
 	total := 0
 	for _, k := range kinds {

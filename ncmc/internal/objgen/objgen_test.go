@@ -2,6 +2,7 @@ package objgen
 
 import (
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -152,7 +153,10 @@ func TestGenerateDeterministic(t *testing.T) {
 // checks in main.
 func TestGeneratorCoverage(t *testing.T) {
 	want := map[string]bool{"atomic {": false, "lock(this.m);": false, "= new ": false,
-		"global o1": false, "\"a1\"": false, "\"final": false, "lock(mx);": false, "if (": false}
+		"global o1": false, "\"a1\"": false, "\"final": false, "lock(mx);": false, "if (": false,
+		"nondet(0, 1)": false, " % 3": false, "    atomic {\n        g": false}
+	peek := regexp.MustCompile(`= [op][0-9]\.[a-z]+(\[[0-9]\])?;`)
+	peeks := 0
 	used := map[string]bool{}
 	for seed := uint64(0); seed < 300; seed++ {
 		p := Generate(rand.New(rand.NewPCG(seed, 5)), Default())
@@ -164,6 +168,12 @@ func TestGeneratorCoverage(t *testing.T) {
 		for _, im := range p.Impls {
 			used[im.Name] = true
 		}
+		if peek.MatchString(p.Source) {
+			peeks++
+		}
+	}
+	if peeks == 0 {
+		t.Error("no generated program reads an object's field directly")
 	}
 	for k, ok := range want {
 		if !ok {
