@@ -361,3 +361,48 @@ func TestNCMCThesisMissesSet2AddCont(t *testing.T) {
 	t.Logf("reference: %d outcomes in %d executions; default ncmc: %d outcomes in %d executions; thesis: %d outcomes in %d executions",
 		len(ref.Outcomes), ref.Stats.Executions, len(def.Outcomes), def.Stats.Executions, len(th.Outcomes), th.Stats.Executions)
 }
+
+// The oracle of TestNCMCDifferential, the stateful reference explorer, gives
+// the outcomes of the plain one on generated object programs too (semantic
+// rendering included): 50 smaller programs (3 threads, 4 worker
+// statements; 500 with -long), those the plain reference explores within
+// 10000 executions.
+func TestNCMCOracle(t *testing.T) {
+	cfg := objgen.Default()
+	cfg.MaxWorkers, cfg.TotalOps = 2, 4
+	n := 50
+	switch {
+	case longTests():
+		n = 500
+	case testing.Short():
+		n = 20
+	}
+	compared := 0
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		p := objgen.Generate(rand.New(rand.NewPCG(seed, 0x6f7263)), cfg)
+		prog, err := frontend.ParseCIR(fmt.Sprintf("objgen-oracle-%d.cir", seed), []byte(p.Source))
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		ctx := context.Background()
+		plain, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", Semantic: true, KeepGoing: true, MaxExecutions: 10000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plain.Verdict == ncmc.Unknown && plain.Kind == "executions" {
+			continue
+		}
+		cached, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", StateCache: true, Semantic: true, KeepGoing: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		compared++
+		if a, b := strictKeys(plain), strictKeys(cached); a != b || plain.Verdict != cached.Verdict {
+			t.Errorf("seed %d: the stateful reference explorer disagrees with the plain one:\nplain %s:\n%s\nstateful %s:\n%s\n%s", seed, plain.Verdict, a, cached.Verdict, b, p.Source)
+		}
+	}
+	t.Logf("%d of %d programs compared", compared, n)
+	if compared < n/2 {
+		t.Errorf("only %d of %d programs compared", compared, n)
+	}
+}
