@@ -16,7 +16,8 @@ NCMC=${1:-bin/ncmc}
 TIMEOUT=${TIMEOUT:-60s}
 DIR=$(dirname "$0")
 C=${SVCOMP:-$DIR/../../../shared/bench/svcomp}
-export DIR
+ERR=$(mktemp)
+trap 'rm -f "$ERR"' EXIT
 
 # prog LB expected(verified|violation)
 PROGS="sigma:16:violation
@@ -29,7 +30,7 @@ ring_2w1r-1:8:verified"
 cell() { # expected, then ncmc verify arguments; prints "verdict / executions / time"
 	exp=$1
 	shift
-	out=$("$NCMC" verify --json --timeout "$TIMEOUT" "$@" 2>/tmp/svcomp-thesis.err)
+	out=$("$NCMC" verify --json --timeout "$TIMEOUT" "$@" 2>"$ERR")
 	printf '%s' "$out" | python3 -c '
 import json, sys
 exp, err = sys.argv[1], open(sys.argv[2]).read().strip().splitlines()
@@ -43,7 +44,7 @@ mark = "" if v == "unknown" or v == exp else " **WRONG**"
 t = d["time_ms"] / 1000
 why = " (" + d.get("kind", "") + ")" if v == "unknown" else ""
 print("%s%s%s / %d / %.2fs" % (v, why, mark, d["executions"], t))
-' "$exp" /tmp/svcomp-thesis.err
+' "$exp" "$ERR"
 }
 
 echo "| program | LB | expected | reference | auto | mcr | ncmc (spec) | ncmc --ncmc-rule thesis | C task, auto |"
