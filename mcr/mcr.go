@@ -656,6 +656,7 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 		s.Push()
 		s.Assert(a.pivotPrefix(r))
 		for k := range len(vals) + len(srcs) {
+			ok0 := false
 			s.Push()
 			var v int64
 			if k < len(vals) {
@@ -677,6 +678,7 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 				s.Assert(f)
 			}
 			ok, err := g.check(ctx)
+			ok0 = ok
 			if err != nil {
 				s.Pop()
 				s.Pop()
@@ -710,6 +712,12 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 				}
 			}
 			s.Pop()
+			if k < len(vals) && ok0 && g.opts.Scoped == nil {
+				if err := g.sourcePivots(ctx, a, r, vals[k], add); err != nil {
+					s.Pop()
+					return seeds, err
+				}
+			}
 		}
 		s.Pop()
 	}
@@ -729,6 +737,52 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 	// 4. Nondeterministic choices: no solving, the observed order is a model.
 	g.choicePivots(a, add)
 	return seeds, nil
+}
+
+// sourcePivots adds, for a satisfiable pivot "r reads v", one seed per
+// source of v (the initial value, or a write of v) that r can read from:
+// the value-based query lets the model pick the source, and the seed then
+// freezes that source and whatever it needs, which other executions with
+// r = v may not contain (seed 1635 under other Z3 random seeds). Not with
+// Options.Scoped (the thesis rule decides about pivots itself).
+func (g *Generator) sourcePivots(ctx context.Context, a *analysis, r int, v int64, add func(Seed)) error {
+	s := g.solver
+	loc := a.ev[r].Loc
+	var ws []int
+	if a.tr.G.InitVal[loc] == v {
+		ws = append(ws, -1)
+	}
+	for _, w := range a.writes[loc] {
+		if w != r && a.ev[w].WVal == v {
+			ws = append(ws, w)
+		}
+	}
+	if len(ws) < 2 {
+		return nil
+	}
+	for _, w := range ws {
+		s.Push()
+		s.Assert(a.readsFrom(r, w))
+		ok, err := g.check(ctx)
+		if err != nil {
+			s.Pop()
+			return err
+		}
+		if ok {
+			sd := a.seed(g.model(a), []int{r}, r, v)
+			sd.Why = fmt.Sprintf("step %d (%s) reads %d from %s", r, a.tr.G.Label(a.ev[r]), v, a.srcName(w))
+			add(sd)
+		}
+		s.Pop()
+	}
+	return nil
+}
+
+func (a *analysis) srcName(w int) string {
+	if w < 0 {
+		return "the initial value"
+	}
+	return fmt.Sprintf("step %d", w)
 }
 
 // preferObserved extends the satisfiable pivot query of read r (asserted on

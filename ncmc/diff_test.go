@@ -198,6 +198,13 @@ func TestMCRRegressionsAndExamples(t *testing.T) {
 			if strings.HasPrefix(f, "../examples/") {
 				models = models[:1] // examples under tso/pso are benchmarks, not tests
 			}
+			// A "// models: sc tso" line restricts an expensive regression
+			// test to the models where it was found.
+			for _, line := range strings.Split(string(src), "\n") {
+				if ms, ok := strings.CutPrefix(line, "// models:"); ok {
+					models = strings.Fields(ms)
+				}
+			}
 			for _, model := range models {
 				if d, ok := compare(t, prog, model, 1); ok && d != "" {
 					t.Errorf("%s: mcr disagrees with the reference explorer:\n%s", model, d)
