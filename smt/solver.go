@@ -106,8 +106,12 @@ type Options struct {
 	ValidateModels bool
 
 	// MaxCacheNodes bounds the Formula→Z3 translation cache. When it is
-	// exceeded the cache is cleared at the next Pop (or Reset). 0 means
-	// DefaultMaxCacheNodes; negative means unbounded.
+	// exceeded the cache is cleared at the next Pop (or Reset). Cleared
+	// translations stay alive in Z3 (so that Z3's models do not depend on
+	// when Go's collector runs) until the next Reset or ResetWith after
+	// more than MaxCacheNodes Z3 objects have been kept that way, which
+	// replaces the Z3 context. 0 means DefaultMaxCacheNodes; negative
+	// means unbounded (and the context is never replaced).
 	MaxCacheNodes int
 
 	// ResourceLimit, if non-zero, bounds the work of each Z3 check in
