@@ -25,6 +25,7 @@ type verifyCmd struct {
 	KeepGoing     bool          `name:"keep-going" help:"Explore past the first violation and list every outcome."`
 	Classes       bool          `help:"Count distinct execution classes (read-value vectors, reads-from graphs)."`
 	StateCache    bool          `name:"state-cache" help:"Reference explorer: cut off runs that reach a state seen before (outcomes and verdict unchanged; counts cover the remaining runs)."`
+	Races         bool          `help:"Report a data race (two accesses to one location by different threads, at least one a write and one non-atomic, unordered by happens-before: program order, spawn/join, mutexes, atomic blocks, release/acquire atomics) as a violation naming both accesses. Under sc this uses the stateful reference explorer; ra and rc11 report races anyway."`
 	JSON          bool          `name:"json" help:"Print one JSON object instead of text."`
 	Dot           string        `help:"Write the execution graph of the counterexample (or of the first complete execution) to this DOT file." type:"path"`
 	Quiet         bool          `short:"q" help:"Print only the verdict line."`
@@ -75,6 +76,7 @@ func (v *verifyCmd) run(e *env) int {
 		Model: v.Model, Explorer: v.Explorer, Unroll: v.Unroll,
 		MaxExecutions: v.MaxExecutions, MaxSteps: v.MaxSteps, Timeout: v.Timeout,
 		KeepGoing: v.KeepGoing, Classes: v.Classes, Workers: v.Workers, StateCache: v.StateCache,
+		Races: v.Races,
 	}
 	if v.Unroll <= 0 || v.MaxSteps <= 0 || v.MaxExecutions < 0 || v.Timeout < 0 || v.Workers < 0 {
 		fmt.Fprintln(e.stderr, "ncmc: --unroll and --max-steps must be positive; --max-executions and --timeout must not be negative")
