@@ -339,8 +339,15 @@ func (w workload) source() string {
 		for i := 1; i <= w.N; i++ {
 			p("    assert(r%d >= 0 && r%d < 4, \"find returned no element\");\n", i, i)
 		}
-		p("    let all = uf.same(0, 1) && uf.same(1, 2) && uf.same(2, 3);\n")
-		p("    assert(all, \"the unions did not join every element\");\n")
+		if w.N >= 3 {
+			// The unions (1,2), (2,3), (3,0), ... join every element.
+			p("    let all = uf.same(0, 1) && uf.same(1, 2) && uf.same(2, 3);\n")
+			p("    assert(all, \"the unions did not join every element\");\n")
+		} else {
+			// union(1, 2) and union(2, 3): 1, 2, 3 joined, 0 alone.
+			p("    let j = uf.same(1, 2) && uf.same(2, 3);\n    let sep = uf.same(0, 1);\n")
+			p("    assert(j && !sep, \"wrong partition\");\n")
+		}
 	}
 	p("}\n")
 	return b.String()
