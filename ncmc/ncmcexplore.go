@@ -3,6 +3,7 @@ package ncmc
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"ncmc/commspec"
 	"ncmc/ir"
@@ -63,6 +64,73 @@ type ncNode struct {
 	// bt is the backtrack set (dpor): the threads to explore from here;
 	// nil means every enabled thread.
 	bt map[int32]bool
+	// snap is the state here (before cur's step), never run itself: a
+	// run that backtracks to this node or a deeper one starts from a copy
+	// of it. Taken only where another thread may be explored (and only if
+	// the execution can be copied); a node without one is reached by
+	// running the steps from the nearest node above that has one (or from
+	// the start).
+	snap *ncSnap
+	// before is the set of earlier nodes whose steps happen before this
+	// node's step (dpor; a bit set over node indices, computed by races).
+	before []uint64
+}
+
+// ncSnap is a copy of a run's state.
+type ncSnap struct {
+	x       *Execution
+	partial map[int32]bool
+}
+
+// snapshot copies r's state (nil if the execution cannot be copied).
+func (r *ncRun) snapshot() *ncSnap {
+	x := cloneExec(r.x, nil)
+	if x == nil {
+		return nil
+	}
+	return &ncSnap{x: x, partial: copyBoolMap(r.partial)}
+}
+
+// restore starts a run from a copy of snapshot s.
+func (e *ncExplorer) restore(s *ncSnap) (*ncRun, *switchChooser) {
+	sc := &switchChooser{cur: firstChoice{}}
+	return &ncRun{e: e, x: cloneExec(s.x, sc), partial: copyBoolMap(s.partial)}, sc
+}
+
+// copyRun starts a run from a copy of run r's current state (nil if it
+// cannot be copied).
+func (e *ncExplorer) copyRun(r *ncRun) (*ncRun, *switchChooser) {
+	sc := &switchChooser{cur: firstChoice{}}
+	x := cloneExec(r.x, sc)
+	if x == nil {
+		return nil, nil
+	}
+	return &ncRun{e: e, x: x, partial: copyBoolMap(r.partial)}, sc
+}
+
+// resume re-executes the DFS path up to and including its last node's
+// step, starting from the deepest snapshot on it (from the start if none).
+func (e *ncExplorer) resume(path []*ncNode) (*ncRun, *switchChooser) {
+	j := len(path) - 1
+	for j >= 0 && path[j].snap == nil {
+		j--
+	}
+	if j < 0 {
+		return e.replay(path, false)
+	}
+	r, sc := e.restore(path[j].snap)
+	for _, nd := range path[j:] {
+		nd.info = r.macro(nd.cur, sc, &nd.ch)
+	}
+	return r, sc
+}
+
+func copyBoolMap(m map[int32]bool) map[int32]bool {
+	c := make(map[int32]bool, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
 }
 
 // ncRun is one (re-)execution along the DFS path.
@@ -245,9 +313,10 @@ func (e *ncExplorer) replay(path []*ncNode, trace bool) (*ncRun, *switchChooser)
 
 // independent decides whether sleeping step a (accurate at state s) and step
 // b (run from s; path ends with b's node) are independent at s. For two
-// invocations on one object it peeks at a run right after b. The result is
-// a as it runs after b, to stay asleep with (nil: dependent).
-func (e *ncExplorer) independent(path []*ncNode, a, b *stepInfo) *stepInfo {
+// invocations on one object it peeks at a run right after b: a copy of
+// live (the run right after b) if it can be copied, else path re-executed.
+// The result is a as it runs after b, to stay asleep with (nil: dependent).
+func (e *ncExplorer) independent(path []*ncNode, live *ncRun, a, b *stepInfo) *stepInfo {
 	if a.opaque || b.opaque || a.t == b.t {
 		return nil
 	}
@@ -270,7 +339,10 @@ func (e *ncExplorer) independent(path []*ncNode, a, b *stepInfo) *stepInfo {
 	}
 	// Peek: the state after b, then a's step.
 	e.peeks++
-	r, sc := e.replay(path, false)
+	r, sc := e.copyRun(live)
+	if r == nil {
+		r, sc = e.replay(path, false)
+	}
 	if r.x.finished || !r.canStep(a.t) {
 		return nil
 	}
@@ -350,7 +422,14 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 			stopped, stopKind = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions), "executions"
 			break
 		}
-		r, sc := e.replay(path, false)
+		// Only the deepest node's step changed (backtrack); the steps
+		// before it run as before. from is the first node whose step is
+		// new in this run.
+		r, sc := e.resume(path)
+		from := 0
+		if n := len(path); n > 0 {
+			from = n - 1
+		}
 		pruned := false
 		for !r.x.finished {
 			en := r.enabledThreads()
@@ -360,18 +439,24 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 				cands := append(append([]*stepInfo(nil), parent.sleep...), parent.done...)
 				for _, a := range cands {
 					// a2 is a as it runs after the parent's step.
-					if a2 := e.independent(path, a, parent.info); a2 != nil {
+					if a2 := e.independent(path, r, a, parent.info); a2 != nil {
 						sleep = append(sleep, a2)
 					}
 				}
 			}
 			nd := &ncNode{sleep: sleep, en: en, tried: map[int32]bool{}}
 			next := int32(-1)
+			awake := 0
 			for _, t := range en {
 				if !asleep(sleep, t) {
-					next = t
-					break
+					if next < 0 {
+						next = t
+					}
+					awake++
 				}
+			}
+			if awake > 1 {
+				nd.snap = r.snapshot()
 			}
 			if next < 0 {
 				pruned = true
@@ -386,7 +471,7 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 			nd.info = r.macro(next, sc, &nd.ch)
 		}
 		if e.dpor {
-			e.races(path)
+			e.races(path, from)
 			e.pendingLocks(r, path)
 			if n := len(path); !pruned && n > 0 && (r.x.violation != "" || r.x.boundHit != "") {
 				// The last step ended the run while other threads could
@@ -512,27 +597,36 @@ func (e *ncExplorer) dependent(a, b *stepInfo) bool {
 // k), the run must also be explored from node i with a thread that starts
 // v = (the steps between i and k not after i), k. If no such initial thread
 // of v is in node i's backtrack set, one is added.
-func (e *ncExplorer) races(path []*ncNode) {
+//
+// The steps of the nodes before from are those of the previous run, whose
+// races were handled then: a race (i, k) with k < from has the same v, and
+// backtrack sets only grow, so only races with k >= from are looked at, and
+// the happens-before sets of the earlier nodes are kept on the nodes.
+func (e *ncExplorer) races(path []*ncNode, from int) {
 	n := len(path)
-	words := (n + 63) / 64
 	// before[k]: the steps that happen before step k.
 	before := make([][]uint64, n)
 	dep := func(i, k int) bool { return e.dependent(path[i].info, path[k].info) }
 	has := func(set []uint64, i int) bool { return set[i/64]&(1<<(uint(i)%64)) != 0 }
 	for k := 0; k < n; k++ {
-		before[k] = make([]uint64, words)
+		if k < from && path[k].before != nil {
+			before[k] = path[k].before
+			continue
+		}
+		before[k] = make([]uint64, k/64+1)
 		for i := k - 1; i >= 0; i-- {
 			if has(before[k], i) || !dep(i, k) {
 				continue
 			}
 			before[k][i/64] |= 1 << (uint(i) % 64)
-			for w := range before[k] {
+			for w := range before[i] {
 				before[k][w] |= before[i][w]
 			}
 		}
+		path[k].before = before[k]
 	}
 	addRace := raceAdder(path, before, has)
-	for k := 0; k < n; k++ {
+	for k := from; k < n; k++ {
 		for i := k - 1; i >= 0; i-- {
 			if path[i].info.t == path[k].info.t || !has(before[k], i) || !dep(i, k) {
 				continue
@@ -690,4 +784,122 @@ func hasInt32(s []int32, v int32) bool {
 		}
 	}
 	return false
+}
+
+// cloneExec returns an independent copy of x that chooses with ch: the ncmc
+// explorer snapshots the state before each step of its DFS path and runs
+// from a copy instead of re-executing the path from the start. Memory,
+// threads, frames, the execution graph and the unfinished invocations are
+// copied; finished invocations and the graph's past events are immutable
+// and shared (slices are capped so that appends never write into the
+// other execution's arrays). It returns nil for executions with graph
+// exploration or race detection state, which it does not copy.
+func cloneExec(x *Execution, ch Chooser) *Execution {
+	if x.rx != nil || x.races != nil || x.collecting {
+		return nil
+	}
+	y := *x
+	y.chooser = ch
+	// Memory: one array for all blocks (each block capped).
+	n := 0
+	for _, b := range x.mem {
+		n += len(b)
+	}
+	cells := make([]int64, 0, n)
+	y.mem = make([][]int64, len(x.mem))
+	for i, b := range x.mem {
+		if b != nil {
+			k := len(cells)
+			cells = append(cells, b...)
+			y.mem[i] = cells[k:len(cells):len(cells)]
+		}
+	}
+	// Threads, frames and locals, each kind in one array.
+	nt, nf, nl := 0, 0, 0
+	for _, t := range x.threads {
+		if t != nil {
+			nt++
+			nf += len(t.frames)
+			for _, f := range t.frames {
+				nl += len(f.locals)
+			}
+		}
+	}
+	ths := make([]thread, 0, nt)
+	frs := make([]frame, 0, nf)
+	locs := make([]int64, 0, nl)
+	var invs map[*seg.Invocation]*seg.Invocation
+	y.threads = make([]*thread, len(x.threads))
+	for i, t := range x.threads {
+		if t == nil {
+			continue
+		}
+		ths = append(ths, *t)
+		u := &ths[len(ths)-1]
+		k := len(frs)
+		for _, f := range t.frames {
+			l := len(locs)
+			locs = append(locs, f.locals...)
+			f.locals = locs[l:len(locs):len(locs)]
+			if f.inv != nil && !f.inv.Done {
+				if invs == nil {
+					invs = map[*seg.Invocation]*seg.Invocation{}
+				}
+				c, ok := invs[f.inv]
+				if !ok {
+					cp := *f.inv
+					c = &cp
+					invs[f.inv] = c
+				}
+				f.inv = c
+			}
+			frs = append(frs, f)
+		}
+		u.frames = frs[k:len(frs):len(frs)]
+		u.buf = append([]bufEntry(nil), t.buf...)
+		y.threads[i] = u
+	}
+	y.live = x.live[:len(x.live):len(x.live)]
+	y.waiters = make(map[int64][]int32, len(x.waiters))
+	for k, v := range x.waiters {
+		y.waiters[k] = v[:len(v):len(v)]
+	}
+	if x.owner != nil {
+		y.owner = maps.Clone(x.owner)
+	}
+	y.Trace = x.Trace[:len(x.Trace):len(x.Trace)]
+	y.Log = x.Log[:len(x.Log):len(x.Log)]
+	y.Commits = x.Commits[:len(x.Commits):len(x.Commits)]
+	y.Choices = x.Choices[:len(x.Choices):len(x.Choices)]
+	g := *x.G
+	g.Threads = make([][]seg.Event, len(x.G.Threads))
+	for t, evs := range x.G.Threads {
+		g.Threads[t] = evs[:len(evs):len(evs)]
+	}
+	// The begin events of the unfinished invocations name the copies.
+	copied := map[int32]bool{}
+	for old, c := range invs {
+		id := old.Begin
+		if id.IsInit() || int(id.T) >= len(g.Threads) || int(id.I) >= len(g.Threads[id.T]) {
+			continue
+		}
+		if !copied[id.T] {
+			evs := append([]seg.Event(nil), g.Threads[id.T]...)
+			g.Threads[id.T] = evs[:len(evs):len(evs)]
+			copied[id.T] = true
+		}
+		if ev := &g.Threads[id.T][id.I]; ev.Inv == old {
+			ev.Inv = c
+		}
+	}
+	g.Names = append([]string(nil), x.G.Names...)
+	g.Parent = append([]int32(nil), x.G.Parent...)
+	g.SpawnedBy = append([]seg.EventID(nil), x.G.SpawnedBy...)
+	g.MO = maps.Clone(x.G.MO)
+	for k, v := range g.MO {
+		g.MO[k] = v[:len(v):len(v)]
+	}
+	g.InitVal = maps.Clone(x.G.InitVal)
+	y.G = &g
+	return &y
 }
