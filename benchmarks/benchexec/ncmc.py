@@ -6,6 +6,8 @@
 
 """BenchExec tool-info module for ncmc, a stateless model checker."""
 
+import re
+
 import benchexec.result as result
 import benchexec.tools.template
 from benchexec.tools.sv_benchmarks_util import ILP32, LP64, get_data_model_from_task
@@ -18,6 +20,9 @@ _RESULTS = {
     "FALSE(unreach-call)": result.RESULT_FALSE_REACH,
     "FALSE(no-data-race)": result.RESULT_FALSE_DATARACE,
 }
+
+# A diagnostic of bad input: file:line:col: message.
+_POSITIONED = re.compile(r"^\S+:\d+:\d+: ")
 
 # Exit codes of ncmc: 0 verified, 1 violation, 2 bad input or usage,
 # 3 unknown.
@@ -83,7 +88,11 @@ class Tool(benchexec.tools.template.BaseTool2):
         if run.was_timeout:
             return "TIMEOUT"
         if run.exit_code is not None and run.exit_code.value == _EXIT_BAD_INPUT:
-            return f"{result.RESULT_ERROR} (bad input)"
+            # A diagnostic file:line:col: message is bad input; "ncmc: ..."
+            # is a failure of the checker (e.g. the SMT solver gave up).
+            if any(_POSITIONED.match(line) for line in run.output):
+                return f"{result.RESULT_ERROR} (bad input)"
+            return f"{result.RESULT_ERROR} (checker)"
         return result.RESULT_ERROR
 
     def get_value_from_output(self, output, identifier):

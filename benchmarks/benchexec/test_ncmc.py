@@ -103,6 +103,7 @@ class DetermineResult(unittest.TestCase):
             ("p.c:3:4: expected ';'\n", 2, False, "ERROR (bad input)"),
             ("p.c: 1000 executions so far\n", None, True, "TIMEOUT"),
             ("panic: boom\n\ngoroutine 1 [running]:\n", 2, False, "ERROR (panic)"),
+            ("ncmc: mcr: solver gave up: context deadline exceeded\n", 2, False, "ERROR (checker)"),
             ("", 139, False, "ERROR"),
         ]
         for output, code, timeout, want in cases:
@@ -132,14 +133,16 @@ class RealRuns(unittest.TestCase):
         exe = os.path.abspath(os.environ["NCMC"])
         task = Task(str(file), str(SVCOMP / "properties" / prp), {"language": "C", "data_model": "ILP32"})
         cmd = tool.cmdline(exe, options, task, Limits(60))
-        p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, check=False)
+        # BenchExec writes stdout and stderr of a run to one output file.
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=cwd, check=False)
+        p.stderr = ""
         return tool.determine_result(Run(p.stdout, p.returncode)), p
 
     def test_tasks(self):
         cases = [
             ("thesis/sigma.c", ["--unroll", "16"], "false(unreach-call)", True),
-            ("thesis/pthread-demo-datarace-1.c", ["--unroll", "20"], "true", False),
-            ("thesis/fkp2013-1.c", ["--max-executions", "10"], "unknown", False),
+            ("thesis/pthread-demo-datarace-1.c", ["--unroll", "20", "--explorer", "reference", "--state-cache"], "true", False),
+            ("thesis/fkp2013-1.c", ["--max-executions", "10", "--explorer", "reference"], "unknown", False),
         ]
         for file, options, want, witness in cases:
             with self.subTest(file=file), tempfile.TemporaryDirectory() as cwd:

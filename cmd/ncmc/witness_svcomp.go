@@ -59,7 +59,8 @@ func svcompVerdict(property, answer string) string {
 // deadlock, a runtime error) says nothing about the property, so the
 // exploration then goes on past violations to look for one of the
 // property's. Data races are detected by the stateful reference explorer
-// (as in sweep), which the default and mcr give way to. It returns the last
+// (as in sweep), which the default and mcr give way to; so does an mcr that
+// fails. It returns the last
 // result and the answer ("true", "false" or "unknown") with its reason.
 func checkSVCOMP(ctx context.Context, prog *ir.Program, opts ncmc.Options, property string) (*ncmc.Result, string, string, error) {
 	target := cfront.IsErrorCall
@@ -72,6 +73,17 @@ func checkSVCOMP(ctx context.Context, prog *ir.Program, opts ncmc.Options, prope
 	}
 	deadline := time.Now().Add(opts.Timeout)
 	res, err := ncmc.Verify(ctx, prog, opts)
+	if err != nil && (opts.Explorer == "auto" || opts.Explorer == "mcr" || opts.Explorer == "") {
+		// mcr can fail (the solver gives up): as sweep, go on with the
+		// stateful reference explorer for the time left.
+		opts.Explorer, opts.StateCache = "reference", true
+		if opts.Timeout > 0 {
+			if opts.Timeout = time.Until(deadline); opts.Timeout <= 0 {
+				return nil, "", "", fmt.Errorf("%v (no time left for the reference explorer)", err)
+			}
+		}
+		res, err = ncmc.Verify(ctx, prog, opts)
+	}
 	if err != nil {
 		return nil, "", "", err
 	}
