@@ -220,3 +220,58 @@ fn main() {
 		})
 	}
 }
+
+// TestCloneExecIndependent: a copy of an execution taken in the middle of a
+// run goes on exactly as the original does (same steps, same final state),
+// and running the copy leaves the original untouched.
+func TestCloneExecIndependent(t *testing.T) {
+	for _, name := range []string{"hashtable.cir", "union-find.cir", "set-2add-cont.cir", "counter-shb2.cir"} {
+		t.Run(name, func(t *testing.T) {
+			prog, _ := loadSpecProgram(t, filepath.Join("..", "examples", name))
+			names := NewNames(prog)
+			cfg := Config{Model: SC, ContinueAfterViolation: true}
+			// Round-robin over the enabled threads, k steps, then copy.
+			step := func(x *Execution, i int) bool {
+				en := x.Enabled()
+				if x.Finished() || len(en) == 0 {
+					return false
+				}
+				x.Step(en[i%len(en)])
+				return true
+			}
+			for k := 0; k < 12; k += 3 {
+				orig := NewExecution(prog, names, cfg, firstChoice{}, false)
+				i := 0
+				for ; i < k && step(orig, i); i++ {
+				}
+				before := orig.StateHash()
+				cp := cloneExec(orig, firstChoice{})
+				if cp == nil {
+					t.Fatal("cloneExec returned nil")
+				}
+				if cp.StateHash() != before {
+					t.Fatalf("k=%d: copy's state differs", k)
+				}
+				j := i
+				for ; step(cp, j); j++ {
+				}
+				if orig.StateHash() != before {
+					t.Fatalf("k=%d: running the copy changed the original", k)
+				}
+				for ; step(orig, i); i++ {
+				}
+				if i != j || orig.StateHash() != cp.StateHash() || orig.Steps() != cp.Steps() {
+					t.Errorf("k=%d: original and copy end differently (%d vs %d steps)", k, i, j)
+				}
+				if len(orig.G.Threads) != len(cp.G.Threads) {
+					t.Fatalf("k=%d: graphs differ", k)
+				}
+				for th := range orig.G.Threads {
+					if len(orig.G.Threads[th]) != len(cp.G.Threads[th]) {
+						t.Errorf("k=%d: thread %d has %d events, copy %d", k, th, len(orig.G.Threads[th]), len(cp.G.Threads[th]))
+					}
+				}
+			}
+		})
+	}
+}
