@@ -371,7 +371,6 @@ func (s *sweepCmd) answer(ctx context.Context, u *sweepUnit, log *strings.Builde
 	// exhaustive stages get the rest, and what they leave is again for
 	// the bug hunt.
 	end := time.Now().Add(s.Timeout)
-	deadline := end
 	if r.Property == "unreach-call" {
 		if hunt := s.bugHunt(ctx, prog, target, time.Now().Add(s.Timeout/10), log); hunt != nil {
 			u.res.Explorer = "pct"
@@ -395,6 +394,59 @@ func (s *sweepCmd) answer(ctx context.Context, u *sweepUnit, log *strings.Builde
 		opts.Explorer, opts.StateCache = "reference", true
 		fmt.Fprintln(log, "data races are checked with the stateful reference explorer (mcr does not detect them)")
 	}
+	var dpor *dporRun
+	if r.Property == "unreach-call" && s.Explorer == "auto" {
+		// Stage dpor, beside the stateful stages (it stops them when it
+		// answers): the ncmc explorer without specs, a sleep-set +
+		// source-set DPOR for SC (checked against the plain reference
+		// explorer by TestDPORDifferential). It proves programs the
+		// stateful explorer cannot finish (workstealqueue_mutex-2), and the
+		// stateful explorer those it cannot (qw2004_variant, spin loops).
+		var stop context.CancelFunc
+		ctx, stop = context.WithCancel(ctx)
+		defer stop()
+		dpor = s.startDPOR(ctx, prog, target, opts, end, stop)
+	}
+	answer, reason = s.stateful(ctx, u, prog, target, opts, end, log)
+	if dpor == nil {
+		return answer, reason
+	}
+	stopped := false
+	if answer != "unknown" && !dpor.finished() {
+		dpor.cancel()
+		stopped = true
+	}
+	res := dpor.wait()
+	fmt.Fprintf(log, "\n%s", dpor.log.String())
+	if stopped {
+		fmt.Fprintln(log, "stage dpor stopped: the other stages answered first")
+	}
+	if res == nil {
+		return answer, reason
+	}
+	a, why := propertyAnswer(res, target, r.Property)
+	if answer != "unknown" && answer != a {
+		why = fmt.Sprintf("the explorers disagree: stateful %s (%s), dpor %s (%s)", answer, reason, a, why)
+		fmt.Fprintln(log, why)
+		return "unknown", why
+	}
+	if answer != "unknown" {
+		return answer, reason
+	}
+	fmt.Fprintf(log, "answer from stage dpor: %s\n", a)
+	u.res.Explorer = "ncmc"
+	if a == "false" {
+		s.sweepWitness(u, res, log)
+	}
+	return a, why
+}
+
+// stateful runs the stages of the stateful reference explorer and the
+// final bug hunt (for unreach-call) until end and returns the answer and
+// why.
+func (s *sweepCmd) stateful(ctx context.Context, u *sweepUnit, prog *ir.Program, target func(string) bool, opts ncmc.Options, end time.Time, log io.Writer) (string, string) {
+	r := &u.res
+	deadline := end
 	run := func(stage string) (*ncmc.Result, error) {
 		opts.Timeout = time.Until(deadline)
 		if opts.Timeout <= 0 {
@@ -477,6 +529,98 @@ func (s *sweepCmd) answer(ctx context.Context, u *sweepUnit, log *strings.Builde
 		return "unknown", "checker error: " + err.Error()
 	}
 	return finish(res)
+}
+
+// dporRun is the dpor stage running beside the stateful stages.
+type dporRun struct {
+	log    strings.Builder // the stage's own log, appended to the task's when it is done
+	done   chan struct{}
+	res    *ncmc.Result // its answering result, or nil (set before done is closed)
+	cancel context.CancelFunc
+}
+
+func (d *dporRun) wait() *ncmc.Result { <-d.done; return d.res }
+
+func (d *dporRun) finished() bool {
+	select {
+	case <-d.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// startDPOR starts the ncmc explorer without specs (plain DPOR for SC: no
+// state cache, no symmetry) on prog until end, for unreach-call. Its result
+// answers the property if a violating execution calls the error function
+// (a real execution: false is sound), or if every execution was explored
+// with no bound hit and no budget stop (true); then it calls answered
+// (which stops the stateful stages). It stops its search at the first loop
+// or step bound hit, after which it could only answer false, which the bug
+// hunts and the stateful explorer find as well.
+func (s *sweepCmd) startDPOR(ctx context.Context, prog *ir.Program, target func(string) bool, base ncmc.Options, end time.Time, answered func()) *dporRun {
+	d := &dporRun{done: make(chan struct{})}
+	ctx, d.cancel = context.WithCancel(ctx)
+	go func() {
+		defer close(d.done)
+		defer d.cancel()
+		d.res = s.dpor(ctx, prog, target, base, end, &d.log)
+		if d.res != nil {
+			answered()
+		}
+	}()
+	return d
+}
+
+// dpor is the dpor stage (startDPOR).
+func (s *sweepCmd) dpor(ctx context.Context, prog *ir.Program, target func(string) bool, base ncmc.Options, end time.Time, log io.Writer) *ncmc.Result {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(log, "dpor: internal error: %v\n", p)
+		}
+	}()
+	opts := base
+	opts.Explorer, opts.StateCache, opts.Symmetry, opts.UnboundedLoops, opts.Races = "ncmc", false, false, false, false
+	for _, keep := range []bool{false, true} {
+		opts.KeepGoing, opts.Timeout = keep, time.Until(end)
+		if opts.Timeout <= 0 {
+			return nil
+		}
+		dctx, cancel := context.WithCancel(ctx)
+		boundHit := false
+		opts.ProgressEvery = time.Nanosecond // after every execution (0 means the default, 250 ms)
+		opts.Progress = func(st ncmc.Stats) {
+			if st.BoundHits > 0 && !boundHit {
+				boundHit = true
+				cancel()
+			}
+		}
+		fmt.Fprintf(log, "stage dpor (beside the stateful stages): explorer ncmc (no specs: DPOR), unroll %s, max-steps %d, keep going %v, stops at the first bound hit, %s left\n",
+			unrollText(opts), opts.MaxSteps, keep, opts.Timeout.Round(time.Millisecond))
+		res, err := ncmc.Verify(dctx, prog, opts)
+		cancel()
+		if err != nil {
+			fmt.Fprintln(log, err)
+			return nil
+		}
+		logResult(log, res)
+		a, _ := propertyAnswer(res, target, "unreach-call")
+		switch {
+		case a == "false":
+			return res
+		case a == "true" && !boundHit && res.Stopped == "" && res.Stats.BoundHits == 0:
+			return res
+		case boundHit:
+			fmt.Fprintln(log, "dpor: a bound was hit: no answer true possible, stage over")
+			return nil
+		case res.Verdict == ncmc.Violation && res.Stopped == "" && !keep:
+			// Another kind of violation came first: explore on.
+			fmt.Fprintf(log, "first violation: %s; exploring on\n", res.Reason)
+			continue
+		}
+		return nil
+	}
+	return nil
 }
 
 // bugHunt runs PCT (randomised bug finding, ncmc test) until end, with a
