@@ -33,6 +33,7 @@ package mcr
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -126,7 +127,21 @@ type Expect struct {
 	// AnyWVal marks the pivot read: its written value (RMW) follows from the
 	// new read value, and a CAS may now succeed (RMW) or fail (read).
 	AnyWVal bool
+	// LeavesAtomic marks a pivot read inside an atomic section after which
+	// the seed schedules other steps: the seed assumes that, with the new
+	// value, the thread leaves the section within this step (the query
+	// "the section ends with the pivot"). Whether it does depends on the
+	// program's control flow, which the trace does not show; if the thread
+	// is still inside the section after the step, the seed is infeasible
+	// (ErrSectionOpen), and the seed of the query "the section stays open"
+	// covers those executions.
+	LeavesAtomic bool
 }
+
+// ErrSectionOpen is what a replay reports for a seed whose pivot was
+// marked Expect.LeavesAtomic when the pivot's thread stays inside its
+// atomic section: the seed is infeasible and is dropped, not a divergence.
+var ErrSectionOpen = errors.New("mcr: the pivot's atomic section stays open: seed infeasible")
 
 // Seed is a schedule prefix to replay, with per-thread choices.
 type Seed struct {
@@ -224,6 +239,30 @@ type lockPair struct {
 }
 
 type section struct{ first, last int }
+
+// secEnd says how the atomic section of a pivot read ends in the new
+// execution. The trace shows where the section ended with the read's old
+// value; with the new value the thread's control flow may differ, so a
+// pivot read inside a section is asked twice: once with the section still
+// open after the read (no step of another thread between the section's
+// first step and the cutoff; such seeds are always replayable), once with
+// the section ending with the read's step (other threads may run right
+// after it; the seed is marked Expect.LeavesAtomic and checked at replay).
+type secEnd uint8
+
+const (
+	secObserved secEnd = iota // not a pivot in a section: sections as observed
+	secOpen                   // the pivot's section stays open after the pivot
+	secAtPivot                // the pivot's section ends with the pivot's step
+)
+
+// pivotEnds lists the ways r's atomic section may end for pivots of read r.
+func (a *analysis) pivotEnds(r int) []secEnd {
+	if a.tr.Steps[r].Atomic > 0 {
+		return []secEnd{secOpen, secAtPivot}
+	}
+	return []secEnd{secObserved}
+}
 
 // trace analysis shared by the pivots of one trace.
 type analysis struct {
@@ -527,8 +566,9 @@ func (a *analysis) after(c cutoff, i int) smt.Formula { return a.b.Lt(c.v, a.o[i
 
 // prefixConstraints: every step before the cutoff keeps its reads' values,
 // lock sections exclude each other and atomic sections are not interleaved.
-// skip is a read exempt from validity (the pivot), -1 if none.
-func (a *analysis) prefixConstraints(c cutoff, skip int) smt.Formula {
+// skip is a read exempt from validity (the pivot), -1 if none; end says how
+// the pivot's atomic section ends (secEnd).
+func (a *analysis) prefixConstraints(c cutoff, skip int, end secEnd) smt.Formula {
 	var fs []smt.Formula
 	// The frozen steps (the parent's seed) stay in the prefix, in any order
 	// that keeps their values.
@@ -584,14 +624,27 @@ func (a *analysis) prefixConstraints(c cutoff, skip int) smt.Formula {
 	for _, k_ := range sortedKeys(a.secs) {
 		s := a.secs[k_]
 		t := a.tr.Steps[s.first].T
+		// outside: step (or commit item) f of another thread lies outside
+		// the section, or is not in the prefix.
+		outside := func(f int) smt.Formula {
+			alts := []smt.Formula{a.lt(f, s.first), a.after(c, f), a.after(c, s.first)}
+			switch {
+			case skip < 0 || a.tr.Steps[skip].Atomic != k_ || end == secObserved:
+				alts = append(alts, a.lt(s.last, f))
+			case end == secAtPivot:
+				alts = append(alts, a.lt(skip, f))
+			}
+			// secOpen: the section is still open at the cutoff.
+			return a.b.Or(alts...)
+		}
 		for f, st := range a.tr.Steps {
 			if st.T == t && !st.Flush {
 				continue
 			}
-			fs = append(fs, a.b.Or(a.lt(f, s.first), a.lt(s.last, f), a.after(c, f), a.after(c, s.first)))
+			fs = append(fs, outside(f))
 		}
 		for f := a.n; f < len(a.o); f++ { // commits of buffered stores are flushes too
-			fs = append(fs, a.b.Or(a.lt(f, s.first), a.lt(s.last, f), a.after(c, f), a.after(c, s.first)))
+			fs = append(fs, outside(f))
 		}
 	}
 	return a.b.And(fs...)
@@ -605,8 +658,8 @@ func (a *analysis) prefixConstraints(c cutoff, skip int) smt.Formula {
 // 1635 of the differential test). With its new value r may write something
 // else (an RMW, or a CAS that now succeeds or fails), so no other read of its
 // location may fall between r and the cutoff (their validity assumes the old
-// write).
-func (a *analysis) pivotPrefix(r int) smt.Formula {
+// write). end says how r's atomic section ends (secEnd).
+func (a *analysis) pivotPrefix(r int, end secEnd) smt.Formula {
 	c := cutoff{a.b.NewVar(fmt.Sprintf("CUT%d", r))}
 	fs := []smt.Formula{a.b.Lt(a.o[r], c.v)}
 	st := a.tr.Steps[r]
@@ -620,11 +673,15 @@ func (a *analysis) pivotPrefix(r int) smt.Formula {
 			}
 		}
 	}
-	fs = append(fs, a.prefixConstraints(c, r))
+	fs = append(fs, a.prefixConstraints(c, r, end))
 	return a.b.And(fs...)
 }
 
-// Seeds returns the seeds of every pivot of tr.
+// Seeds returns the seeds of every pivot of tr. If ctx is cancelled or its
+// deadline passes (also inside a solver query), the error is
+// context.Canceled or context.DeadlineExceeded (errors.Is); other errors are
+// failures of the solver (a query timeout of Options.QueryTimeout, Z3
+// giving up or failing).
 func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 	a, err := g.analyse(tr)
 	if err != nil {
@@ -648,78 +705,11 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 		if r < tr.Frozen {
 			continue
 		}
-		vals := a.candidateValues(r)
-		srcs := a.sameValueSources(r)
-		if len(vals)+len(srcs) == 0 {
-			continue
-		}
-		s.Push()
-		s.Assert(a.pivotPrefix(r))
-		for k := range len(vals) + len(srcs) {
-			ok0 := false
-			s.Push()
-			var v int64
-			if k < len(vals) {
-				v = vals[k]
-				s.Assert(a.validFor(r, v))
-			} else {
-				// The same value from another write (or the initial value):
-				// the value-based pivots alone cannot move r before (or after)
-				// a write it read from in this execution.
-				v = a.ev[r].RVal
-				s.Assert(a.readsFrom(r, srcs[k-len(vals)]))
-			}
-			if g.opts.Scoped != nil {
-				f, ok := g.scopedRule(a, r, k, vals, srcs)
-				if !ok {
-					s.Pop()
-					continue
-				}
-				s.Assert(f)
-			}
-			ok, err := g.check(ctx)
-			ok0 = ok
-			if err != nil {
-				s.Pop()
-				s.Pop()
+		for _, end := range a.pivotEnds(r) {
+			if err := g.readPivots(ctx, a, r, end, add); err != nil {
 				return seeds, err
 			}
-			if ok {
-				model := g.model(a)
-				sd := a.seed(model, []int{r}, r, v)
-				sd.Why = fmt.Sprintf("step %d (%s) reads %d", r, tr.G.Label(a.ev[r]), v)
-				add(sd)
-				// Also a seed that keeps as much of the observed order before r
-				// as possible: the minimal seed leaves unrelated steps to the
-				// default scheduler, which may run them later than every
-				// interleaving with r = v that needs them early.
-				var pref []int64
-				var err error
-				if a.mayKeepMore(sd, r) {
-					pref, err = g.preferObserved(ctx, a, r)
-				}
-				if err != nil {
-					s.Pop()
-					s.Pop()
-					return seeds, err
-				}
-				if pref != nil {
-					keep := a.seed(pref, append([]int{r}, a.observedBefore(pref, r)...), r, v)
-					keep.Why = sd.Why + " (observed order kept)"
-					if a.material(sd, keep) {
-						add(keep)
-					}
-				}
-			}
-			s.Pop()
-			if k < len(vals) && ok0 && g.opts.Scoped == nil {
-				if err := g.sourcePivots(ctx, a, r, vals[k], add); err != nil {
-					s.Pop()
-					return seeds, err
-				}
-			}
 		}
-		s.Pop()
 	}
 
 	// 2. Final values of observed locations.
@@ -739,13 +729,106 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 	return seeds, nil
 }
 
+// readPivots adds the seeds of the pivots of read r (each other value, and
+// the same value from another source), with r's atomic section ending as
+// end says.
+func (g *Generator) readPivots(ctx context.Context, a *analysis, r int, end secEnd, add func(Seed)) error {
+	vals := a.candidateValues(r)
+	srcs := a.sameValueSources(r)
+	if len(vals)+len(srcs) == 0 {
+		return nil
+	}
+	s := g.solver
+	s.Push()
+	defer s.Pop()
+	s.Assert(a.pivotPrefix(r, end))
+	why := func(v int64) string {
+		w := fmt.Sprintf("step %d (%s) reads %d", r, a.tr.G.Label(a.ev[r]), v)
+		switch end {
+		case secOpen:
+			w += " (atomic section open)"
+		case secAtPivot:
+			w += " (atomic section ends)"
+		}
+		return w
+	}
+	for k := range len(vals) + len(srcs) {
+		var v int64
+		var f smt.Formula
+		if k < len(vals) {
+			v = vals[k]
+			f = a.validFor(r, v)
+		} else {
+			// The same value from another write (or the initial value): the
+			// value-based pivots alone cannot move r before (or after) a
+			// write it read from in this execution.
+			v = a.ev[r].RVal
+			f = a.readsFrom(r, srcs[k-len(vals)])
+		}
+		if g.opts.Scoped != nil {
+			sf, ok := g.scopedRule(a, r, k, vals, srcs)
+			if !ok {
+				continue
+			}
+			f = a.b.And(f, sf)
+		}
+		ok, err := g.valuePivot(ctx, a, r, v, f, end, why(v), add)
+		if err != nil {
+			return err
+		}
+		if k < len(vals) && ok && g.opts.Scoped == nil {
+			if err := g.sourcePivots(ctx, a, r, vals[k], end, why(vals[k]), add); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// valuePivot solves the pivot "r reads v" given by formula f (on top of the
+// asserted pivot prefix) and adds its seeds: the minimal one and, if it
+// freezes more, the one that keeps the observed order before r. It reports
+// whether the pivot is satisfiable.
+func (g *Generator) valuePivot(ctx context.Context, a *analysis, r int, v int64, f smt.Formula, end secEnd, why string, add func(Seed)) (bool, error) {
+	s := g.solver
+	s.Push()
+	defer s.Pop()
+	s.Assert(f)
+	ok, err := g.check(ctx)
+	if err != nil || !ok {
+		return false, err
+	}
+	sd := a.seed(g.model(a), []int{r}, r, v, end)
+	sd.Why = why
+	add(sd)
+	// Also a seed that keeps as much of the observed order before r as
+	// possible: the minimal seed leaves unrelated steps to the default
+	// scheduler, which may run them later than every interleaving with
+	// r = v that needs them early.
+	if !a.mayKeepMore(sd, r) {
+		return true, nil
+	}
+	pref, err := g.preferObserved(ctx, a, r)
+	if err != nil {
+		return true, err
+	}
+	if pref != nil {
+		keep := a.seed(pref, append([]int{r}, a.observedBefore(pref, r)...), r, v, end)
+		keep.Why = why + " (observed order kept)"
+		if a.material(sd, keep) {
+			add(keep)
+		}
+	}
+	return true, nil
+}
+
 // sourcePivots adds, for a satisfiable pivot "r reads v", one seed per
 // source of v (the initial value, or a write of v) that r can read from:
 // the value-based query lets the model pick the source, and the seed then
 // freezes that source and whatever it needs, which other executions with
 // r = v may not contain (seed 1635 under other Z3 random seeds). Not with
 // Options.Scoped (the thesis rule decides about pivots itself).
-func (g *Generator) sourcePivots(ctx context.Context, a *analysis, r int, v int64, add func(Seed)) error {
+func (g *Generator) sourcePivots(ctx context.Context, a *analysis, r int, v int64, end secEnd, why string, add func(Seed)) error {
 	s := g.solver
 	loc := a.ev[r].Loc
 	var ws []int
@@ -769,8 +852,8 @@ func (g *Generator) sourcePivots(ctx context.Context, a *analysis, r int, v int6
 			return err
 		}
 		if ok {
-			sd := a.seed(g.model(a), []int{r}, r, v)
-			sd.Why = fmt.Sprintf("step %d (%s) reads %d from %s", r, a.tr.G.Label(a.ev[r]), v, a.srcName(w))
+			sd := a.seed(g.model(a), []int{r}, r, v, end)
+			sd.Why = fmt.Sprintf("%s from %s", why, a.srcName(w))
 			add(sd)
 		}
 		s.Pop()
@@ -979,6 +1062,12 @@ func (g *Generator) check(ctx context.Context) (bool, error) {
 		if ctx.Err() != nil {
 			return false, ctx.Err()
 		}
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+			// The solver's timeout was shortened to ctx's deadline and
+			// expired a moment before ctx itself reports it: an
+			// interruption, not a failure of the solver.
+			return false, err
+		}
 		g.Stats.Unknown++
 		return false, fmt.Errorf("mcr: solver gave up: %w", err)
 	}
@@ -1009,8 +1098,8 @@ func (g *Generator) model(a *analysis) []int64 {
 
 // seed computes the smallest prefix the model needs for the roots, plus the
 // frozen prefix, ordered by the model. pivot (>= 0) is the read whose value
-// changes to v.
-func (a *analysis) seed(model []int64, roots []int, pivot int, v int64) Seed {
+// changes to v; end says how its atomic section ends (secEnd).
+func (a *analysis) seed(model []int64, roots []int, pivot int, v int64, end secEnd) Seed {
 	n := len(a.o)
 	in := make([]bool, n)
 	var work []int
@@ -1110,6 +1199,13 @@ func (a *analysis) seed(model []int64, roots []int, pivot int, v int64) Seed {
 		// An atomic section interleaved with later included steps is included whole.
 		for _, k_ := range sortedKeys(a.secs) {
 			s := a.secs[k_]
+			if pivot >= 0 && a.tr.Steps[pivot].Atomic == k_ && end != secObserved {
+				// The pivot's section: with its new value nothing of the
+				// thread after the pivot is in the prefix, and the query
+				// placed every other included step before the section or
+				// (secAtPivot) after the pivot.
+				continue
+			}
 			if in[s.last] {
 				continue
 			}
@@ -1169,6 +1265,7 @@ func (a *analysis) seed(model []int64, roots []int, pivot int, v int64) Seed {
 		return idx[x] < idx[y]
 	})
 	sd := Seed{Choices: map[int32][]int{}}
+	pivotAt := -1
 	for _, i := range idx {
 		var st Step
 		var e *seg.Event
@@ -1187,9 +1284,13 @@ func (a *analysis) seed(model []int64, roots []int, pivot int, v int64) Seed {
 			if i == pivot {
 				ex.RVal = v
 				ex.AnyWVal = true
+				pivotAt = len(sd.Expect)
 			}
 		}
 		sd.Expect = append(sd.Expect, ex)
+	}
+	if end == secAtPivot && pivotAt >= 0 && pivotAt+1 < len(sd.Steps) {
+		sd.Expect[pivotAt].LeavesAtomic = true
 	}
 	for _, c := range a.tr.Choices {
 		if c.Step < 0 || (c.Step < a.n && in[c.Step]) {
@@ -1267,7 +1368,7 @@ func (g *Generator) finalPivots(ctx context.Context, a *analysis, add func(Seed)
 				after = append(after, a.b.Lt(a.o[i], end))
 			}
 			s.Assert(a.b.And(after...))
-			s.Assert(a.prefixConstraints(cutoff{end}, -1))
+			s.Assert(a.prefixConstraints(cutoff{end}, -1, secObserved))
 			s.Assert(a.b.And(pinned...))
 			s.Assert(a.finalIs(loc, v))
 			ok, err := g.check(ctx)
@@ -1280,7 +1381,7 @@ func (g *Generator) finalPivots(ctx context.Context, a *analysis, add func(Seed)
 				for i := range all {
 					all[i] = i
 				}
-				sd := a.seed(g.model(a), all, -1, 0)
+				sd := a.seed(g.model(a), all, -1, 0, secObserved)
 				sd.Finals = map[int64]int64{loc: v}
 				for _, l := range sortedKeys(a.tr.FrozenFinals) {
 					fv := a.tr.FrozenFinals[l]
@@ -1344,14 +1445,14 @@ func (g *Generator) deadlockPivots(ctx context.Context, a *analysis, add func(Se
 			fs := []smt.Formula{a.b.Lt(a.o[h1.beforeReq], c.v), a.b.Lt(a.o[h2.beforeReq], c.v),
 				a.after(c, h1.req), a.after(c, h2.req)}
 			s.Assert(a.b.And(fs...))
-			s.Assert(a.prefixConstraints(c, -1))
+			s.Assert(a.prefixConstraints(c, -1, secObserved))
 			ok, err := g.check(ctx)
 			if err != nil {
 				s.Pop()
 				return err
 			}
 			if ok {
-				sd := a.seed(g.model(a), []int{h1.beforeReq, h2.beforeReq}, -1, 0)
+				sd := a.seed(g.model(a), []int{h1.beforeReq, h2.beforeReq}, -1, 0, secObserved)
 				sd.Why = fmt.Sprintf("deadlock: t%d holds %s and requests %s, t%d the reverse", h1.t, a.tr.G.Loc(h1.held), a.tr.G.Loc(h1.want), h2.t)
 				add(sd)
 			}
@@ -1385,7 +1486,7 @@ func (g *Generator) choicePivots(a *analysis, add func(Seed)) {
 		if c.Step >= 0 {
 			roots = append(roots, c.Step)
 		}
-		base := a.seed(identity, roots, -1, 0)
+		base := a.seed(identity, roots, -1, 0, secObserved)
 		for k := 0; k < c.N; k++ {
 			if k == c.K {
 				continue

@@ -10,7 +10,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
+	"ncmc/commspec"
 	"ncmc/frontend"
 	"ncmc/ir"
 	"ncmc/ncmc"
@@ -297,6 +299,92 @@ func TestMCRWorkers(t *testing.T) {
 		}
 		if keys[0] != keys[1] || verdicts[0] != verdicts[1] {
 			t.Errorf("%s: 1 worker: %s\n%s\n2 workers: %s\n%s", names[i], verdicts[0], keys[0], verdicts[1], keys[1])
+		}
+	}
+}
+
+// deadlineOnly has a deadline that has passed but does not report it yet
+// (Err is nil, Done never closes): what a solver query sees when its
+// timeout, shortened to the exploration's deadline, runs out a moment
+// before the context's own timer fires.
+type deadlineOnly struct{ context.Context }
+
+func (deadlineOnly) Deadline() (time.Time, bool) { return time.Now().Add(-time.Millisecond), true }
+
+// A time bound that runs out inside an SMT query ends the exploration with
+// verdict unknown ("time bound ... hit"), under plain mcr and under the
+// thesis rule, never with the error "solver gave up: context deadline
+// exceeded". deadlineOnly makes the first query that reaches Z3 hit the
+// deadline before the context reports it (the race that produced the error).
+func TestMCRDeadlineInsideQuery(t *testing.T) {
+	load := func(path string) *ir.Program {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := frontend.ParseCIR(path, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return prog
+	}
+	spec, err := commspec.ParseFile(filepath.Join("..", "examples", "counter.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		prog string
+		opts ncmc.Options
+	}{
+		{"mcr sc", "../examples/dekker.cir", ncmc.Options{Explorer: "mcr", Model: "sc"}},
+		{"mcr tso", "testdata/regress/atomic-pivot-section.cir", ncmc.Options{Explorer: "mcr", Model: "tso"}},
+		{"mcr auto, 2 workers", "../examples/peterson.cir", ncmc.Options{Workers: 2}},
+		{"thesis rule", "../examples/counter-shb2.cir", ncmc.Options{Explorer: "ncmc", NCMCRule: "thesis", Specs: []*commspec.Spec{spec}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := tc.opts
+			opts.Timeout = time.Hour
+			if opts.Workers == 0 {
+				opts.Workers = 1
+			}
+			res, err := ncmc.Verify(deadlineOnly{context.Background()}, load(tc.prog), opts)
+			if err != nil {
+				t.Fatalf("error %v, want verdict unknown", err)
+			}
+			if res.Verdict != ncmc.Unknown || res.Kind != "time" || res.Reason != "time bound 1h0m0s hit" {
+				t.Errorf("verdict %s, kind %q, reason %q; want unknown, time, time bound 1h0m0s hit", res.Verdict, res.Kind, res.Reason)
+			}
+			if res.Stats.Executions == 0 || res.Stats.SMTQueries == 0 {
+				t.Errorf("stats %+v: want the execution and the query that ran", res.Stats)
+			}
+		})
+	}
+}
+
+// The same with real time bounds: short timeouts on a program with many
+// executions end in unknown (or verified, if the exploration finished
+// first), never in an error.
+func TestMCRShortTimeouts(t *testing.T) {
+	path := filepath.Join("..", "examples", "hashtable.cir")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := frontend.ParseCIR(path, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []time.Duration{time.Millisecond, 3 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond, 70 * time.Millisecond, 100 * time.Millisecond, 150 * time.Millisecond} {
+		for _, w := range []int{1, 2} {
+			res, err := ncmc.Verify(context.Background(), prog, ncmc.Options{Explorer: "mcr", Timeout: d, Workers: w})
+			if err != nil {
+				t.Fatalf("timeout %v, %d workers: error %v", d, w, err)
+			}
+			if res.Verdict == ncmc.Unknown && res.Kind != "time" || res.Verdict == ncmc.Violation {
+				t.Errorf("timeout %v, %d workers: verdict %s (%s)", d, w, res.Verdict, res.Reason)
+			}
 		}
 	}
 }

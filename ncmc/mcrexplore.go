@@ -2,6 +2,7 @@ package ncmc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -50,7 +51,10 @@ func (c *seedChooser) Choose(t int32, kind ChoiceKind, n int) int {
 }
 
 // runSeed replays seed sd, checking every step, then runs the default
-// scheduler (the first enabled thread in creation order) to the end.
+// scheduler (the first enabled thread in creation order) to the end. A seed
+// that assumed its pivot's atomic section ends with the pivot
+// (mcr.Expect.LeavesAtomic) while the section stays open is infeasible: the
+// error is mcr.ErrSectionOpen (wrapped), and the seed is dropped.
 func runSeed(prog *ir.Program, names *Names, cfg Config, sd *mcr.Seed, trace bool) (*Execution, error) {
 	ch := &seedChooser{choices: sd.Choices, used: map[int32]int{}}
 	x := NewExecution(prog, names, cfg, ch, trace)
@@ -73,6 +77,9 @@ func runSeed(prog *ir.Program, names *Names, cfg Config, sd *mcr.Seed, trace boo
 		x.Step(a)
 		if err := checkExpect(x, i, sd.Expect[i]); err != nil {
 			return nil, fmt.Errorf("internal error: mcr replay diverged at step %d (%s): %v; seed: %s", i, a, err, sd.Why)
+		}
+		if sd.Expect[i].LeavesAtomic && x.atomicT == a.T {
+			return nil, fmt.Errorf("step %d (%s): %w; seed: %s", i, a, mcr.ErrSectionOpen, sd.Why)
 		}
 	}
 	for !x.Finished() {
@@ -283,6 +290,40 @@ func (st *mcrState) finish(sd *mcr.Seed, x *Execution, seeds []mcr.Seed, replay 
 	st.col.progress(len(st.queue))
 }
 
+// interruption returns why seed generation that failed with err was
+// interrupted: ctx's error, or the deadline or cancellation error of a
+// solver query whose timeout ran out with ctx's deadline a moment before
+// ctx reports it (mcr.Generator.Seeds). It returns nil if err is nil or a
+// genuine failure of the solver.
+func interruption(ctx context.Context, err error) error {
+	if err == nil {
+		return nil
+	}
+	if e := ctx.Err(); e != nil {
+		return e
+	}
+	for _, e := range []error{context.DeadlineExceeded, context.Canceled} {
+		if errors.Is(err, e) {
+			return e
+		}
+	}
+	return nil
+}
+
+// replaySeed runs seed sd (runSeed). An infeasible seed (mcr.ErrSectionOpen:
+// its pivot's atomic section stays open) gives no execution and no error:
+// the seed of the same pivot with the section open covers those executions.
+func (st *mcrState) replaySeed(sd *mcr.Seed) (*Execution, error) {
+	x, err := runSeed(st.prog, st.names, st.cfg, sd, false)
+	if errors.Is(err, mcr.ErrSectionOpen) {
+		if st.opts.Debug != nil {
+			st.opts.Debug("seed #%d (parent #%d) dropped: %v", sd.ID, sd.Parent, err)
+		}
+		return nil, nil
+	}
+	return x, err
+}
+
 func (st *mcrState) worker(ctx context.Context) {
 	gen := mcr.NewGenerator(mcr.Options{QueryTimeout: st.opts.QueryTimeout})
 	defer gen.Close()
@@ -293,18 +334,18 @@ func (st *mcrState) worker(ctx context.Context) {
 		}
 		before := gen.Stats
 		t0 := time.Now()
-		x, err := runSeed(st.prog, st.names, st.cfg, sd, false)
+		x, err := st.replaySeed(sd)
 		replay := time.Since(t0)
 		var seeds []mcr.Seed
-		if err == nil && !(violated(x) && !st.opts.KeepGoing) {
+		if err == nil && x != nil && !(violated(x) && !st.opts.KeepGoing) {
 			seeds, err = gen.Seeds(ctx, traceOfCAS(x, sd, st.final, st.cas))
-			if err != nil && ctx.Err() != nil {
+			if cause := interruption(ctx, err); cause != nil {
 				// Interrupted: this execution's seeds are lost, so the
 				// exploration is incomplete.
 				err = nil
 				seeds = nil
 				st.mu.Lock()
-				st.stop(budgetReason(ctx.Err(), st.opts), "time")
+				st.stop(budgetReason(cause, st.opts), "time")
 				st.mu.Unlock()
 			}
 		}

@@ -89,20 +89,20 @@ func thesisWorker(ctx context.Context, st *mcrState) {
 		}
 		before := gen.Stats
 		t0 := time.Now()
-		x, err := runSeed(st.prog, st.names, st.cfg, sd, false)
+		x, err := st.replaySeed(sd)
 		replay := time.Since(t0)
 		var seeds []mcr.Seed
-		if err == nil && !(violated(x) && !st.opts.KeepGoing) {
+		if err == nil && x != nil && !(violated(x) && !st.opts.KeepGoing) {
 			tr := traceOf(x, sd, st.final)
 			rule.x, rule.tr, rule.sem, rule.err = x, tr, nil, nil
 			seeds, err = gen.Seeds(ctx, tr)
 			if err == nil && rule.err != nil {
 				err = rule.err
 			}
-			if err != nil && ctx.Err() != nil {
+			if cause := interruption(ctx, err); cause != nil {
 				err, seeds = nil, nil
 				st.mu.Lock()
-				st.stop(budgetReason(ctx.Err(), st.opts), "time")
+				st.stop(budgetReason(cause, st.opts), "time")
 				st.mu.Unlock()
 			}
 		}
