@@ -12,6 +12,7 @@ import (
 	"ncmc/ir"
 	"ncmc/mcr"
 	"ncmc/seg"
+	"ncmc/smt"
 )
 
 // mcrUnsupported says why the mcr explorer cannot handle prog under opts, or "".
@@ -347,6 +348,14 @@ func (st *mcrState) worker(ctx context.Context) {
 				st.mu.Lock()
 				st.stop(budgetReason(cause, st.opts), "time")
 				st.mu.Unlock()
+			} else if errors.Is(err, smt.ErrTimeout) {
+				// A query ran out of its own time bound (QueryTimeout):
+				// a bound hit like the others, so the answer is unknown.
+				err = nil
+				seeds = nil
+				st.mu.Lock()
+				st.stop(fmt.Sprintf("SMT query time bound %s hit", queryTimeout(st.opts)), "smt")
+				st.mu.Unlock()
 			}
 		}
 		if st.opts.Debug != nil && x != nil {
@@ -424,4 +433,12 @@ func exploreMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, e
 func violated(x *Execution) bool {
 	msg, _, _ := x.Violation()
 	return msg != ""
+}
+
+// queryTimeout is the per-query SMT time bound the mcr explorer uses.
+func queryTimeout(o Options) time.Duration {
+	if o.QueryTimeout > 0 {
+		return o.QueryTimeout
+	}
+	return 10 * time.Second
 }
