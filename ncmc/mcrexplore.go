@@ -190,6 +190,9 @@ type mcrState struct {
 	opts  Options
 	final []int64
 	cas   map[ir.Pos]bool
+	// thesis: the generators apply the NCMC thesis's scoped-read rule
+	// (thesisRule, ncmcthesis.go).
+	thesis bool
 
 	mu      sync.Mutex
 	wake    *sync.Cond
@@ -277,7 +280,7 @@ func (st *mcrState) finish(sd *mcr.Seed, x *Execution, seeds []mcr.Seed, replay 
 		}
 	}
 	for i := range seeds {
-		k := seeds[i].Key()
+		k := seeds[i].FrozenKey()
 		if !st.seen[k] {
 			st.seen[k] = true
 			seeds[i].ID = len(st.seen) - 1
@@ -326,7 +329,13 @@ func (st *mcrState) replaySeed(sd *mcr.Seed) (*Execution, error) {
 }
 
 func (st *mcrState) worker(ctx context.Context) {
-	gen := mcr.NewGenerator(mcr.Options{QueryTimeout: st.opts.QueryTimeout})
+	gopts := mcr.Options{QueryTimeout: st.opts.QueryTimeout}
+	var rule *thesisRule
+	if st.thesis {
+		rule = &thesisRule{sb: newSemBuilder(st.prog, st.opts)}
+		gopts.Scoped = rule
+	}
+	gen := mcr.NewGenerator(gopts)
 	defer gen.Close()
 	for {
 		sd := st.next(ctx)
@@ -339,7 +348,14 @@ func (st *mcrState) worker(ctx context.Context) {
 		replay := time.Since(t0)
 		var seeds []mcr.Seed
 		if err == nil && x != nil && !(violated(x) && !st.opts.KeepGoing) {
-			seeds, err = gen.Seeds(ctx, traceOfCAS(x, sd, st.final, st.cas))
+			tr := traceOfCAS(x, sd, st.final, st.cas)
+			if rule != nil {
+				rule.x, rule.tr, rule.sem, rule.err = x, tr, nil, nil
+			}
+			seeds, err = gen.Seeds(ctx, tr)
+			if err == nil && rule != nil && rule.err != nil {
+				err = rule.err
+			}
 			if cause := interruption(ctx, err); cause != nil {
 				// Interrupted: this execution's seeds are lost, so the
 				// exploration is incomplete.
@@ -385,14 +401,20 @@ func exploreMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, e
 	if err != nil {
 		return nil, err
 	}
+	return runMCR(ctx, prog, opts, Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model, ContinueAfterViolation: true}, false)
+}
+
+// runMCR is the mcr exploration of prog with interpreter configuration cfg;
+// with thesis, under the NCMC thesis's scoped-read rule (the result's
+// explorer is then "ncmc").
+func runMCR(ctx context.Context, prog *ir.Program, opts Options, cfg Config, thesis bool) (*Result, error) {
 	names := NewNames(prog)
 	st := &mcrState{prog: prog, names: names, opts: opts, final: observedLocs(prog), cas: casPositions(prog),
-		cfg: Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model, ContinueAfterViolation: true},
-		col: newCollector(prog, names, opts), seen: map[string]bool{}}
+		cfg: cfg, thesis: thesis, col: newCollector(prog, names, opts), seen: map[string]bool{}}
 	st.wake = sync.NewCond(&st.mu)
 	first := &mcr.Seed{Choices: map[int32][]int{}, Why: "initial execution"}
 	st.queue = []*mcr.Seed{first}
-	st.seen[first.Key()] = true
+	st.seen[first.FrozenKey()] = true
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -416,7 +438,11 @@ func exploreMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, e
 	st.col.stats.SMTQueries = st.queries
 	st.col.stats.SMTTime = st.smtTime
 	st.col.stats.ReplayTime = st.replay
-	res := st.col.result("mcr", st.stopped, st.stopKnd)
+	explorer := "mcr"
+	if thesis {
+		explorer = "ncmc"
+	}
+	res := st.col.result(explorer, st.stopped, st.stopKnd)
 	res.Workers = workers
 	if st.cex != nil {
 		x, err := runSeed(prog, names, st.cfg, st.cex, true)

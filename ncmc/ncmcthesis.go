@@ -3,10 +3,6 @@ package ncmc
 import (
 	"context"
 	"fmt"
-	"runtime"
-	"strings"
-	"sync"
-	"time"
 
 	"ncmc/commspec"
 	"ncmc/ir"
@@ -31,100 +27,13 @@ func verifyNCMCThesis(ctx context.Context, prog *ir.Program, o Options) (*Result
 	if why := mcrUnsupported(prog, o); why != "" {
 		return nil, fmt.Errorf("ncmc rule thesis runs on mcr: %s", why)
 	}
-	names := NewNames(prog)
-	st := &mcrState{prog: prog, names: names, opts: o, final: observedLocs(prog),
-		cfg: Config{Unroll: o.Unroll, MaxSteps: o.MaxSteps, Model: SC, ContinueAfterViolation: true, Semantic: o.Semantic},
-		col: newCollector(prog, names, o), seen: map[string]bool{}}
-	st.wake = sync.NewCond(&st.mu)
-	first := &mcr.Seed{Choices: map[int32][]int{}, Why: "initial execution"}
-	st.queue = []*mcr.Seed{first}
-	st.seen[first.Key()] = true
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.NumCPU()
+	cfg := Config{Unroll: o.Unroll, MaxSteps: o.MaxSteps, Model: SC, ContinueAfterViolation: true, Semantic: o.Semantic}
+	res, err := runMCR(ctx, prog, o, cfg, true)
+	if err != nil {
+		return nil, err
 	}
-	var wg sync.WaitGroup
-	for i := 0; i < workers; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			thesisWorker(ctx, st)
-		}()
-	}
-	wg.Wait()
-	if st.err != nil {
-		return nil, st.err
-	}
-	if st.stopped == "" && ctx.Err() != nil && len(st.queue) > 0 {
-		st.stopped, st.stopKnd = budgetReason(ctx.Err(), o), "time"
-	}
-	st.col.stats.Seeds = len(st.seen)
-	st.col.stats.SMTQueries = st.queries
-	st.col.stats.SMTTime = st.smtTime
-	st.col.stats.ReplayTime = st.replay
-	res := st.col.result("ncmc", st.stopped, st.stopKnd)
-	res.Workers = workers
 	res.Note = "ncmc rule thesis: the NCMC thesis's scoped-read pruning rule, which is known to miss behaviours (docs/ncmc.md); a verified verdict is not a proof"
-	if st.cex != nil {
-		x, err := runSeed(prog, names, st.cfg, st.cex, true)
-		if err != nil {
-			return nil, err
-		}
-		res.Counterexample = x.Story()
-		res.Graph = x.G
-		_, _, res.ViolationPos = x.Violation()
-	}
 	return res, nil
-}
-
-// thesisWorker is mcrState.worker with the thesis's rule in the generator.
-func thesisWorker(ctx context.Context, st *mcrState) {
-	rule := &thesisRule{sb: newSemBuilder(st.prog, st.opts)}
-	gen := mcr.NewGenerator(mcr.Options{QueryTimeout: st.opts.QueryTimeout, Scoped: rule})
-	defer gen.Close()
-	for {
-		sd := st.next(ctx)
-		if sd == nil {
-			return
-		}
-		before := gen.Stats
-		t0 := time.Now()
-		x, err := st.replaySeed(sd)
-		replay := time.Since(t0)
-		var seeds []mcr.Seed
-		if err == nil && x != nil && !(violated(x) && !st.opts.KeepGoing) {
-			tr := traceOf(x, sd, st.final)
-			rule.x, rule.tr, rule.sem, rule.err = x, tr, nil, nil
-			seeds, err = gen.Seeds(ctx, tr)
-			if err == nil && rule.err != nil {
-				err = rule.err
-			}
-			if cause := interruption(ctx, err); cause != nil {
-				err, seeds = nil, nil
-				st.mu.Lock()
-				st.stop(budgetReason(cause, st.opts), "time")
-				st.mu.Unlock()
-			}
-		}
-		if st.opts.Debug != nil && x != nil {
-			var sched []string
-			for _, l := range x.Log {
-				lab := "-"
-				if e := x.G.Event(l.Event); e != nil {
-					lab = x.G.Label(e)
-				}
-				sched = append(sched, fmt.Sprintf("t%s:%s", x.ThreadName(l.Action.T), lab))
-			}
-			st.opts.Debug("execution from seed #%d (parent #%d: %s) (%d frozen): %s", sd.ID, sd.Parent, sd.Why, len(sd.Steps), strings.Join(sched, "; "))
-			for _, s := range seeds {
-				st.opts.Debug("  new seed: %s (%d steps)", s.Why, len(s.Steps))
-			}
-		}
-		d := gen.Stats
-		d.Queries -= before.Queries
-		d.SMTTime -= before.SMTTime
-		st.finish(sd, x, seeds, replay, d, err)
-	}
 }
 
 // thesisRule implements mcr.ScopedRule with reading P of the thesis's
