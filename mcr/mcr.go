@@ -59,6 +59,10 @@ type Step struct {
 	// MayWrite marks a read that writes when it reads another value (a
 	// failed compare-and-swap).
 	MayWrite bool
+	// WriteFor, for an RMW or compare-and-swap step, says whether it writes
+	// and what when it reads old (nil: unknown; then, as a pivot, no other
+	// read of its location may fall between it and the cutoff).
+	WriteFor func(old int64) (bool, int64)
 }
 
 // Model is the memory model of a trace.
@@ -111,10 +115,22 @@ type Trace struct {
 	Model Model
 	// Commits says when each buffered store became visible (TSO/PSO).
 	Commits []Commit
+	// Waiting lists the threads that wait for a mutex at the end of an
+	// incomplete execution: their lock requests are not in Steps, so no
+	// read pivot can let them take the mutex first (waiterPivots does).
+	Waiting []Waiter
 	// Continues reports that executions go on after a violation (the
 	// failing thread stops, the others run on), so a step followed by a
 	// failure may be part of a seed.
 	Continues bool
+}
+
+// Waiter is thread T waiting, at the end of a trace, to acquire Mutex;
+// Lock is the event its acquisition makes.
+type Waiter struct {
+	T     int32
+	Mutex int64
+	Lock  Expect
 }
 
 // Expect is what a replayed step must produce.
@@ -569,27 +585,32 @@ func (a *analysis) mhb() smt.Formula {
 // validFor is the formula "read step e returns v": it reads from the initial
 // value or from some write of value v, with no write of another value between.
 func (a *analysis) validFor(e int, v int64) smt.Formula {
+	return a.validWith(e, v, a.writes[a.ev[e].Loc], func(w int) int64 { return a.ev[w].WVal })
+}
+
+// validWith is validFor over the writes ws of e's location, write w writing
+// wval(w).
+func (a *analysis) validWith(e int, v int64, ws []int, wval func(int) int64) smt.Formula {
 	ev := a.ev[e]
-	ws := a.writes[ev.Loc]
 	vis := func(w int) smt.Var { return a.o[a.visItem(w)] }
 	oe := a.o[e]
 	var alts []smt.Formula
 	if a.tr.G.InitVal[ev.Loc] == v {
 		var c []smt.Formula
 		for _, w := range ws {
-			if w != e && a.ev[w].WVal != v {
+			if w != e && wval(w) != v {
 				c = append(c, a.b.Lt(oe, vis(w)))
 			}
 		}
 		alts = append(alts, a.b.And(c...))
 	}
 	for _, w := range ws {
-		if w == e || a.ev[w].WVal != v {
+		if w == e || wval(w) != v {
 			continue
 		}
 		c := []smt.Formula{a.b.Lt(vis(w), oe)}
 		for _, w2 := range ws {
-			if w2 != e && w2 != w && a.ev[w2].WVal != v {
+			if w2 != e && w2 != w && wval(w2) != v {
 				c = append(c, a.b.Or(a.b.Lt(vis(w2), vis(w)), a.b.Lt(oe, vis(w2))))
 			}
 		}
@@ -603,10 +624,55 @@ func (a *analysis) validFor(e int, v int64) smt.Formula {
 	// Store forwarding: while the thread's own latest store to the location
 	// is buffered, the read returns it; once it is visible, memory.
 	fwd := a.b.False()
-	if a.ev[own].WVal == v {
+	if wval(own) == v {
 		fwd = a.b.Lt(oe, vis(own))
 	}
 	return a.b.Or(fwd, a.b.And(a.b.Lt(vis(own), oe), mem))
+}
+
+// rewrites reports whether pivot read r may write differently with a new
+// value (an RMW, or a compare-and-swap that failed) and mcr knows how
+// (Step.WriteFor).
+func (a *analysis) rewrites(r int) bool {
+	st := a.tr.Steps[r]
+	return (a.ev[r].Kind == seg.KRMW || st.MayWrite) && st.WriteFor != nil
+}
+
+// afterPivot is, for a pivot "r reads v" of a read r that rewrites, the
+// validity of the other reads of r's location in the prefix with r's new
+// write: each lies after the cutoff c or keeps its value with r writing
+// what it writes after reading v (or nothing, a compare-and-swap that now
+// fails). prefixConstraints leaves these reads out.
+func (a *analysis) afterPivot(c cutoff, r int, v int64) smt.Formula {
+	loc := a.ev[r].Loc
+	writes, nw := a.tr.Steps[r].WriteFor(v)
+	ws := make([]int, 0, len(a.writes[loc])+1)
+	for _, w := range a.writes[loc] {
+		if w != r {
+			ws = append(ws, w)
+		}
+	}
+	if writes {
+		ws = append(ws, r)
+	}
+	wval := func(w int) int64 {
+		if w == r {
+			return nw
+		}
+		return a.ev[w].WVal
+	}
+	var fs []smt.Formula
+	for _, e := range a.reads {
+		if e == r || a.ev[e].Loc != loc {
+			continue
+		}
+		if e < a.tr.Frozen {
+			fs = append(fs, a.validWith(e, a.ev[e].RVal, ws, wval))
+			continue
+		}
+		fs = append(fs, a.b.Or(a.after(c, e), a.validWith(e, a.ev[e].RVal, ws, wval)))
+	}
+	return a.b.And(fs...)
 }
 
 func (a *analysis) validOld(e int) smt.Formula {
@@ -661,6 +727,9 @@ func (a *analysis) prefixConstraints(c cutoff, skip int, end secEnd) smt.Formula
 	for _, e := range a.reads {
 		if e == skip {
 			continue
+		}
+		if skip >= 0 && a.rewrites(skip) && a.ev[e].Loc == a.ev[skip].Loc {
+			continue // afterPivot: validity with the pivot's new write
 		}
 		if e < a.tr.Frozen {
 			fs = append(fs, a.validOld(e))
@@ -720,15 +789,18 @@ func (a *analysis) prefixConstraints(c cutoff, skip int, end secEnd) smt.Formula
 // 1635 of the differential test). With its new value r may write something
 // else (an RMW, or a CAS that now succeeds or fails), so no other read of its
 // location may fall between r and the cutoff (their validity assumes the old
-// write). end says how r's atomic section ends (secEnd).
-func (a *analysis) pivotPrefix(r int, end secEnd) smt.Formula {
+// write) unless mcr knows what r writes with each value (Step.WriteFor):
+// then the validity of those reads is asked per value, with r's new write
+// (afterPivot; seeds 3583 and 5998 of the differential test). end says how
+// r's atomic section ends (secEnd). The cutoff is returned for afterPivot.
+func (a *analysis) pivotPrefix(r int, end secEnd) (smt.Formula, cutoff) {
 	c := cutoff{a.b.NewVar(fmt.Sprintf("CUT%d", r))}
 	fs := []smt.Formula{a.b.Lt(a.o[r], c.v)}
 	st := a.tr.Steps[r]
 	if p := a.posInT[r]; p+1 < len(a.thr[st.T]) {
 		fs = append(fs, a.after(c, a.thr[st.T][p+1]))
 	}
-	if a.ev[r].Kind == seg.KRMW || st.MayWrite {
+	if (a.ev[r].Kind == seg.KRMW || st.MayWrite) && !a.rewrites(r) {
 		for _, e := range a.reads {
 			if e != r && a.ev[e].Loc == a.ev[r].Loc {
 				fs = append(fs, a.b.Or(a.lt(e, r), a.after(c, e)))
@@ -736,7 +808,7 @@ func (a *analysis) pivotPrefix(r int, end secEnd) smt.Formula {
 		}
 	}
 	fs = append(fs, a.prefixConstraints(c, r, end))
-	return a.b.And(fs...)
+	return a.b.And(fs...), c
 }
 
 // Seeds returns the seeds of every pivot of tr. If ctx is cancelled or its
@@ -786,6 +858,12 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 		return seeds, err
 	}
 
+	// 3b. Threads left waiting for a mutex that another thread never
+	// released: they take it first.
+	if err := g.waiterPivots(ctx, a, add); err != nil {
+		return seeds, err
+	}
+
 	// 4. Nondeterministic choices: no solving, the observed order is a model.
 	g.choicePivots(a, add)
 	return seeds, nil
@@ -803,7 +881,8 @@ func (g *Generator) readPivots(ctx context.Context, a *analysis, r int, end secE
 	s := g.solver
 	s.Push()
 	defer s.Pop()
-	s.Assert(a.pivotPrefix(r, end))
+	pf, c := a.pivotPrefix(r, end)
+	s.Assert(pf)
 	why := func(v int64) string {
 		w := fmt.Sprintf("step %d (%s) reads %d", r, a.tr.G.Label(a.ev[r]), v)
 		switch end {
@@ -827,6 +906,11 @@ func (g *Generator) readPivots(ctx context.Context, a *analysis, r int, end secE
 			v = a.ev[r].RVal
 			f = a.readsFrom(r, srcs[k-len(vals)])
 		}
+		nv := a.b.True() // the other reads of r's location, with r's new write
+		if a.rewrites(r) {
+			nv = a.afterPivot(c, r, v)
+			f = a.b.And(f, nv)
+		}
 		if g.opts.Scoped != nil {
 			sf, ok := g.scopedRule(a, r, k, vals, srcs)
 			if !ok {
@@ -839,7 +923,7 @@ func (g *Generator) readPivots(ctx context.Context, a *analysis, r int, end secE
 			return err
 		}
 		if k < len(vals) && ok && g.opts.Scoped == nil {
-			if err := g.sourcePivots(ctx, a, r, vals[k], end, why(vals[k]), add); err != nil {
+			if err := g.sourcePivots(ctx, a, r, vals[k], nv, end, why(vals[k]), add); err != nil {
 				return err
 			}
 		}
@@ -888,9 +972,10 @@ func (g *Generator) valuePivot(ctx context.Context, a *analysis, r int, v int64,
 // source of v (the initial value, or a write of v) that r can read from:
 // the value-based query lets the model pick the source, and the seed then
 // freezes that source and whatever it needs, which other executions with
-// r = v may not contain (seed 1635 under other Z3 random seeds). Not with
+// r = v may not contain (seed 1635 under other Z3 random seeds). nv (true if
+// r does not rewrite) is the validity of the other reads with r's new write (afterPivot). Not with
 // Options.Scoped (the thesis rule decides about pivots itself).
-func (g *Generator) sourcePivots(ctx context.Context, a *analysis, r int, v int64, end secEnd, why string, add func(Seed)) error {
+func (g *Generator) sourcePivots(ctx context.Context, a *analysis, r int, v int64, nv smt.Formula, end secEnd, why string, add func(Seed)) error {
 	s := g.solver
 	loc := a.ev[r].Loc
 	var ws []int
@@ -908,6 +993,7 @@ func (g *Generator) sourcePivots(ctx context.Context, a *analysis, r int, v int6
 	for _, w := range ws {
 		s.Push()
 		s.Assert(a.readsFrom(r, w))
+		s.Assert(nv)
 		ok, err := g.check(ctx)
 		if err != nil {
 			s.Pop()
@@ -1496,29 +1582,97 @@ func (g *Generator) deadlockPivots(ctx context.Context, a *analysis, add func(Se
 			}
 		}
 	}
-	s := g.solver
 	for x, h1 := range hrs {
 		for _, h2 := range hrs[x+1:] {
 			if h1.t == h2.t || h1.held != h2.want || h2.held != h1.want {
 				continue
 			}
-			s.Push()
 			c := cutoff{a.b.NewVar("CUT")}
 			fs := []smt.Formula{a.b.Lt(a.o[h1.beforeReq], c.v), a.b.Lt(a.o[h2.beforeReq], c.v),
 				a.after(c, h1.req), a.after(c, h2.req)}
-			s.Assert(a.b.And(fs...))
-			s.Assert(a.prefixConstraints(c, -1, secObserved))
-			ok, err := g.check(ctx)
-			if err != nil {
-				s.Pop()
-				return err
-			}
-			if ok {
+			err := g.solvePrefix(ctx, a, c, fs, func() {
 				sd := a.seed(g.model(a), []int{h1.beforeReq, h2.beforeReq}, -1, 0, secObserved)
 				sd.Why = fmt.Sprintf("deadlock: t%d holds %s and requests %s, t%d the reverse", h1.t, a.tr.G.Loc(h1.held), a.tr.G.Loc(h1.want), h2.t)
 				add(sd)
+			})
+			if err != nil {
+				return err
 			}
-			s.Pop()
+		}
+	}
+	return nil
+}
+
+// waiterPivots: in an execution that ends with thread W waiting for mutex m
+// held by a thread H that never releases it (H blocked for good: a failed
+// await, a deadlock), W's request is not a step of the trace, so no read
+// pivot lets W acquire m before H (seed 5998 of the differential test:
+// H's section awaits a value that only W's section writes). For each such
+// W and H, if H's acquisition is not frozen, a seed runs W's observed steps
+// with H's acquisition after the cutoff and every other section on m in the
+// prefix closed, then W's acquisition.
+// solvePrefix asks whether fs and the prefix constraints of cutoff c are
+// satisfiable and, if so, calls found while the model is available.
+func (g *Generator) solvePrefix(ctx context.Context, a *analysis, c cutoff, fs []smt.Formula, found func()) error {
+	s := g.solver
+	s.Push()
+	defer s.Pop()
+	s.Assert(a.b.And(fs...))
+	s.Assert(a.prefixConstraints(c, -1, secObserved))
+	ok, err := g.check(ctx)
+	if err == nil && ok {
+		found()
+	}
+	return err
+}
+
+func (g *Generator) waiterPivots(ctx context.Context, a *analysis, add func(Seed)) error {
+	for _, w := range a.tr.Waiting {
+		for _, h := range a.pairs {
+			if h.mutex != w.Mutex || h.b >= 0 || h.t == w.T || h.a < a.tr.Frozen {
+				continue
+			}
+			c := cutoff{a.b.NewVar("CUTW")}
+			fs := []smt.Formula{a.after(c, h.a)}
+			var roots []int
+			if steps := a.thr[w.T]; len(steps) > 0 {
+				last := steps[len(steps)-1]
+				fs = append(fs, a.b.Lt(a.o[last], c.v))
+				roots = append(roots, last)
+			} else if sp, ok := a.spawn[w.T]; ok {
+				fs = append(fs, a.b.Lt(a.o[sp], c.v))
+				roots = append(roots, sp)
+			}
+			for _, q := range a.pairs {
+				if q.mutex != w.Mutex || q.a == h.a {
+					continue
+				}
+				alts := []smt.Formula{a.after(c, q.a)}
+				if q.b >= 0 {
+					alts = append(alts, a.b.Lt(a.o[q.b], c.v))
+				}
+				fs = append(fs, a.b.Or(alts...))
+			}
+			err := g.solvePrefix(ctx, a, c, fs, func() {
+				model := g.model(a)
+				// Every section on m before the cutoff is closed in the
+				// seed, so that W can acquire m after it.
+				if cut, ok := g.solver.Value(c.v); ok {
+					for _, q := range a.pairs {
+						if q.mutex == w.Mutex && q.b >= 0 && model[q.b] < cut {
+							roots = append(roots, q.b)
+						}
+					}
+				}
+				sd := a.seed(model, roots, -1, 0, secObserved)
+				sd.Steps = append(sd.Steps, Step{T: w.T})
+				sd.Expect = append(sd.Expect, w.Lock)
+				sd.Why = fmt.Sprintf("t%d acquires %s before t%d", w.T, a.tr.G.Loc(w.Mutex), h.t)
+				add(sd)
+			})
+			if err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -118,6 +118,33 @@ type StepInfo struct {
 	// Fence is set when the step emptied its thread's store buffer first
 	// (TSO/PSO: RMWs, locks, sc fences and other synchronisation).
 	Fence bool
+	// RMW describes a read-modify-write or compare-and-swap step's operation
+	// with the operands it had (nil for other steps), so that mcr can tell
+	// what the step writes when it reads another value.
+	RMW *RMWOp
+}
+
+// RMWOp is the operation of an RMW or CAS step with its operands.
+type RMWOp struct {
+	CAS  bool
+	Kind ir.RMWKind // the RMW's operation (not CAS)
+	A    int64      // the RMW's operand; the CAS's expected value
+	B    int64      // the CAS's desired value
+}
+
+// noteRMW records op on the step thread t is taking.
+func (x *Execution) noteRMW(t *thread, op *RMWOp) {
+	if n := len(x.Log); n > 0 && x.Log[n-1].Action.T == t.num && !x.Log[n-1].Action.Flush {
+		x.Log[n-1].RMW = op
+	}
+}
+
+// WriteFor says whether the step writes, and what, when it reads old.
+func (op *RMWOp) WriteFor(old int64) (bool, int64) {
+	if op.CAS {
+		return old == op.A, op.B
+	}
+	return true, op.Kind.Apply(old, op.A)
 }
 
 // CommitRec records that buffered store Event became visible during step Step
@@ -434,6 +461,40 @@ func (x *Execution) checkEnd() {
 		x.violKind = "deadlock"
 		x.note(nil, "deadlock: every live thread is blocked: "+strings.Join(stuck, "; "))
 	}
+}
+
+// LockWait is a thread that, at the end of an execution, waits for a mutex.
+type LockWait struct {
+	T      int32
+	Mutex  int64
+	Handle int64 // the value the mutex cell takes when T acquires it
+}
+
+// LockWaits lists the threads that wait for a mutex at the end of an
+// execution that did not complete (blocked, deadlocked or cut by a failed
+// assume elsewhere), in thread order.
+func (x *Execution) LockWaits() []LockWait {
+	if !x.finished || x.boundHit != "" {
+		return nil
+	}
+	var ws []LockWait
+	for _, n := range x.live {
+		t := x.threads[n]
+		if t.status != Runnable || len(t.frames) == 0 {
+			continue
+		}
+		fr := &t.frames[len(t.frames)-1]
+		in := &fr.fn.Body[fr.pc]
+		if in.Op != ir.ILock {
+			continue
+		}
+		addr, err := x.eval(fr, in.Addr)
+		if err != nil {
+			continue
+		}
+		ws = append(ws, LockWait{T: t.num, Mutex: addr, Handle: x.handle(t.num)})
+	}
+	return ws
 }
 
 func (x *Execution) blockedOn(t *thread) string {
@@ -923,6 +984,7 @@ func (x *Execution) exec(t *thread) {
 		old := *c
 		nv := in.RMW.Apply(old, v)
 		*c = nv
+		x.noteRMW(t, &RMWOp{Kind: in.RMW, A: v})
 		x.event(t, seg.Event{Kind: seg.KRMW, Loc: addr, RVal: old, WVal: nv, Order: in.Order, RF: x.lastWrite(addr), Pos: pos})
 		if in.Dst >= 0 {
 			fr.locals[in.Dst] = old
@@ -941,6 +1003,7 @@ func (x *Execution) exec(t *thread) {
 		exp, des := vs[0], vs[1]
 		old := *c
 		rf := x.lastWrite(addr)
+		x.noteRMW(t, &RMWOp{CAS: true, A: exp, B: des})
 		if old == exp {
 			*c = des
 			x.event(t, seg.Event{Kind: seg.KRMW, Loc: addr, RVal: old, WVal: des, Order: in.Order, RF: rf, Pos: pos})

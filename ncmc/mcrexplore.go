@@ -141,6 +141,13 @@ func traceOfCAS(x *Execution, sd *mcr.Seed, final []int64, cas map[ir.Pos]bool) 
 		if e := x.G.Event(s.Event); e != nil && !s.Action.Flush && e.Kind == seg.KRead && cas[e.Pos] {
 			tr.Steps[i].MayWrite = true
 		}
+		if s.RMW != nil && !s.Action.Flush {
+			tr.Steps[i].WriteFor = s.RMW.WriteFor
+		}
+	}
+	for _, w := range x.LockWaits() {
+		tr.Waiting = append(tr.Waiting, mcr.Waiter{T: w.T, Mutex: w.Mutex,
+			Lock: mcr.Expect{Kind: seg.KLock, HasEvent: true, Loc: w.Mutex, RVal: 0, WVal: w.Handle}})
 	}
 	switch x.cfg.Model {
 	case TSO:

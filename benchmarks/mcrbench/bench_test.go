@@ -47,7 +47,7 @@ func run(b *testing.B, prog *ir.Program, opts ncmc.Options) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if res.Verdict == ncmc.Unknown {
+		if res.Verdict == ncmc.Unknown && !(opts.MaxExecutions > 0 && res.Kind == "executions") {
 			b.Fatalf("unknown: %s", res.Reason)
 		}
 		last = res
@@ -73,6 +73,15 @@ func BenchmarkNCounter(b *testing.B) {
 		prog := load(b, fmt.Sprintf("../ncounter/n-counter-inc-%d.cir", n))
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) { run(b, prog, ncmc.Options{Explorer: "mcr", Workers: 1}) })
 	}
+}
+
+// BenchmarkNCounter8Sample is N-COUNTER-INC for N = 8 cut at 2,000 of its
+// 40,320 executions (the whole run takes about half an hour of CPU): time
+// per execution early in the exploration, where seeds have short frozen
+// prefixes and many pivots (later ones have fewer).
+func BenchmarkNCounter8Sample(b *testing.B) {
+	prog := load(b, "../ncounter/n-counter-inc-8.cir")
+	run(b, prog, ncmc.Options{Explorer: "mcr", Workers: 1, MaxExecutions: 2000})
 }
 
 // BenchmarkWorkers measures the parallel speed-up of mcr (1 and 2 workers)
