@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
-	"sort"
 	"strings"
 
 	"ncmc/ir"
@@ -1479,57 +1478,13 @@ func (x *Execution) StateHash() [2]uint64 {
 		binary.LittleEndian.PutUint64(buf[:], uint64(v))
 		h.Write(buf[:])
 	}
-	put(int64(len(x.mem)))
-	for b, cells := range x.mem {
-		if cells == nil {
-			continue
-		}
-		put(int64(b))
-		put(int64(len(cells)))
-		for _, c := range cells {
-			put(c)
-		}
-	}
+	x.hashMem(put, nil)
 	put(int64(x.atomicT))
 	for _, n := range x.live {
-		t := x.threads[n]
 		put(int64(n))
-		put(int64(t.status))
-		put(b2i(t.signaled))
-		put(t.waitMutex)
-		put(t.waitCond)
-		put(int64(t.spawnCount))
-		put(int64(t.allocCount))
-		put(int64(t.atomic))
-		put(t.result)
-		put(int64(len(t.frames)))
-		for i := range t.frames {
-			fr := &t.frames[i]
-			h.Write([]byte(fr.fn.FullName()))
-			put(int64(fr.pc))
-			put(int64(fr.retDst))
-			put(b2i(fr.inv != nil))
-			for _, v := range fr.locals {
-				put(v)
-			}
-		}
-		put(int64(len(t.buf)))
-		for _, e := range t.buf {
-			put(e.loc)
-			put(e.val)
-		}
+		threadHash(h, x.threads[n])
 	}
-	conds := make([]int64, 0, len(x.waiters))
-	for c := range x.waiters {
-		conds = append(conds, c)
-	}
-	sort.Slice(conds, func(i, j int) bool { return conds[i] < conds[j] })
-	for _, c := range conds {
-		put(c)
-		for _, w := range x.waiters[c] {
-			put(int64(w))
-		}
-	}
+	x.hashWaiters(put)
 	if x.races != nil {
 		x.races.hash(h, put)
 	}

@@ -86,20 +86,11 @@ func (x *Execution) symmetricHash() [2]uint64 {
 	// Every value held anywhere (memory and locals) that could be a
 	// handle.
 	held := map[int64]bool{}
-	put(int64(len(x.mem)))
-	for b, cells := range x.mem {
-		if cells == nil {
-			continue
+	x.hashMem(put, func(c int64) {
+		if c > symmetryHandleBase {
+			held[c] = true
 		}
-		put(int64(b))
-		put(int64(len(cells)))
-		for _, c := range cells {
-			put(c)
-			if c > symmetryHandleBase {
-				held[c] = true
-			}
-		}
-	}
+	})
 	for _, n := range x.live {
 		for i := range x.threads[n].frames {
 			for _, v := range x.threads[n].frames[i].locals {
@@ -142,6 +133,35 @@ func (x *Execution) symmetricHash() [2]uint64 {
 		put(int64(a[0]))
 		put(int64(a[1]))
 	}
+	x.hashWaiters(put)
+	var sum [16]byte
+	h.Sum(sum[:0])
+	return [2]uint64{binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:])}
+}
+
+// threadHash writes everything of t but its number and name.
+// hashMem hashes memory (block by block) into put and shows each cell
+// value to seen (if not nil).
+func (x *Execution) hashMem(put func(int64), seen func(int64)) {
+	put(int64(len(x.mem)))
+	for b, cells := range x.mem {
+		if cells == nil {
+			continue
+		}
+		put(int64(b))
+		put(int64(len(cells)))
+		for _, c := range cells {
+			put(c)
+			if seen != nil {
+				seen(c)
+			}
+		}
+	}
+}
+
+// hashWaiters hashes the condition variables' waiting threads, in
+// condition order.
+func (x *Execution) hashWaiters(put func(int64)) {
 	conds := make([]int64, 0, len(x.waiters))
 	for c := range x.waiters {
 		conds = append(conds, c)
@@ -153,12 +173,8 @@ func (x *Execution) symmetricHash() [2]uint64 {
 			put(int64(w))
 		}
 	}
-	var sum [16]byte
-	h.Sum(sum[:0])
-	return [2]uint64{binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:])}
 }
 
-// threadHash writes everything of t but its number and name.
 func threadHash(h interface{ Write([]byte) (int, error) }, t *thread) {
 	var buf [8]byte
 	put := func(v int64) {
