@@ -317,18 +317,8 @@ func (e *ncExplorer) replay(path []*ncNode, trace bool) (*ncRun, *switchChooser)
 // live (the run right after b) if it can be copied, else path re-executed.
 // The result is a as it runs after b, to stay asleep with (nil: dependent).
 func (e *ncExplorer) independent(path []*ncNode, live *ncRun, a, b *stepInfo) *stepInfo {
-	if a.opaque || b.opaque || a.t == b.t {
-		return nil
-	}
-	same := a.inv != nil && b.inv != nil && a.inv.Obj == b.inv.Obj
-	for c, wa := range a.acc {
-		wb, ok := b.acc[c]
-		if !ok || (!wa && !wb) {
-			continue
-		}
-		if same && a.intern[c] && b.intern[c] {
-			continue
-		}
+	dep, same := cellDependent(a, b)
+	if dep {
 		return nil
 	}
 	if !same {
@@ -561,17 +551,15 @@ func (e *ncExplorer) backtrack(path *[]*ncNode) bool {
 	return false
 }
 
-// dependent is the dependence of two steps of one run, i before j, used for
-// its happens-before order: same thread, an opaque step, a common cell with
-// a write (cells internal to the object of two invocations on it aside), or
-// two invocations on one object whose labels (method, arguments, result)
-// the spec does not say commute. Only used with L2 specs (ncExplorer.dpor),
-// where a label does not depend on where the invocation runs.
-func (e *ncExplorer) dependent(a, b *stepInfo) bool {
+// cellDependent is the part of the dependence of steps a and b that does
+// not need the spec: same thread, an opaque step, or a common cell with a
+// write (cells internal to the object of two invocations on it aside). same
+// reports that a and b are invocations on one object.
+func cellDependent(a, b *stepInfo) (dep, same bool) {
 	if a.opaque || b.opaque || a.t == b.t {
-		return true
+		return true, false
 	}
-	same := a.inv != nil && b.inv != nil && a.inv.Obj == b.inv.Obj
+	same = a.inv != nil && b.inv != nil && a.inv.Obj == b.inv.Obj
 	for c, wa := range a.acc {
 		wb, ok := b.acc[c]
 		if !ok || (!wa && !wb) {
@@ -580,6 +568,20 @@ func (e *ncExplorer) dependent(a, b *stepInfo) bool {
 		if same && a.intern[c] && b.intern[c] {
 			continue
 		}
+		return true, same
+	}
+	return false, same
+}
+
+// dependent is the dependence of two steps of one run, i before j, used for
+// its happens-before order: same thread, an opaque step, a common cell with
+// a write (cells internal to the object of two invocations on it aside), or
+// two invocations on one object whose labels (method, arguments, result)
+// the spec does not say commute. Only used with L2 specs (ncExplorer.dpor),
+// where a label does not depend on where the invocation runs.
+func (e *ncExplorer) dependent(a, b *stepInfo) bool {
+	dep, same := cellDependent(a, b)
+	if dep {
 		return true
 	}
 	if !same {
