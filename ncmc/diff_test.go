@@ -219,42 +219,53 @@ func TestMCRRegressionsAndExamples(t *testing.T) {
 // The stateful reference explorer reaches the same outcomes as the plain one
 // (it is the oracle of the mcr differential tests).
 func TestStateCacheDifferential(t *testing.T) {
-	for _, model := range []string{"sc", "tso", "pso"} {
-		n := 300
-		if model != "sc" {
-			n = 100
-		}
-		if testing.Short() {
-			n /= 5
-		}
-		cfg := progen.Default()
-		compared := 0
-		for i := 0; i < n; i++ {
-			seed := uint64(1000 + i)
-			src := progen.Generate(rand.New(rand.NewPCG(seed, 0x6d6372)), cfg)
-			prog, err := frontend.ParseCIR(fmt.Sprintf("gen%d.cir", seed), []byte(src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx := context.Background()
-			plain, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", Model: model, KeepGoing: true, MaxExecutions: 100000})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if plain.Verdict == ncmc.Unknown {
-				continue
-			}
-			cached, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", Model: model, KeepGoing: true, StateCache: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			compared++
-			if a, b := strings.Join(outcomeKeys(plain), "\n"), strings.Join(outcomeKeys(cached), "\n"); a != b || plain.Verdict != cached.Verdict {
-				t.Errorf("%s, seed %d: stateful reference disagrees:\nplain %s:\n%s\nstateful %s:\n%s\n%s", model, seed, plain.Verdict, a, cached.Verdict, b, src)
-			}
-		}
-		t.Logf("%s: %d programs compared (plain reference within 100000 executions)", model, compared)
+	type part struct {
+		model    string
+		from, to int
 	}
+	// Parallel parts of about equal cost (SC programs are cheaper).
+	parts := []part{{"sc", 0, 150}, {"sc", 150, 300}, {"tso", 0, 100}, {"pso", 0, 100}}
+	for _, p := range parts {
+		t.Run(fmt.Sprintf("%s/%d-%d", p.model, p.from, p.to), func(t *testing.T) {
+			t.Parallel()
+			stateCacheDiff(t, p.model, p.from, p.to)
+		})
+	}
+}
+
+// stateCacheDiff compares the plain and the stateful reference explorer on
+// the generated programs of seeds 1000+from .. 1000+to (a fifth with -short).
+func stateCacheDiff(t *testing.T, model string, from, to int) {
+	if testing.Short() {
+		to = from + (to-from)/5
+	}
+	cfg := progen.Default()
+	compared := 0
+	for i := from; i < to; i++ {
+		seed := uint64(1000 + i)
+		src := progen.Generate(rand.New(rand.NewPCG(seed, 0x6d6372)), cfg)
+		prog, err := frontend.ParseCIR(fmt.Sprintf("gen%d.cir", seed), []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		plain, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", Model: model, KeepGoing: true, MaxExecutions: 100000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plain.Verdict == ncmc.Unknown {
+			continue
+		}
+		cached, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", Model: model, KeepGoing: true, StateCache: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		compared++
+		if a, b := strings.Join(outcomeKeys(plain), "\n"), strings.Join(outcomeKeys(cached), "\n"); a != b || plain.Verdict != cached.Verdict {
+			t.Errorf("%s, seed %d: stateful reference disagrees:\nplain %s:\n%s\nstateful %s:\n%s\n%s", model, seed, plain.Verdict, a, cached.Verdict, b, src)
+		}
+	}
+	t.Logf("%s: %d programs compared (plain reference within 100000 executions)", model, compared)
 }
 
 // Parallel mcr gives the same verdict and outcomes as one worker.
