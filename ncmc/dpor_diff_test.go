@@ -118,17 +118,7 @@ func compareDPOR(prog *ir.Program, maxExec int) dporRun {
 // with -long or NCMC_LONG=1) in two parallel chunks; every disagreement
 // fails.
 func TestDPORDifferential(t *testing.T) {
-	n := uint64(*dporDiffN)
-	if n == 0 {
-		n = 1200
-		switch {
-		case longTests():
-			n = 12000
-		case testing.Short():
-			n = 300
-		}
-	}
-	const chunks = 2
+	n := harnessSize(uint64(*dporDiffN), 1200, 300, 12000)
 	var (
 		mu                                  sync.Mutex
 		programs, compared, skipped, differ int
@@ -136,41 +126,33 @@ func TestDPORDifferential(t *testing.T) {
 		dporTime, refTime                   time.Duration
 	)
 	start := time.Now()
-	t.Run("chunks", func(t *testing.T) {
-		for c := uint64(0); c < chunks; c++ {
-			from, to := *dporDiffSeed+c*n/chunks, *dporDiffSeed+(c+1)*n/chunks
-			t.Run(fmt.Sprintf("%d-%d", from, to), func(t *testing.T) {
-				t.Parallel()
-				for seed := from; seed < to; seed++ {
-					src := progen.Generate(rand.New(rand.NewPCG(seed, 0x64706f72)), dporConfig(seed))
-					prog, err := frontend.ParseCIR(fmt.Sprintf("dpor-gen-%d.cir", seed), []byte(src))
-					if err != nil {
-						t.Fatalf("seed %d: generated program does not compile: %v\n%s", seed, err, src)
-					}
-					r := compareDPOR(prog, dporMaxExecutions)
-					mu.Lock()
-					programs++
-					if r.skipped != "" {
-						skipped++
-					} else {
-						compared++
-						dporExec += r.dporExec
-						refExec += r.refExec
-						dporTime += r.dporTime
-						refTime += r.refTime
-						if r.diff != "" {
-							differ++
-						}
-					}
-					mu.Unlock()
-					if r.skipped != "" {
-						t.Logf("seed %d skipped: %s", seed, r.skipped)
-					}
-					if r.diff != "" {
-						t.Errorf("seed %d: the ncmc explorer (no specs) disagrees with the plain reference explorer:\n%s\nprogram:\n%s", seed, r.diff, src)
-					}
-				}
-			})
+	inChunks(t, *dporDiffSeed, n, 2, func(t *testing.T, seed uint64) {
+		src := progen.Generate(rand.New(rand.NewPCG(seed, 0x64706f72)), dporConfig(seed))
+		prog, err := frontend.ParseCIR(fmt.Sprintf("dpor-gen-%d.cir", seed), []byte(src))
+		if err != nil {
+			t.Fatalf("seed %d: generated program does not compile: %v\n%s", seed, err, src)
+		}
+		r := compareDPOR(prog, dporMaxExecutions)
+		mu.Lock()
+		programs++
+		if r.skipped != "" {
+			skipped++
+		} else {
+			compared++
+			dporExec += r.dporExec
+			refExec += r.refExec
+			dporTime += r.dporTime
+			refTime += r.refTime
+			if r.diff != "" {
+				differ++
+			}
+		}
+		mu.Unlock()
+		if r.skipped != "" {
+			t.Logf("seed %d skipped: %s", seed, r.skipped)
+		}
+		if r.diff != "" {
+			t.Errorf("seed %d: the ncmc explorer (no specs) disagrees with the plain reference explorer:\n%s\nprogram:\n%s", seed, r.diff, src)
 		}
 	})
 	t.Logf("%d generated programs, %d compared (%d skipped), %d with disagreements; executions: ncmc %d, reference %d; explorer time: ncmc %v, reference %v; wall %v",

@@ -196,45 +196,26 @@ func (s *ncmcTotals) add(r ncmcRun) {
 // TestNCMCDifferential: 1000 generated object programs (200 with -short,
 // 10000 with -long), in parallel chunks; every disagreement fails.
 func TestNCMCDifferential(t *testing.T) {
-	n := uint64(*ncmcDiffN)
-	if n == 0 {
-		n = 1000
-		switch {
-		case longTests():
-			n = 10000
-		case testing.Short():
-			n = 200
-		}
-	}
-	const chunks = 2
+	n := harnessSize(uint64(*ncmcDiffN), 1000, 200, 10000)
 	var tot ncmcTotals
 	start := time.Now()
-	t.Run("chunks", func(t *testing.T) {
-		for c := uint64(0); c < chunks; c++ {
-			from, to := *ncmcDiffSeed+c*n/chunks, *ncmcDiffSeed+(c+1)*n/chunks
-			t.Run(fmt.Sprintf("%d-%d", from, to), func(t *testing.T) {
-				t.Parallel()
-				cfg := objgen.Default()
-				for seed := from; seed < to; seed++ {
-					p := objgen.Generate(rand.New(rand.NewPCG(seed, 0x6f626a)), cfg)
-					name := fmt.Sprintf("objgen-%d.cir", seed)
-					prog, err := frontend.ParseCIR(name, []byte(p.Source))
-					if err != nil {
-						t.Fatalf("seed %d: generated program does not compile: %v\n%s", seed, err, p.Source)
-					}
-					r := compareNCMC(prog, parseSpecs(t, p), ncmcMaxExecutions)
-					tot.add(r)
-					if r.skipped != "" {
-						t.Logf("seed %d skipped: %s", seed, r.skipped)
-					}
-					if os.Getenv("NCMCDIFF_SLOW") != "" && (r.refTime+r.ncmcTime > 200*time.Millisecond || r.ncmcExec > 300) {
-						t.Logf("seed %d: reference %v (%d runs), ncmc %v (%d executions), %d outcomes", seed, r.refTime, r.refExec, r.ncmcTime, r.ncmcExec, r.outcomes)
-					}
-					if r.diff != "" {
-						t.Errorf("seed %d: the ncmc explorer disagrees with the reference explorer:\n%s\nprogram:\n%s", seed, r.diff, p.Source)
-					}
-				}
-			})
+	inChunks(t, *ncmcDiffSeed, n, 2, func(t *testing.T, seed uint64) {
+		p := objgen.Generate(rand.New(rand.NewPCG(seed, 0x6f626a)), objgen.Default())
+		name := fmt.Sprintf("objgen-%d.cir", seed)
+		prog, err := frontend.ParseCIR(name, []byte(p.Source))
+		if err != nil {
+			t.Fatalf("seed %d: generated program does not compile: %v\n%s", seed, err, p.Source)
+		}
+		r := compareNCMC(prog, parseSpecs(t, p), ncmcMaxExecutions)
+		tot.add(r)
+		if r.skipped != "" {
+			t.Logf("seed %d skipped: %s", seed, r.skipped)
+		}
+		if os.Getenv("NCMCDIFF_SLOW") != "" && (r.refTime+r.ncmcTime > 200*time.Millisecond || r.ncmcExec > 300) {
+			t.Logf("seed %d: reference %v (%d runs), ncmc %v (%d executions), %d outcomes", seed, r.refTime, r.refExec, r.ncmcTime, r.ncmcExec, r.outcomes)
+		}
+		if r.diff != "" {
+			t.Errorf("seed %d: the ncmc explorer disagrees with the reference explorer:\n%s\nprogram:\n%s", seed, r.diff, p.Source)
 		}
 	})
 	t.Logf("%d generated programs, %d compared (%d skipped), %d with disagreements (%d whose violation states differ); %d reference outcomes compared; executions: ncmc %d, reference %d (runs incl. state-cache cut-offs); explorer time: ncmc %v, reference %v; wall %v",
