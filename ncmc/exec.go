@@ -400,7 +400,7 @@ func (x *Execution) Enabled() []Action {
 			return []Action{{T: t.num}}
 		}
 	}
-	var en []Action
+	en := make([]Action, 0, len(x.live))
 	for _, n := range x.live {
 		if x.enabled(x.threads[n]) {
 			en = append(en, Action{T: n})
@@ -433,12 +433,30 @@ func (x *Execution) Enabled() []Action {
 	return en
 }
 
+// anyEnabled is len(x.Enabled()) > 0 without building the list (checkEnd
+// asks it after every step).
+func (x *Execution) anyEnabled() bool {
+	if x.finished {
+		return false
+	}
+	if x.rx != nil {
+		return len(x.Enabled()) > 0
+	}
+	for _, n := range x.live {
+		t := x.threads[n]
+		if x.enabled(t) || (x.cfg.Model != SC && len(t.buf) > 0) {
+			return true
+		}
+	}
+	return false
+}
+
 // checkEnd finishes the execution when no thread can move, classifying a deadlock.
 func (x *Execution) checkEnd() {
 	if x.finished {
 		return
 	}
-	if len(x.Enabled()) > 0 {
+	if x.anyEnabled() {
 		return
 	}
 	x.finished = true
