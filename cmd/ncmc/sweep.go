@@ -447,6 +447,7 @@ func (s *sweepCmd) answer(ctx context.Context, u *sweepUnit, log *strings.Builde
 func (s *sweepCmd) stateful(ctx context.Context, u *sweepUnit, prog *ir.Program, target func(string) bool, opts ncmc.Options, end time.Time, log io.Writer) (string, string) {
 	r := &u.res
 	deadline := end
+	runCtx := ctx
 	run := func(stage string) (*ncmc.Result, error) {
 		opts.Timeout = time.Until(deadline)
 		if opts.Timeout <= 0 {
@@ -454,14 +455,14 @@ func (s *sweepCmd) stateful(ctx context.Context, u *sweepUnit, prog *ir.Program,
 		}
 		fmt.Fprintf(log, "stage %s: explorer %s (state cache %v, symmetry %v), unroll %s, max-steps %d, races %v, keep going %v, %s left\n",
 			stage, opts.Explorer, opts.StateCache, opts.Symmetry, unrollText(opts), opts.MaxSteps, opts.Races, opts.KeepGoing, opts.Timeout.Round(time.Millisecond))
-		res, err := ncmc.Verify(ctx, prog, opts)
+		res, err := ncmc.Verify(runCtx, prog, opts)
 		if err != nil && opts.Explorer == "mcr" {
 			fmt.Fprintf(log, "mcr failed (%v): using the stateful reference explorer\n", err)
 			opts.Explorer, opts.StateCache, opts.Timeout = "reference", true, time.Until(deadline)
 			if opts.Timeout <= 0 {
 				return nil, errSweepTime
 			}
-			res, err = ncmc.Verify(ctx, prog, opts)
+			res, err = ncmc.Verify(runCtx, prog, opts)
 		}
 		if err == nil && res.Verdict == ncmc.Violation && !target(res.Reason) {
 			// Another kind of violation (a failed assert(), a deadlock, a
@@ -470,7 +471,7 @@ func (s *sweepCmd) stateful(ctx context.Context, u *sweepUnit, prog *ir.Program,
 			fmt.Fprintf(log, "first violation: %s; exploring on\n", res.Reason)
 			opts.KeepGoing, opts.Timeout = true, time.Until(deadline)
 			if opts.Timeout > 0 {
-				res, err = ncmc.Verify(ctx, prog, opts)
+				res, err = ncmc.Verify(runCtx, prog, opts)
 			}
 		}
 		if err == nil {
@@ -489,7 +490,30 @@ func (s *sweepCmd) stateful(ctx context.Context, u *sweepUnit, prog *ir.Program,
 		}
 		return a, why
 	}
+	// Stage 1 (the stateful reference explorer) stops at its first bound
+	// hit: from then on it cannot answer true, and stage 2 (unbounded
+	// loops) explores all it would and more with the time left (ring_2w1r-1
+	// spent 44 of its 54 s in stage 1 after the first hit; stage 2 needs
+	// about 55 s to verify it).
+	stateful1 := opts.Explorer == "reference" && opts.StateCache
+	boundStop := false
+	var cancel1 context.CancelFunc = func() {}
+	if stateful1 {
+		runCtx, cancel1 = context.WithCancel(ctx)
+		opts.ProgressEvery = time.Nanosecond // after every execution
+		opts.Progress = func(st ncmc.Stats) {
+			if st.BoundHits > 0 && !boundStop {
+				boundStop = true
+				cancel1()
+			}
+		}
+	}
 	res, err := run("1")
+	cancel1()
+	runCtx, opts.Progress, opts.ProgressEvery = ctx, nil, 0
+	if boundStop && err == nil && res.Verdict == ncmc.Unknown {
+		fmt.Fprintln(log, "stage 1 stopped at its first bound hit")
+	}
 	if err == nil {
 		if a, _ := propertyAnswer(res, target, r.Property); a != "unknown" {
 			return finish(res)
@@ -497,7 +521,7 @@ func (s *sweepCmd) stateful(ctx context.Context, u *sweepUnit, prog *ir.Program,
 		// A loop bound was hit: explore again without the default loop
 		// bound; the state cache cuts runs that come back to a state seen
 		// before, so finite-state loops end without unrolling.
-		if res.Stopped == "" && res.Stats.BoundHits > 0 && opts.Explorer == "reference" && opts.StateCache {
+		if (res.Stopped == "" || boundStop) && res.Stats.BoundHits > 0 && opts.Explorer == "reference" && opts.StateCache {
 			opts.UnboundedLoops, opts.KeepGoing = true, false
 			fmt.Fprintf(log, "\nloop bound hit (%s): exploring again with unbounded loops\n", res.Reason)
 			res2, err2 := run("2")
