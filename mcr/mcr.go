@@ -634,8 +634,7 @@ func (a *analysis) validWith(e int, v int64, ws []int, wval func(int) int64) smt
 // value (an RMW, or a compare-and-swap that failed) and mcr knows how
 // (Step.WriteFor).
 func (a *analysis) rewrites(r int) bool {
-	st := a.tr.Steps[r]
-	return (a.ev[r].Kind == seg.KRMW || st.MayWrite) && st.WriteFor != nil
+	return a.tr.Steps[r].WriteFor != nil // set on RMW and compare-and-swap steps only
 }
 
 // afterPivot is, for a pivot "r reads v" of a read r that rewrites, the

@@ -109,28 +109,8 @@ func checkExpect(x *Execution, i int, ex mcr.Expect) error {
 	return nil
 }
 
-// casPositions lists the source positions of compare-and-swap instructions:
-// a failed one is a read that writes when it reads another value.
-func casPositions(prog *ir.Program) map[ir.Pos]bool {
-	ps := map[ir.Pos]bool{}
-	for _, f := range prog.Funcs {
-		for i := range f.Body {
-			if f.Body[i].Op == ir.ICAS {
-				ps[f.Body[i].Pos] = true
-			}
-		}
-	}
-	return ps
-}
-
 // traceOf turns an execution replayed from sd into an mcr.Trace.
 func traceOf(x *Execution, sd *mcr.Seed, final []int64) *mcr.Trace {
-	return traceOfCAS(x, sd, final, casPositions(x.prog))
-}
-
-// traceOfCAS is traceOf with the positions of the program's
-// compare-and-swap instructions computed once (casPositions).
-func traceOfCAS(x *Execution, sd *mcr.Seed, final []int64, cas map[ir.Pos]bool) *mcr.Trace {
 	tr := &mcr.Trace{G: x.G, Frozen: len(sd.Steps), FrozenChoices: map[int32]int{}, Complete: x.Complete(), FinalLocs: final, FrozenFinals: sd.Finals, Continues: x.cfg.ContinueAfterViolation}
 	for t, ks := range sd.Choices {
 		tr.FrozenChoices[t] = len(ks)
@@ -138,11 +118,13 @@ func traceOfCAS(x *Execution, sd *mcr.Seed, final []int64, cas map[ir.Pos]bool) 
 	tr.Steps = make([]mcr.Step, len(x.Log))
 	for i, s := range x.Log {
 		tr.Steps[i] = mcr.Step{T: s.Action.T, Flush: s.Action.Flush, Loc: s.Action.Loc, Event: s.Event, Atomic: s.Atomic, Fence: s.Fence}
-		if e := x.G.Event(s.Event); e != nil && !s.Action.Flush && e.Kind == seg.KRead && cas[e.Pos] {
-			tr.Steps[i].MayWrite = true
-		}
 		if s.RMW != nil && !s.Action.Flush {
 			tr.Steps[i].WriteFor = s.RMW.WriteFor
+			// A compare-and-swap that failed is a read that writes when it
+			// reads another value.
+			if e := x.G.Event(s.Event); e != nil && e.Kind == seg.KRead {
+				tr.Steps[i].MayWrite = true
+			}
 		}
 	}
 	for _, w := range x.LockWaits() {
@@ -196,7 +178,6 @@ type mcrState struct {
 	cfg   Config
 	opts  Options
 	final []int64
-	cas   map[ir.Pos]bool
 	// thesis: the generators apply the NCMC thesis's scoped-read rule
 	// (thesisRule, ncmcthesis.go).
 	thesis bool
@@ -355,7 +336,7 @@ func (st *mcrState) worker(ctx context.Context) {
 		replay := time.Since(t0)
 		var seeds []mcr.Seed
 		if err == nil && x != nil && !(violated(x) && !st.opts.KeepGoing) {
-			tr := traceOfCAS(x, sd, st.final, st.cas)
+			tr := traceOf(x, sd, st.final)
 			if rule != nil {
 				rule.x, rule.tr, rule.sem, rule.err = x, tr, nil, nil
 			}
@@ -416,7 +397,7 @@ func exploreMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, e
 // explorer is then "ncmc").
 func runMCR(ctx context.Context, prog *ir.Program, opts Options, cfg Config, thesis bool) (*Result, error) {
 	names := NewNames(prog)
-	st := &mcrState{prog: prog, names: names, opts: opts, final: observedLocs(prog), cas: casPositions(prog),
+	st := &mcrState{prog: prog, names: names, opts: opts, final: observedLocs(prog),
 		cfg: cfg, thesis: thesis, col: newCollector(prog, names, opts), seen: map[string]bool{}}
 	st.wake = sync.NewCond(&st.mu)
 	first := &mcr.Seed{Choices: map[int32][]int{}, Why: "initial execution"}
