@@ -89,11 +89,13 @@ type ncmcRun struct {
 	strict            bool   // the outcomes agree exactly, violation states included
 	ncmcExec, refExec int
 	ncmcTime, refTime time.Duration
+	cacheTime         time.Duration // the ncmc explorer with its state cache
 }
 
-// compareNCMC runs the ncmc explorer (default mode) and the stateful
-// reference explorer (itself checked against the plain one by
-// TestStateCacheDifferential), both rendering outcomes semantically.
+// compareNCMC runs the ncmc explorer (default mode, and again with its state
+// cache) and the stateful reference explorer (itself checked against the
+// plain one by TestStateCacheDifferential), all rendering outcomes
+// semantically.
 func compareNCMC(prog *ir.Program, specs []*commspec.Spec, maxExec int) ncmcRun {
 	ctx := context.Background()
 	var run ncmcRun
@@ -122,6 +124,31 @@ func compareNCMC(prog *ir.Program, specs []*commspec.Spec, maxExec int) ncmcRun 
 		diffs = append(diffs, fmt.Sprintf("verdict: ncmc %s (%s), reference %s (%s)", got.Verdict, got.Reason, ref.Verdict, ref.Reason))
 	}
 	run.strict = strictKeys(ref) == strictKeys(got)
+	diffs = append(diffs, outcomeDiffs(ref, got)...)
+	// The same with the state cache (sleep sets, no source sets).
+	cached, err := ncmc.Verify(ctx, prog, ncmc.Options{Specs: specs, Semantic: true, KeepGoing: true, StateCache: true, Timeout: 2 * time.Minute})
+	if err != nil {
+		return ncmcRun{diff: "ncmc --state-cache error: " + err.Error()}
+	}
+	run.cacheTime = cached.Elapsed
+	if cached.Stopped != "" {
+		diffs = append(diffs, "ncmc --state-cache stopped: "+cached.Stopped)
+	} else {
+		if cached.Verdict != ref.Verdict {
+			diffs = append(diffs, fmt.Sprintf("verdict: ncmc --state-cache %s (%s), reference %s (%s)", cached.Verdict, cached.Reason, ref.Verdict, ref.Reason))
+		}
+		for _, d := range outcomeDiffs(ref, cached) {
+			diffs = append(diffs, "with --state-cache: "+d)
+		}
+	}
+	run.diff = strings.Join(diffs, "\n")
+	return run
+}
+
+// outcomeDiffs lists the semantic outcomes of ref that got misses and those
+// got has beyond ref.
+func outcomeDiffs(ref, got *ncmc.Result) []string {
+	var diffs []string
 	rk, gk := semanticKeys(ref), semanticKeys(got)
 	in := map[string]bool{}
 	for _, k := range gk {
@@ -138,8 +165,7 @@ func compareNCMC(prog *ir.Program, specs []*commspec.Spec, maxExec int) ncmcRun 
 		extra = append(extra, "ncmc has extra outcome: "+k)
 	}
 	sort.Strings(extra)
-	run.diff = strings.Join(append(diffs, extra...), "\n")
-	return run
+	return append(diffs, extra...)
 }
 
 // parseSpecs parses the specs of a generated program.
@@ -168,7 +194,7 @@ type ncmcTotals struct {
 	programs, compared, skipped, outcomes, diff int
 	strictDiff                                  int
 	ncmcExec, refExec                           int
-	ncmcTime, refTime                           time.Duration
+	ncmcTime, refTime, cacheTime                time.Duration
 }
 
 func (s *ncmcTotals) add(r ncmcRun) {
@@ -191,6 +217,7 @@ func (s *ncmcTotals) add(r ncmcRun) {
 	s.refExec += r.refExec
 	s.ncmcTime += r.ncmcTime
 	s.refTime += r.refTime
+	s.cacheTime += r.cacheTime
 }
 
 // TestNCMCDifferential: 1000 generated object programs (200 with -short,
@@ -218,9 +245,9 @@ func TestNCMCDifferential(t *testing.T) {
 			t.Errorf("seed %d: the ncmc explorer disagrees with the reference explorer:\n%s\nprogram:\n%s", seed, r.diff, p.Source)
 		}
 	})
-	t.Logf("%d generated programs, %d compared (%d skipped), %d with disagreements (%d whose violation states differ); %d reference outcomes compared; executions: ncmc %d, reference %d (runs incl. state-cache cut-offs); explorer time: ncmc %v, reference %v; wall %v",
+	t.Logf("%d generated programs, %d compared (%d skipped), %d with disagreements (%d whose violation states differ); %d reference outcomes compared; executions: ncmc %d, reference %d (runs incl. state-cache cut-offs); explorer time: ncmc %v, ncmc with state cache %v, reference %v; wall %v",
 		tot.programs, tot.compared, tot.skipped, tot.diff, tot.strictDiff, tot.outcomes, tot.ncmcExec, tot.refExec,
-		tot.ncmcTime.Round(time.Millisecond), tot.refTime.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+		tot.ncmcTime.Round(time.Millisecond), tot.cacheTime.Round(time.Millisecond), tot.refTime.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 	if tot.compared < tot.programs*9/10 {
 		t.Errorf("only %d of %d programs compared", tot.compared, tot.programs)
 	}

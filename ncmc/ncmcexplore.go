@@ -150,6 +150,12 @@ type ncExplorer struct {
 	// from the races of the runs seen (Abdulla et al. 2014); off when a
 	// spec uses the abstract state (L1), see docs/ncmc.md.
 	dpor bool
+	// cache (Options.StateCache; dpor is then off) maps each state the
+	// search reached to the threads asleep there when it was explored,
+	// intersected over the visits (Godefroid 1996, sleep sets with state
+	// caching): a later visit explores only the threads asleep every time
+	// before and awake now.
+	cache map[[2]uint64][]int32
 }
 
 // stepChooser replays a node's recorded choices and extends them.
@@ -400,6 +406,12 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 			e.dpor = false
 		}
 	}
+	if opts.StateCache {
+		// Source sets rest on every run being explored to its end;
+		// a cut at a cached state breaks that, sleep sets alone do not.
+		e.dpor = false
+		e.cache = map[[2]uint64][]int32{}
+	}
 	var path []*ncNode
 	var cex []*ncNode
 	stopped, stopKind := "", ""
@@ -420,9 +432,20 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 		if n := len(path); n > 0 {
 			from = n - 1
 		}
-		pruned := false
+		pruned, cached := false, false
 		for !r.x.finished {
 			en := r.enabledThreads()
+			var key [2]uint64
+			useCache := e.cache != nil && r.x.violation == "" && r.x.boundHit == ""
+			if useCache {
+				key = r.x.StateHash()
+				if old, seen := e.cache[key]; seen && len(old) == 0 {
+					// Explored before with nothing asleep: every
+					// thread was explored from here.
+					pruned, cached = true, true
+					break
+				}
+			}
 			var sleep []*stepInfo
 			if n := len(path); n > 0 {
 				parent := path[n-1]
@@ -435,10 +458,14 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 				}
 			}
 			nd := &ncNode{sleep: sleep, en: en, tried: map[int32]bool{}}
+			if useCache && !e.lookup(key, nd) {
+				pruned, cached = true, true
+				break
+			}
 			next := int32(-1)
 			awake := 0
 			for _, t := range en {
-				if !asleep(sleep, t) {
+				if !asleep(sleep, t) && !nd.tried[t] {
 					if next < 0 {
 						next = t
 					}
@@ -473,7 +500,9 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 				}
 			}
 		}
-		if pruned {
+		if cached {
+			col.stats.Cached++
+		} else if pruned {
 			col.stats.Pruned++
 		} else if col.add(r.x) && cex == nil {
 			cex = clonePath(path)
@@ -494,6 +523,42 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 		_, _, res.ViolationPos = r.x.Violation()
 	}
 	return res, nil
+}
+
+// lookup consults the state cache at new node nd (state key): on a first
+// visit it records the threads asleep; on a later one it marks as tried the
+// awake threads explored at an earlier visit (awake every time before) and
+// keeps, as what is asleep, the threads asleep at every visit. It reports
+// whether a thread is left to explore. States after a violation or a bound
+// hit are neither cached nor looked up (their outcome is the state of the
+// violation, not of the end).
+func (e *ncExplorer) lookup(key [2]uint64, nd *ncNode) bool {
+	old, seen := e.cache[key]
+	var now, both []int32
+	for _, a := range nd.sleep {
+		now = append(now, a.t)
+	}
+	if !seen {
+		e.cache[key] = now
+		return true
+	}
+	left := false
+	for _, t := range nd.en {
+		switch {
+		case asleep(nd.sleep, t):
+		case hasInt32(old, t):
+			left = true // asleep before, awake now: explore it
+		default:
+			nd.tried[t] = true // explored at an earlier visit
+		}
+	}
+	for _, t := range old {
+		if hasInt32(now, t) {
+			both = append(both, t)
+		}
+	}
+	e.cache[key] = both
+	return left
 }
 
 func asleep(sleep []*stepInfo, t int32) bool {

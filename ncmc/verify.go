@@ -122,7 +122,8 @@ type Stats struct {
 	Blocked    int           `json:"blocked"`               // executions discarded by a failed assume/await
 	BoundHits  int           `json:"bound_hits"`            // executions stopped by a loop or step bound
 	Violations int           `json:"violations"`            // violating executions seen
-	Pruned     int           `json:"pruned,omitempty"`      // runs cut off at a state seen before (StateCache)
+	Pruned     int           `json:"pruned,omitempty"`      // runs cut off at a state seen before (reference explorer with StateCache), or by sleep sets (ncmc explorer)
+	Cached     int           `json:"cached,omitempty"`      // ncmc explorer with StateCache: runs cut off at a state seen before
 	Steps      int64         `json:"steps"`                 // visible steps over all executions
 	Queue      int           `json:"queue"`                 // pending work (choice points left on the DFS stack, or seeds)
 	Seeds      int           `json:"seeds,omitempty"`       // mcr: distinct seeds generated (incl. the initial one)

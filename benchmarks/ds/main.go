@@ -31,7 +31,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: ds gen | ds run [-timeout 300s] [-ds set,hashtable,union-find] [-kind seekers,mixed] [-n 4-7] [-runs mcr,ncmc,thesis,ref]")
+		fmt.Fprintln(os.Stderr, "usage: ds gen | ds run [-timeout 300s] [-ds set,hashtable,union-find] [-kind seekers,mixed] [-n 4-7] [-runs mcr,ncmc,thesis,ref,cache]")
 		os.Exit(2)
 	}
 	root, err := repoRoot()
@@ -52,7 +52,7 @@ func main() {
 		dsF := fs.String("ds", "set,hashtable,union-find", "data structures")
 		kindF := fs.String("kind", "seekers,mixed", "workloads")
 		nF := fs.String("n", "4-7", "thread counts: a range lo-hi or a single number")
-		runsF := fs.String("runs", "mcr,ncmc,thesis,ref", "what to run")
+		runsF := fs.String("runs", "mcr,ncmc,thesis,ref,cache", "what to run (cache: the ncmc explorer, fine spec, --state-cache)")
 		fs.Parse(os.Args[2:])
 		var lo, hi int
 		if _, err := fmt.Sscanf(*nF, "%d-%d", &lo, &hi); err != nil {
@@ -64,8 +64,8 @@ func main() {
 		}
 		runs := set(*runsF)
 		ds, kinds := set(*dsF), set(*kindF)
-		fmt.Println("| program | mcr | ncmc_c | ncmc_f | thesis_c | thesis_f | SEG classes (reference) | thesis misses |")
-		fmt.Println("|---|---|---|---|---|---|---|---|")
+		fmt.Println("| program | mcr | ncmc_c | ncmc_f | thesis_c | thesis_f | SEG classes (reference) | thesis misses | ncmc_f + state cache |")
+		fmt.Println("|---|---|---|---|---|---|---|---|---|")
 		timedOut := map[string]bool{} // "ds/kind/column" that timed out for a smaller N
 		for _, w := range workloads() {
 			if !ds[w.DS] || !kinds[w.Kind] || w.N < lo || w.N > hi {
@@ -159,7 +159,7 @@ func runWorkload(root, dir string, w workload, runs map[string]bool, timeout tim
 		}
 		specs[i] = []*commspec.Spec{s}
 	}
-	cells := make([]string, 7)
+	cells := make([]string, 8)
 	for i := range cells {
 		cells[i] = "n/r"
 	}
@@ -185,6 +185,13 @@ func runWorkload(root, dir string, w workload, runs map[string]bool, timeout tim
 			complete = run(1+i, ncmc.Options{Explorer: "ncmc", Specs: specs[i]})
 		}
 	}
+	var cached *ncmc.Result // the same with the state cache
+	if runs["cache"] {
+		cached = run(7, ncmc.Options{Explorer: "ncmc", Specs: specs[1], StateCache: true})
+		if cached != nil {
+			cells[7] = fmt.Sprintf("%d + %d cut (%.2f s)", cached.Stats.Executions, cached.Stats.Cached, cached.Elapsed.Seconds())
+		}
+	}
 	var thesis [2]*ncmc.Result
 	if runs["thesis"] {
 		for i := 0; i < 2; i++ {
@@ -201,6 +208,9 @@ func runWorkload(root, dir string, w workload, runs map[string]bool, timeout tim
 	oracle, vs := ref, ""
 	if oracle == nil && complete != nil {
 		oracle, vs = complete, " (vs ncmc_f)"
+	}
+	if oracle == nil && cached != nil {
+		oracle, vs = cached, " (vs ncmc_f + state cache)"
 	}
 	if oracle != nil && (thesis[0] != nil || thesis[1] != nil) {
 		var ms []string

@@ -24,7 +24,7 @@ type verifyCmd struct {
 	Workers       int           `help:"Parallel mcr workers, each with its own Z3 context (0: number of CPUs). The verdict and outcome set do not depend on it." default:"0"`
 	KeepGoing     bool          `name:"keep-going" help:"Explore past the first violation and list every outcome."`
 	Classes       bool          `help:"Count distinct execution classes (read-value vectors, reads-from graphs)."`
-	StateCache    bool          `name:"state-cache" help:"Reference explorer: cut off runs that reach a state seen before (outcomes and verdict unchanged; counts cover the remaining runs)."`
+	StateCache    bool          `name:"state-cache" help:"Reference and ncmc explorers: cut off runs that reach a state seen before (outcomes and verdict unchanged; counts cover the remaining runs). With ncmc it replaces source-set DPOR by sleep sets with state caching."`
 	Races         bool          `help:"Report a data race (two accesses to one location by different threads, at least one a write and one non-atomic, unordered by happens-before: program order, spawn/join, mutexes, atomic blocks, release/acquire atomics) as a violation naming both accesses. Under sc this uses the stateful reference explorer; ra and rc11 report races anyway."`
 	JSON          bool          `name:"json" help:"Print one JSON object instead of text."`
 	Dot           string        `help:"Write the execution graph of the counterexample (or of the first complete execution) to this DOT file." type:"path"`
@@ -179,6 +179,9 @@ func printText(w io.Writer, v *verifyCmd, res *ncmc.Result) {
 		res.Model, res.Explorer, s.Executions, s.Complete, s.Blocked, s.BoundHits, res.Elapsed.Round(time.Microsecond))
 	if res.Explorer == "ncmc" && s.Pruned > 0 {
 		fmt.Fprintf(w, "ncmc: %d runs cut by sleep sets (pruned)\n", s.Pruned)
+	}
+	if res.Explorer == "ncmc" && s.Cached > 0 {
+		fmt.Fprintf(w, "ncmc: %d runs cut at a state seen before (state cache)\n", s.Cached)
 	}
 	if res.Explorer == "mcr" {
 		fmt.Fprintf(w, "mcr: %d seeds, %d SMT queries, SMT %.1f ms, replay %.1f ms\n", s.Seeds, s.SMTQueries, s.SMTMS, s.ReplayMS)
