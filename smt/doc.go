@@ -62,9 +62,12 @@
 // of these as "canceled"; Check classifies them (ErrTimeout,
 // ErrResourceLimit, ctx.Err()). An interrupt that reaches Z3 while it is
 // idle would make the next Z3 push fail; Check clears such stale
-// interrupts. If Z3 nevertheless raises an error during a Check, Check
-// returns a *Z3Error and the Solver rebuilds its Z3 state from the
-// assertion stack on the next Check.
+// interrupts. A Z3 context in which a check was interrupted or timed out
+// is not trusted any more (Z3 4.8.12 was seen answering a later UNSAT
+// check Sat after a storm of interrupts): it is discarded before its next
+// use and rebuilt from the assertion stack (Stats.Z3Discards). If Z3
+// raises an error during a Check, Check returns a *Z3Error and the Solver
+// rebuilds its Z3 state in the same way on the next Check.
 //
 // # Build requirements
 //
