@@ -200,7 +200,7 @@ type Solver struct {
 	// tainted marks a Z3 context in which a check was interrupted or
 	// timed out: it is discarded before its next use (see checkZ3).
 	tainted bool
-	zPushed  int  // frames[:zPushed] have a Z3 scope
+	zPushed int // frames[:zPushed] have a Z3 scope
 
 	frames    []*frame
 	active    map[*node]struct{} // nodes of all active assertions
