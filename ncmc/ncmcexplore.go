@@ -516,6 +516,14 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 		}
 	}
 	res := col.result("ncmc", stopped, stopKind)
+	if e.cache == nil && !e.dpor {
+		for _, s := range opts.Specs {
+			if s.UsesState() {
+				res.Note = fmt.Sprintf("the %s spec uses the abstract state (logic L1): sleep sets only, no source sets (docs/ncmc.md §4); --state-cache cuts runs at states seen before", s.Object)
+				break
+			}
+		}
+	}
 	if cex != nil {
 		r, _ := e.replay(cex, true)
 		res.Counterexample = r.x.Story()

@@ -275,3 +275,43 @@ func TestCloneExecIndependent(t *testing.T) {
 		})
 	}
 }
+
+// TestNCMCStateCache: with the state cache the ncmc explorer reaches the
+// same outcomes and verdict as without it, on workloads whose states repeat
+// (union-find: no heap) and do not (hashtable: heap blocks), and it does cut
+// runs where states repeat.
+func TestNCMCStateCache(t *testing.T) {
+	cases := []struct {
+		prog, spec string
+		cuts       bool // runs must be cut at repeated states
+	}{
+		{"../benchmarks/ds/union-find-mixed-4.cir", "../examples/union-find.yaml", true},
+		{"../benchmarks/ds/union-find-mixed-4.cir", "../examples/union-find-coarse.yaml", true},
+		{"../benchmarks/ds/hashtable-mixed-4.cir", "../examples/hashtable.yaml", false},
+		{"../benchmarks/ds/set-mixed-4.cir", "../examples/set.yaml", false},
+		{"../examples/union-find.cir", "../examples/union-find.yaml", false},
+	}
+	for _, c := range cases {
+		t.Run(filepath.Base(c.prog)+"/"+filepath.Base(c.spec), func(t *testing.T) {
+			prog, specs := loadSpecProgram(t, c.prog, c.spec)
+			plain, err := Verify(context.Background(), prog, Options{Specs: specs, KeepGoing: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cached, err := Verify(context.Background(), prog, Options{Specs: specs, KeepGoing: true, StateCache: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cached.Verdict != plain.Verdict {
+				t.Fatalf("verdict with cache %s, without %s", cached.Verdict, plain.Verdict)
+			}
+			if a, b := strings.Join(ncmcOutcomes(cached), "\n"), strings.Join(ncmcOutcomes(plain), "\n"); a != b {
+				t.Fatalf("outcomes differ:\nwith cache:\n%s\nwithout:\n%s", a, b)
+			}
+			if c.cuts && (cached.Stats.Cached == 0 || cached.Stats.Executions >= plain.Stats.Executions) {
+				t.Fatalf("the cache cut nothing: %d executions, %d cut (without: %d executions)", cached.Stats.Executions, cached.Stats.Cached, plain.Stats.Executions)
+			}
+			t.Logf("%d outcomes; executions %d without the cache, %d + %d cut with it", len(plain.Outcomes), plain.Stats.Executions, cached.Stats.Executions, cached.Stats.Cached)
+		})
+	}
+}
