@@ -12,6 +12,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
+	"strings"
 
 	"github.com/alecthomas/kong"
 )
@@ -45,10 +47,40 @@ type env struct {
 
 type exitPanic int
 
+// defaultGCPercent is the garbage collector's target when GOGC is not set:
+// explorations allocate short-lived states at a high rate, and collecting
+// four times less often cut hashtable-mixed-6 from 44 s to 30 s for 2.4
+// times the memory (43 MB to 100 MB). So that a large live heap (a big
+// state cache) cannot grow five-fold unchecked, the collector also works
+// harder above half of the machine's memory (unless GOMEMLIMIT is set).
+const defaultGCPercent = 400
+
 func main() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(defaultGCPercent)
+		if total := totalMemory(); total > 0 && os.Getenv("GOMEMLIMIT") == "" {
+			debug.SetMemoryLimit(total / 2)
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr, isTerminal(os.Stderr)))
+}
+
+// totalMemory returns the machine's memory in bytes from /proc/meminfo (0
+// if unknown).
+func totalMemory() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		var kb int64
+		if _, err := fmt.Sscanf(line, "MemTotal: %d kB", &kb); err == nil {
+			return kb << 10
+		}
+	}
+	return 0
 }
 
 func isTerminal(f *os.File) bool {

@@ -110,3 +110,12 @@ func TestVerifyDOT(t *testing.T) {
 		}
 	}
 }
+
+func TestTotalMemory(t *testing.T) {
+	if _, err := os.Stat("/proc/meminfo"); err != nil {
+		t.Skip("no /proc/meminfo")
+	}
+	if m := totalMemory(); m < 64<<20 {
+		t.Fatalf("totalMemory() = %d bytes", m)
+	}
+}
