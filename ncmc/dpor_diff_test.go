@@ -54,6 +54,7 @@ func dporConfig(seed uint64) progen.Config {
 // reference explorer.
 type dporRun struct {
 	diff, skipped     string
+	cacheSkipped      string // why the run with the state cache was not compared
 	dporExec, refExec int
 	dporTime, refTime time.Duration
 }
@@ -94,20 +95,20 @@ func compareDPOR(prog *ir.Program, maxExec int) dporRun {
 	if got.Verdict != ref.Verdict {
 		diffs = append(diffs, fmt.Sprintf("verdict: ncmc %s (%s), reference %s (%s)", got.Verdict, got.Reason, ref.Verdict, ref.Reason))
 	}
-	rk, gk := outcomeKeys(ref), outcomeKeys(got)
-	in := map[string]bool{}
-	for _, k := range gk {
-		in[k] = true
+	diffs = append(diffs, keyDiffs(outcomeKeys(ref), outcomeKeys(got))...)
+	// The same with the state cache (sleep sets, no source sets).
+	cached, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "ncmc", KeepGoing: true, StateCache: true, MaxExecutions: maxExec, Timeout: time.Minute})
+	if err != nil {
+		return dporRun{diff: "ncmc --state-cache error: " + err.Error()}
 	}
-	for _, k := range rk {
-		if !in[k] {
-			diffs = append(diffs, "ncmc misses outcome: "+k)
+	if cached.Stopped != "" {
+		run.cacheSkipped = cached.Stopped
+	} else {
+		if cached.Verdict != ref.Verdict {
+			diffs = append(diffs, fmt.Sprintf("verdict: ncmc --state-cache %s (%s), reference %s (%s)", cached.Verdict, cached.Reason, ref.Verdict, ref.Reason))
 		}
-		delete(in, k)
-	}
-	for _, k := range gk {
-		if in[k] {
-			diffs = append(diffs, "ncmc has extra outcome: "+k)
+		for _, d := range keyDiffs(outcomeKeys(ref), outcomeKeys(cached)) {
+			diffs = append(diffs, "with --state-cache: "+d)
 		}
 	}
 	run.diff = strings.Join(diffs, "\n")
@@ -150,6 +151,9 @@ func TestDPORDifferential(t *testing.T) {
 		mu.Unlock()
 		if r.skipped != "" {
 			t.Logf("seed %d skipped: %s", seed, r.skipped)
+		}
+		if r.cacheSkipped != "" {
+			t.Logf("seed %d: the run with the state cache not compared: %s", seed, r.cacheSkipped)
 		}
 		if r.diff != "" {
 			t.Errorf("seed %d: the ncmc explorer (no specs) disagrees with the plain reference explorer:\n%s\nprogram:\n%s", seed, r.diff, src)

@@ -149,8 +149,13 @@ func compareNCMC(prog *ir.Program, specs []*commspec.Spec, maxExec int) ncmcRun 
 // outcomeDiffs lists the semantic outcomes of ref that got misses and those
 // got has beyond ref.
 func outcomeDiffs(ref, got *ncmc.Result) []string {
+	return keyDiffs(semanticKeys(ref), semanticKeys(got))
+}
+
+// keyDiffs lists the keys of the reference's outcomes rk that the ncmc
+// explorer's gk lacks, then those gk has beyond rk.
+func keyDiffs(rk, gk []string) []string {
 	var diffs []string
-	rk, gk := semanticKeys(ref), semanticKeys(got)
 	in := map[string]bool{}
 	for _, k := range gk {
 		in[k] = true
