@@ -96,21 +96,12 @@ func compareDPOR(prog *ir.Program, maxExec int) dporRun {
 		diffs = append(diffs, fmt.Sprintf("verdict: ncmc %s (%s), reference %s (%s)", got.Verdict, got.Reason, ref.Verdict, ref.Reason))
 	}
 	diffs = append(diffs, keyDiffs(outcomeKeys(ref), outcomeKeys(got))...)
-	// The same with the state cache (sleep sets, no source sets).
-	cached, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "ncmc", KeepGoing: true, StateCache: true, MaxExecutions: maxExec, Timeout: time.Minute})
+	_, skip, cdiffs, err := compareCached(ctx, prog, ncmc.Options{KeepGoing: true, MaxExecutions: maxExec, Timeout: time.Minute}, ref, outcomeKeys)
 	if err != nil {
-		return dporRun{diff: "ncmc --state-cache error: " + err.Error()}
+		return dporRun{diff: err.Error()}
 	}
-	if cached.Stopped != "" {
-		run.cacheSkipped = cached.Stopped
-	} else {
-		if cached.Verdict != ref.Verdict {
-			diffs = append(diffs, fmt.Sprintf("verdict: ncmc --state-cache %s (%s), reference %s (%s)", cached.Verdict, cached.Reason, ref.Verdict, ref.Reason))
-		}
-		for _, d := range keyDiffs(outcomeKeys(ref), outcomeKeys(cached)) {
-			diffs = append(diffs, "with --state-cache: "+d)
-		}
-	}
+	run.cacheSkipped = skip
+	diffs = append(diffs, cdiffs...)
 	run.diff = strings.Join(diffs, "\n")
 	return run
 }

@@ -126,24 +126,37 @@ func compareNCMC(prog *ir.Program, specs []*commspec.Spec, maxExec int) ncmcRun 
 	}
 	run.strict = strictKeys(ref) == strictKeys(got)
 	diffs = append(diffs, outcomeDiffs(ref, got)...)
-	// The same with the state cache (sleep sets, no source sets).
-	cached, err := ncmc.Verify(ctx, prog, ncmc.Options{Specs: specs, Semantic: true, KeepGoing: true, StateCache: true, Timeout: 2 * time.Minute})
+	cached, skip, cdiffs, err := compareCached(ctx, prog, ncmc.Options{Specs: specs, Semantic: true, KeepGoing: true, Timeout: 2 * time.Minute}, ref, semanticKeys)
 	if err != nil {
-		return ncmcRun{diff: "ncmc --state-cache error: " + err.Error()}
+		return ncmcRun{diff: err.Error()}
 	}
 	run.cacheTime = cached.Elapsed
-	if cached.Stopped != "" {
-		run.cacheSkipped = cached.Stopped // over its budget: not compared
-	} else {
-		if cached.Verdict != ref.Verdict {
-			diffs = append(diffs, fmt.Sprintf("verdict: ncmc --state-cache %s (%s), reference %s (%s)", cached.Verdict, cached.Reason, ref.Verdict, ref.Reason))
-		}
-		for _, d := range outcomeDiffs(ref, cached) {
-			diffs = append(diffs, "with --state-cache: "+d)
-		}
-	}
+	run.cacheSkipped = skip
+	diffs = append(diffs, cdiffs...)
 	run.diff = strings.Join(diffs, "\n")
 	return run
+}
+
+// compareCached runs the ncmc explorer with opts and the state cache (sleep
+// sets, no source sets) and compares its verdict and outcomes (rendered by
+// keys) with the reference's. A run stopped by its budget is not compared:
+// skip says why.
+func compareCached(ctx context.Context, prog *ir.Program, opts ncmc.Options, ref *ncmc.Result, keys func(*ncmc.Result) []string) (cached *ncmc.Result, skip string, diffs []string, err error) {
+	opts.Explorer, opts.StateCache = "ncmc", true
+	cached, err = ncmc.Verify(ctx, prog, opts)
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("ncmc --state-cache error: %w", err)
+	}
+	if cached.Stopped != "" {
+		return cached, cached.Stopped, nil, nil
+	}
+	if cached.Verdict != ref.Verdict {
+		diffs = append(diffs, fmt.Sprintf("verdict: ncmc --state-cache %s (%s), reference %s (%s)", cached.Verdict, cached.Reason, ref.Verdict, ref.Reason))
+	}
+	for _, d := range keyDiffs(keys(ref), keys(cached)) {
+		diffs = append(diffs, "with --state-cache: "+d)
+	}
+	return cached, "", diffs, nil
 }
 
 // outcomeDiffs lists the semantic outcomes of ref that got misses and those

@@ -304,12 +304,12 @@ func (s *Solver) ResetWith(b *Builder) {
 	s.Builder = b
 	pushed := s.zPushed
 	s.resetFrames()
-	if s.zs != nil && (s.tainted || s.opts.MaxCacheNodes > 0 && s.keptN > s.opts.MaxCacheNodes) {
-		// Start over with a fresh Z3 context (see kept and tainted). The
-		// old one is released by the collector; its AST ids are its own.
-		if s.tainted {
-			s.stats.Z3Discards++
-		}
+	if s.discardTainted() {
+		return
+	}
+	if s.zs != nil && s.opts.MaxCacheNodes > 0 && s.keptN > s.opts.MaxCacheNodes {
+		// Start over with a fresh Z3 context (see kept). The old one is
+		// released by the collector; its AST ids are its own.
 		s.discardZ3()
 		return
 	}
@@ -584,6 +584,17 @@ func (s *Solver) dropZ3() {
 	s.stats.Z3Errors++
 }
 
+// discardTainted discards a tainted Z3 context (see tainted) and reports
+// whether it did.
+func (s *Solver) discardTainted() bool {
+	if s.zs == nil || !s.tainted {
+		return false
+	}
+	s.discardZ3()
+	s.stats.Z3Discards++
+	return true
+}
+
 // discardZ3 forgets the Z3 context and solver; the next Check that needs
 // Z3 builds new ones and re-sends the assertion stack.
 func (s *Solver) discardZ3() {
@@ -634,10 +645,7 @@ func (s *Solver) z3Guard(res *Result, err *error) {
 func (s *Solver) checkZ3(ctx context.Context, timeout time.Duration) (res Result, err error) {
 	defer s.z3Guard(&res, &err)
 	t0 := time.Now()
-	if s.tainted {
-		s.discardZ3()
-		s.stats.Z3Discards++
-	}
+	s.discardTainted()
 	s.ensureZ3()
 	s.sync()
 	s.stats.SyncTime += time.Since(t0)
