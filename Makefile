@@ -4,7 +4,7 @@ GO      ?= go
 BIN     := bin/ncmc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build demo test vet fmt-check fuzz bench clean
+.PHONY: all deps build demo test vet fmt-check fuzz bench sweep clean
 
 all: build
 
@@ -44,6 +44,13 @@ fuzz: deps
 			echo "== $$pkg $$t"; $(GO) test $$pkg -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) || exit 1; \
 		done; \
 	done
+
+# The SV-COMP sweep of the bench beside the checkout (about 5 minutes on 2
+# cores), scored against the task files and, beside that, with the
+# documented corrections of benchmarks/svcomp/corrections.yaml.
+SVCOMP ?= ../shared/bench/svcomp
+sweep: build
+	./$(BIN) sweep $(SVCOMP) --timeout 60s --jobs 2 --corrections benchmarks/svcomp/corrections.yaml --out sweep-results
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -35,6 +35,8 @@ type sweepCmd struct {
 	MaxSteps int           `name:"max-steps" help:"Visible steps allowed per execution." default:"100000"`
 	Explorer string        `help:"Exploration algorithm (see verify --explorer)." default:"auto" enum:"auto,mcr,reference"`
 	Quiet    bool          `short:"q" help:"Print only the totals."`
+
+	Corrections string `help:"YAML file of expected verdicts believed wrong in the task files (task, property, task_says, correct, reason, evidence; see benchmarks/svcomp/corrections.yaml). The totals against the task files are always printed; the corrected totals are printed beside them and decide the exit code." type:"existingfile"`
 }
 
 // The SV-COMP scores of an answer (see ../shared/bench/svcomp/README.md).
@@ -59,6 +61,14 @@ type sweepResult struct {
 	Reason   string  `json:"reason"`
 	Explorer string  `json:"explorer,omitempty"`
 	Log      string  `json:"log"`
+
+	// Set when a correction (--corrections) replaces the task file's
+	// expected verdict: the corrected verdict, why, and the category and
+	// score against it. Category and Score stay those against the task file.
+	Corrected         string `json:"corrected,omitempty"`
+	Correction        string `json:"correction,omitempty"`
+	CorrectedCategory string `json:"corrected_category,omitempty"`
+	CorrectedScore    int    `json:"corrected_score,omitempty"`
 }
 
 // sweepSummary totals a sweep.
@@ -74,6 +84,21 @@ type sweepSummary struct {
 	Unroll    int     `json:"unroll"`
 	Explorer  string  `json:"explorer"`
 	Generated string  `json:"generated"`
+
+	// With --corrections: the totals against the corrected expectations.
+	WithCorrections *correctedTotals `json:"with_corrections,omitempty"`
+}
+
+// correctedTotals are the sweep's totals when the corrections of a
+// corrections file replace the task files' expected verdicts.
+type correctedTotals struct {
+	File     string `json:"file"`
+	Applied  int    `json:"applied"`
+	Correct  int    `json:"correct"`
+	Wrong    int    `json:"wrong"`
+	Unknown  int    `json:"unknown"`
+	Score    int    `json:"score"`
+	MaxScore int    `json:"max_score"`
 }
 
 // taskDef is a task-definition file (formats 1.x and 2.x).
@@ -111,6 +136,13 @@ func (s *sweepCmd) run(e *env) int {
 	if len(ymls) == 0 {
 		fmt.Fprintln(e.stderr, "ncmc: no task-definition files (.yml) found")
 		return exitBadInput
+	}
+	var corr *corrections
+	if s.Corrections != "" {
+		if corr, err = loadCorrections(s.Corrections); err != nil {
+			fmt.Fprintf(e.stderr, "ncmc: %v\n", err)
+			return exitBadInput
+		}
 	}
 	units := loadUnits(ymls)
 	if err := os.MkdirAll(filepath.Join(s.Out, "logs"), 0o755); err != nil {
@@ -168,13 +200,20 @@ func (s *sweepCmd) run(e *env) int {
 	for i := range units {
 		results[i] = units[i].res
 	}
-	sum := summarize(results, time.Since(start), s)
+	for _, w := range corr.apply(results) {
+		fmt.Fprintf(e.stderr, "ncmc: warning: %s\n", w)
+	}
+	sum := summarize(results, time.Since(start), s, corr)
 	if err := s.writeResults(results, sum); err != nil {
 		fmt.Fprintf(e.stderr, "ncmc: %v\n", err)
 		return exitBadInput
 	}
 	s.printTable(e.stdout, results, sum)
-	if sum.Wrong > 0 {
+	nWrong := sum.Wrong
+	if sum.WithCorrections != nil {
+		nWrong = sum.WithCorrections.Wrong
+	}
+	if nWrong > 0 {
 		return exitViolation
 	}
 	return exitVerified
@@ -824,7 +863,7 @@ func scoreOf(expected, answer string) int {
 	return scoreWrongTrue
 }
 
-func summarize(rs []sweepResult, elapsed time.Duration, s *sweepCmd) sweepSummary {
+func summarize(rs []sweepResult, elapsed time.Duration, s *sweepCmd, corr *corrections) sweepSummary {
 	sum := sweepSummary{Pairs: len(rs), TimeS: elapsed.Seconds(), Timeout: s.Timeout.String(), Unroll: s.Unroll,
 		Explorer: s.Explorer, Generated: time.Now().UTC().Format(time.RFC3339)}
 	for _, r := range rs {
@@ -837,14 +876,41 @@ func summarize(rs []sweepResult, elapsed time.Duration, s *sweepCmd) sweepSummar
 			sum.Unknown++
 		}
 		sum.Score += r.Score
-		switch r.Expected {
-		case "true":
-			sum.MaxScore += scoreCorrectTrue
-		case "false":
-			sum.MaxScore += scoreCorrectFalse
+		sum.MaxScore += maxScoreOf(r.Expected)
+	}
+	if corr != nil {
+		ct := &correctedTotals{File: corr.file}
+		for _, r := range rs {
+			cat, score, exp := r.Category, r.Score, r.Expected
+			if r.Corrected != "" {
+				ct.Applied++
+				cat, score, exp = r.CorrectedCategory, r.CorrectedScore, r.Corrected
+			}
+			switch cat {
+			case "correct":
+				ct.Correct++
+			case "wrong":
+				ct.Wrong++
+			default:
+				ct.Unknown++
+			}
+			ct.Score += score
+			ct.MaxScore += maxScoreOf(exp)
 		}
+		sum.WithCorrections = ct
 	}
 	return sum
+}
+
+// maxScoreOf is the score of a correct answer for an expected verdict.
+func maxScoreOf(expected string) int {
+	switch expected {
+	case "true":
+		return scoreCorrectTrue
+	case "false":
+		return scoreCorrectFalse
+	}
+	return 0
 }
 
 func (s *sweepCmd) printTable(w io.Writer, rs []sweepResult, sum sweepSummary) {
@@ -852,10 +918,18 @@ func (s *sweepCmd) printTable(w io.Writer, rs []sweepResult, sum sweepSummary) {
 		for _, r := range rs {
 			fmt.Fprintf(w, "%-8s %-30s %-13s expected %-5s answer %-7s %6.1fs  %s\n",
 				r.Category, r.Task, r.Property, orDash(r.Expected), r.Answer, r.TimeS, truncate(firstLine(r.Reason), 100))
+			if r.Corrected != "" {
+				fmt.Fprintf(w, "         %-30s %-13s corrected expectation %s: %s (%s with it)\n",
+					"", "", r.Corrected, truncate(firstLine(r.Correction), 100), r.CorrectedCategory)
+			}
 		}
 	}
 	fmt.Fprintf(w, "%d (task, property) pairs: %d correct, %d wrong, %d unknown; score %d of %d; %.1fs (timeout %s, unroll %d, explorer %s)\n",
 		sum.Pairs, sum.Correct, sum.Wrong, sum.Unknown, sum.Score, sum.MaxScore, sum.TimeS, sum.Timeout, sum.Unroll, sum.Explorer)
+	if ct := sum.WithCorrections; ct != nil {
+		fmt.Fprintf(w, "with %d correction(s) from %s: %d correct, %d wrong, %d unknown; score %d of %d\n",
+			ct.Applied, ct.File, ct.Correct, ct.Wrong, ct.Unknown, ct.Score, ct.MaxScore)
+	}
 	fmt.Fprintf(w, "results in %s\n", s.Out)
 }
 
@@ -866,10 +940,14 @@ func (s *sweepCmd) writeResults(rs []sweepResult, sum sweepSummary) error {
 		return err
 	}
 	cw := csv.NewWriter(f)
-	cw.Write([]string{"task", "property", "expected", "answer", "category", "score", "time_s", "explorer", "reason", "file", "log"})
+	cw.Write([]string{"task", "property", "expected", "answer", "category", "score", "time_s", "explorer", "reason", "file", "log", "corrected", "corrected_category", "corrected_score"})
 	for _, r := range rs {
+		cs := ""
+		if r.Corrected != "" {
+			cs = fmt.Sprint(r.CorrectedScore)
+		}
 		cw.Write([]string{r.Task, r.Property, r.Expected, r.Answer, r.Category, fmt.Sprint(r.Score),
-			fmt.Sprintf("%.3f", r.TimeS), r.Explorer, firstLine(r.Reason), r.File, r.Log})
+			fmt.Sprintf("%.3f", r.TimeS), r.Explorer, firstLine(r.Reason), r.File, r.Log, r.Corrected, r.CorrectedCategory, cs})
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {
@@ -901,6 +979,10 @@ func sweepHTML(rs []sweepResult, sum sweepSummary, timeout time.Duration) string
 	b.WriteString("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>ncmc sweep</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}th{background:#eee}.correct{color:#2e7d32}.wrong{color:#c62828;font-weight:bold}.unknown{color:#757575}</style></head><body>\n")
 	fmt.Fprintf(&b, "<h1>ncmc sweep</h1>\n<p>%d (task, property) pairs: <b>%d correct</b>, <b>%d wrong</b>, %d unknown. Score <b>%d</b> of %d. Total time %.1f s (timeout %s per pair, unroll %d, explorer %s). Generated %s.</p>\n",
 		sum.Pairs, sum.Correct, sum.Wrong, sum.Unknown, sum.Score, sum.MaxScore, sum.TimeS, html.EscapeString(sum.Timeout), sum.Unroll, html.EscapeString(sum.Explorer), html.EscapeString(sum.Generated))
+	if ct := sum.WithCorrections; ct != nil {
+		fmt.Fprintf(&b, "<p>With %d correction(s) of expected verdicts from <code>%s</code>: <b>%d correct</b>, <b>%d wrong</b>, %d unknown. Score <b>%d</b> of %d. Corrected rows are marked below.</p>\n",
+			ct.Applied, html.EscapeString(ct.File), ct.Correct, ct.Wrong, ct.Unknown, ct.Score, ct.MaxScore)
+	}
 	// Time per task.
 	const barH, labelW, plotW = 14, 260, 600
 	maxT := timeout.Seconds()
@@ -926,12 +1008,21 @@ func sweepHTML(rs []sweepResult, sum sweepSummary, timeout time.Duration) string
 	b.WriteString("<h2>Results</h2>\n<table><tr><th>task</th><th>property</th><th>expected</th><th>answer</th><th>category</th><th>score</th><th>time (s)</th><th>explorer</th><th>reason</th><th>log</th></tr>\n")
 	for _, r := range rs {
 		fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"%s\">%s</td><td>%d</td><td>%.2f</td><td>%s</td><td>%s</td><td><a href=\"%s\">log</a></td></tr>\n",
-			html.EscapeString(r.Task), html.EscapeString(r.Property), html.EscapeString(orDash(r.Expected)), html.EscapeString(r.Answer),
+			html.EscapeString(r.Task), html.EscapeString(r.Property), html.EscapeString(expectedText(r)), html.EscapeString(r.Answer),
 			html.EscapeString(r.Category), html.EscapeString(r.Category), r.Score, r.TimeS, html.EscapeString(r.Explorer),
 			html.EscapeString(truncate(firstLine(r.Reason), 160)), html.EscapeString(filepath.ToSlash(r.Log)))
 	}
 	b.WriteString("</table>\n</body></html>\n")
 	return b.String()
+}
+
+// expectedText is the expected verdict for the HTML table, with the
+// correction when there is one.
+func expectedText(r sweepResult) string {
+	if r.Corrected == "" {
+		return orDash(r.Expected)
+	}
+	return fmt.Sprintf("%s (corrected: %s, %s with it; %s)", orDash(r.Expected), r.Corrected, r.CorrectedCategory, truncate(firstLine(r.Correction), 120))
 }
 
 func orDash(s string) string {
