@@ -405,18 +405,48 @@ func (s *sweepCmd) answer(ctx context.Context, u *sweepUnit, log *strings.Builde
 		fmt.Fprintln(log, why)
 		return "unknown", why
 	}
-	// For unreach-call a short bug hunt (PCT, a tenth of the time) comes
-	// first: it finds shallow bugs in programs too big to explore. The
-	// exhaustive stages get the rest, and what they leave is again for
-	// the bug hunt.
 	end := time.Now().Add(s.Timeout)
-	if r.Property == "unreach-call" {
-		if hunt := s.bugHunt(ctx, prog, target, time.Now().Add(s.Timeout/10), log); hunt != nil {
-			u.res.Explorer = "pct"
-			s.sweepWitness(u, hunt, log)
-			return "false", hunt.Reason
-		}
+	if r.Property != "unreach-call" {
+		return s.exhaustive(ctx, u, prog, target, end, log)
 	}
+	// For unreach-call a bug hunt (PCT) runs beside the exhaustive stages
+	// for the first tenth of the time: it finds shallow bugs in programs
+	// too big to explore (and stops the other stages when it does), while
+	// a program the exhaustive stages settle quickly is not kept waiting
+	// for it. What the exhaustive stages leave at the end is again for the
+	// bug hunt.
+	exCtx, stopEx := context.WithCancel(ctx)
+	defer stopEx()
+	hunt := s.startHunt(ctx, prog, target, time.Now().Add(s.Timeout/10), stopEx)
+	answer, reason = s.exhaustive(exCtx, u, prog, target, end, log)
+	stopped := false
+	if answer != "unknown" && !hunt.finished() {
+		hunt.cancel()
+		stopped = true
+	}
+	hres := hunt.wait()
+	fmt.Fprintf(log, "\n%s", hunt.log.String())
+	if stopped {
+		fmt.Fprintln(log, "stage pct stopped: the other stages answered first")
+	}
+	if hres == nil || answer == "false" {
+		return answer, reason
+	}
+	if answer == "true" {
+		why := fmt.Sprintf("the explorers disagree: exhaustive true (%s), pct found %s", reason, hres.Reason)
+		fmt.Fprintln(log, why)
+		return "unknown", why
+	}
+	fmt.Fprintln(log, "answer from stage pct: false")
+	u.res.Explorer = "pct"
+	s.sweepWitness(u, hres, log)
+	return "false", hres.Reason
+}
+
+// exhaustive runs the exhaustive stages (the stateful reference explorer,
+// and for unreach-call the dpor stage beside it) until end.
+func (s *sweepCmd) exhaustive(ctx context.Context, u *sweepUnit, prog *ir.Program, target func(string) bool, end time.Time, log io.Writer) (answer, reason string) {
+	r := &u.res
 	opts := ncmc.Options{Unroll: s.Unroll, MaxSteps: s.MaxSteps, Workers: 1, Races: r.Property == "no-data-race"}
 	switch s.Explorer {
 	case "auto":
@@ -594,6 +624,48 @@ func (s *sweepCmd) stateful(ctx context.Context, u *sweepUnit, prog *ir.Program,
 	return finish(res)
 }
 
+// huntRun is the first bug hunt running beside the exhaustive stages.
+type huntRun struct {
+	log    strings.Builder // the stage's own log, appended to the task's when it is done
+	done   chan struct{}
+	res    *ncmc.Result // a violating result that calls the error function, or nil
+	cancel context.CancelFunc
+}
+
+func (h *huntRun) wait() *ncmc.Result { <-h.done; return h.res }
+
+func (h *huntRun) finished() bool {
+	select {
+	case <-h.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// startHunt starts a PCT bug hunt (bugHunt) until end; when it finds a
+// run that calls the error function it calls found (which stops the
+// exhaustive stages).
+func (s *sweepCmd) startHunt(ctx context.Context, prog *ir.Program, target func(string) bool, end time.Time, found func()) *huntRun {
+	h := &huntRun{done: make(chan struct{})}
+	ctx, h.cancel = context.WithCancel(ctx)
+	go func() {
+		defer close(h.done)
+		defer h.cancel()
+		defer func() {
+			if p := recover(); p != nil {
+				fmt.Fprintf(&h.log, "pct: internal error: %v\n", p)
+				h.res = nil
+			}
+		}()
+		h.res = s.bugHunt(ctx, prog, target, end, &h.log)
+		if h.res != nil {
+			found()
+		}
+	}()
+	return h
+}
+
 // dporRun is the dpor stage running beside the stateful stages.
 type dporRun struct {
 	log    strings.Builder // the stage's own log, appended to the task's when it is done
@@ -698,6 +770,10 @@ func (s *sweepCmd) bugHunt(ctx context.Context, prog *ir.Program, target func(st
 			return nil
 		}
 		fmt.Fprintf(log, "\nstage pct: bug hunt with PCT (unroll %d, keep going %v), %s left\n", topts.Unroll, keep, topts.Timeout.Round(time.Millisecond))
+		if ctx.Err() != nil {
+			fmt.Fprintln(log, "pct: stopped before it started")
+			return nil
+		}
 		tr, err := ncmc.Test(ctx, prog, topts)
 		if err != nil {
 			fmt.Fprintln(log, err)

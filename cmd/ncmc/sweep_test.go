@@ -96,6 +96,13 @@ func TestSweep(t *testing.T) {
 	if !strings.Contains(string(log), "counterexample:") {
 		t.Errorf("the log of a violation should hold its counterexample:\n%s", log)
 	}
+	// The bug hunt runs beside the exhaustive stages and is stopped when
+	// they answer: a program proved safe at once is not kept waiting for
+	// the hunt's tenth of the time limit.
+	log, _ = os.ReadFile(filepath.Join(out, "logs", filepath.Base(dir)+"-safe.unreach-call.log"))
+	if !strings.Contains(string(log), "stage pct stopped: the other stages answered first") {
+		t.Errorf("the bug hunt should have been stopped when the program was proved safe:\n%s", log)
+	}
 
 	// A wrong expectation is scored as a wrong answer, and the exit code says so.
 	writeTask(t, dir, "lie", racy, unreach("true"))
