@@ -32,7 +32,7 @@ const (
 // unroll 8, no execution limit, no timeout.
 type Options struct {
 	Model    string // memory model; "sc" (default)
-	Explorer string // "auto" (default: mcr under sc/tso/pso, the stateful reference explorer where mcr does not apply; graph exploration under ra/rc11; ncmc when Specs is non-empty), "mcr", "reference" or "ncmc"
+	Explorer string // "auto" (default: mcr under sc/tso/pso, the stateful reference explorer where mcr does not apply; graph exploration under ra/rc11; ncmc when Specs is non-empty), "mcr", "reference", "ncmc" or "coverability" (coverability.go)
 	// Specs are commutativity specifications, at most one per object type
 	// of the program (package commspec). With specs the auto explorer is
 	// ncmc, which treats every call of a linearizable method as one atomic
@@ -90,6 +90,11 @@ type Options struct {
 // DefaultUnroll is the loop bound used when Options.Unroll is 0.
 const DefaultUnroll = 8
 
+// AutoCoverabilityTime is how long the auto explorer tries the
+// coverability explorer, when a bounded exploration of a program whose
+// main spawns threads in a loop hit a bound and Options.Timeout is 0.
+const AutoCoverabilityTime = 60 * time.Second
+
 // DefaultMaxSteps is the per-execution step bound used when Options.MaxSteps is 0.
 const DefaultMaxSteps = 100000
 
@@ -124,6 +129,7 @@ type Stats struct {
 	Violations int           `json:"violations"`            // violating executions seen
 	Pruned     int           `json:"pruned,omitempty"`      // runs cut off at a state seen before (reference explorer with StateCache), or by sleep sets (ncmc explorer)
 	Cached     int           `json:"cached,omitempty"`      // ncmc explorer with StateCache: runs cut off at a state seen before
+	States     int           `json:"states,omitempty"`      // coverability explorer: abstract states kept (runs cut at a covered state count in Pruned)
 	Steps      int64         `json:"steps"`                 // visible steps over all executions
 	Queue      int           `json:"queue"`                 // pending work (choice points left on the DFS stack, or seeds)
 	Seeds      int           `json:"seeds,omitempty"`       // mcr: distinct seeds generated (incl. the initial one)
@@ -242,6 +248,56 @@ func Verify(ctx context.Context, prog *ir.Program, opts Options) (*Result, error
 	if opts.Races && model != SC {
 		return nil, fmt.Errorf("data-race detection is available under sc, ra and rc11 (not %s)", opts.Model)
 	}
+	if opts.Explorer == "auto" && !opts.Races && model == SC {
+		start := time.Now()
+		res, err := verifyAuto(ctx, prog, opts, "")
+		if err != nil || res.Verdict != Unknown || res.Stats.BoundHits == 0 || ctx.Err() != nil {
+			return res, err
+		}
+		if ok, _ := CoverabilityApplies(prog); !ok {
+			return res, nil
+		}
+		// main spawns threads in a loop, so no bounded exploration can
+		// answer verified; the coverability explorer may. Without a
+		// timeout it gets AutoCoverabilityTime (its state space can be
+		// too big to finish, e.g. a 32-bit counter).
+		kctx, opts2 := ctx, opts
+		if opts.Timeout == 0 {
+			var cancel context.CancelFunc
+			kctx, cancel = context.WithTimeout(ctx, AutoCoverabilityTime)
+			defer cancel()
+			opts2.Timeout = AutoCoverabilityTime
+		}
+		km, err := exploreCoverability(kctx, prog, opts2)
+		if err != nil {
+			return nil, err
+		}
+		if km.Verdict == Verified {
+			km.Note = fmt.Sprintf("%s hit a bound (%s); main spawns threads in a loop, so the coverability explorer (Karp–Miller over interchangeable threads) checked the program for any number of threads", res.Explorer, res.Reason)
+			km.Elapsed = time.Since(start)
+			km.Stats.Elapsed = km.Elapsed
+			return km, nil
+		}
+		res.Note = joinNotes(res.Note, fmt.Sprintf("main spawns threads in a loop; the coverability explorer was tried too: %s (%s)", km.Verdict, km.Reason))
+		res.Elapsed = time.Since(start)
+		res.Stats.Elapsed = res.Elapsed
+		return res, nil
+	}
+	return verifyAuto(ctx, prog, opts, autoNote)
+}
+
+// joinNotes joins two notes of a result with "; ".
+func joinNotes(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// verifyAuto is Verify after the choices that depend only on the options:
+// the auto explorer's choice between mcr and the reference explorer, and
+// the explicit explorers. autoNote says why the explorer was changed.
+func verifyAuto(ctx context.Context, prog *ir.Program, opts Options, autoNote string) (*Result, error) {
 	if opts.Explorer == "auto" {
 		// mcr where it applies; otherwise the stateful reference explorer,
 		// and the result says why.
@@ -253,6 +309,8 @@ func Verify(ctx context.Context, prog *ir.Program, opts Options) (*Result, error
 		}
 	}
 	switch opts.Explorer {
+	case "coverability":
+		return exploreCoverability(ctx, prog, opts) // coverability.go
 	case "reference":
 		res, err := exploreReference(ctx, prog, opts)
 		if res != nil && autoNote != "" {
@@ -269,7 +327,7 @@ func Verify(ctx context.Context, prog *ir.Program, opts Options) (*Result, error
 		}
 		return exploreMCR(ctx, prog, opts)
 	}
-	return nil, fmt.Errorf("explorer %q is not available (available: auto, mcr, reference, ncmc)", opts.Explorer)
+	return nil, fmt.Errorf("explorer %q is not available (available: auto, mcr, reference, ncmc, coverability)", opts.Explorer)
 }
 
 // collector accumulates outcomes, classes and the verdict over executions.

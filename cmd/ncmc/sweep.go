@@ -463,7 +463,7 @@ func (s *sweepCmd) exhaustive(ctx context.Context, u *sweepUnit, prog *ir.Progra
 		opts.Explorer, opts.StateCache = "reference", true
 		fmt.Fprintln(log, "data races are checked with the stateful reference explorer (mcr does not detect them)")
 	}
-	var dpor *dporRun
+	var dpor, km *dporRun
 	if r.Property == "unreach-call" && s.Explorer == "auto" {
 		// Stage dpor, beside the stateful stages (it stops them when it
 		// answers): the ncmc explorer without specs, a sleep-set +
@@ -475,8 +475,33 @@ func (s *sweepCmd) exhaustive(ctx context.Context, u *sweepUnit, prog *ir.Progra
 		ctx, stop = context.WithCancel(ctx)
 		defer stop()
 		dpor = s.startDPOR(ctx, prog, target, opts, end, stop)
+		// Stage coverability, beside them too, for programs that spawn
+		// threads in a loop (unboundedly many): the Karp-Miller
+		// construction (ncmc/coverability.go), which only ever answers
+		// true.
+		if ok, _ := ncmc.CoverabilityApplies(prog); ok {
+			km = s.startKM(ctx, prog, opts, end, stop)
+		}
 	}
 	answer, reason = s.stateful(ctx, u, prog, target, opts, end, log)
+	if km != nil {
+		if answer != "unknown" && !km.finished() {
+			km.cancel()
+		}
+		kres := km.wait()
+		fmt.Fprintf(log, "\n%s", km.log.String())
+		switch {
+		case kres == nil:
+		case answer == "false":
+			why := fmt.Sprintf("the explorers disagree: stateful false (%s), coverability true (%s)", reason, kres.Reason)
+			fmt.Fprintln(log, why)
+			answer, reason = "unknown", why
+		case answer == "unknown":
+			fmt.Fprintln(log, "answer from stage coverability: true")
+			answer, reason = "true", kres.Reason
+			u.res.Explorer = "coverability"
+		}
+	}
 	if dpor == nil {
 		return answer, reason
 	}
@@ -564,7 +589,12 @@ func (s *sweepCmd) stateful(ctx context.Context, u *sweepUnit, prog *ir.Program,
 	// loops) explores all it would and more with the time left (ring_2w1r-1
 	// spent 44 of its 54 s in stage 1 after the first hit; stage 2 needs
 	// about 55 s to verify it).
-	stateful1 := opts.Explorer == "reference" && opts.StateCache
+	//
+	// Not when main spawns threads in a loop: the bounded exploration is
+	// then the way to find a bug with a few threads (an endless spawning
+	// loop makes stage 2's state space infinite), and the coverability
+	// stage the way to prove there is none.
+	stateful1 := opts.Explorer == "reference" && opts.StateCache && !ncmc.SpawnsInLoop(prog)
 	boundStop := false
 	var cancel1 context.CancelFunc = func() {}
 	if stateful1 {
@@ -701,6 +731,44 @@ func (s *sweepCmd) startDPOR(ctx context.Context, prog *ir.Program, target func(
 		defer d.cancel()
 		d.res = s.dpor(ctx, prog, target, base, end, &d.log)
 		if d.res != nil {
+			answered()
+		}
+	}()
+	return d
+}
+
+// startKM starts the coverability explorer (ncmc/coverability.go) on prog
+// until end. Its result answers unreach-call only when it is verified
+// (every reachable state covered, no violation); then it calls answered
+// (which stops the other stages).
+func (s *sweepCmd) startKM(ctx context.Context, prog *ir.Program, base ncmc.Options, end time.Time, answered func()) *dporRun {
+	d := &dporRun{done: make(chan struct{})}
+	ctx, d.cancel = context.WithCancel(ctx)
+	go func() {
+		defer close(d.done)
+		defer d.cancel()
+		defer func() {
+			if p := recover(); p != nil {
+				fmt.Fprintf(&d.log, "coverability: internal error: %v\n", p)
+				d.res = nil
+			}
+		}()
+		opts := base
+		opts.Explorer, opts.StateCache, opts.Symmetry, opts.UnboundedLoops, opts.Races, opts.KeepGoing = "coverability", false, false, true, false, false
+		opts.Timeout = time.Until(end)
+		if opts.Timeout <= 0 {
+			return
+		}
+		fmt.Fprintf(&d.log, "stage coverability (beside the stateful stages; main spawns threads in a loop): Karp-Miller over interchangeable threads, max-steps %d, %s left\n",
+			opts.MaxSteps, opts.Timeout.Round(time.Millisecond))
+		res, err := ncmc.Verify(ctx, prog, opts)
+		if err != nil {
+			fmt.Fprintln(&d.log, err)
+			return
+		}
+		logResult(&d.log, res)
+		if res.Verdict == ncmc.Verified {
+			d.res = res
 			answered()
 		}
 	}()

@@ -303,3 +303,43 @@ int main(void) {
 		})
 	}
 }
+
+// TestSweepCoverabilityStage: a task whose main creates threads for ever
+// is proved safe by the coverability stage (no bounded stage can), and
+// the buggy variant is still answered false by the other stages.
+func TestSweepCoverabilityStage(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	safe := `#include <pthread.h>
+extern void __VERIFIER_assume(int);
+void reach_error(void) {}
+int x = 1, m = 0;
+void __VERIFIER_atomic_acquire(void) { __VERIFIER_assume(m == 0); m = 1; }
+void __VERIFIER_atomic_release(void) { __VERIFIER_assume(m == 1); m = 0; }
+void *thr(void *arg) {
+	__VERIFIER_atomic_acquire();
+	x = 0;
+	x = 1;
+	if (x < 1) reach_error();
+	__VERIFIER_atomic_release();
+	return 0;
+}
+int main(void) {
+	pthread_t t;
+	while (1) pthread_create(&t, 0, thr, 0);
+}
+`
+	buggy := strings.Replace(strings.Replace(safe, "\t__VERIFIER_atomic_acquire();\n", "", 1), "\t__VERIFIER_atomic_release();\n", "", 1)
+	unreach := func(v string) string {
+		return "  - property_file: ../properties/unreach-call.prp\n    expected_verdict: " + v + "\n"
+	}
+	writeTask(t, dir, "spin", safe, unreach("true"))
+	writeTask(t, dir, "spin-buggy", buggy, unreach("false"))
+	code, stdout, stderr := runCLI(t, "sweep", "-q", "--out", out, "--timeout", "20s", dir)
+	if code != 0 || !strings.Contains(stdout, "2 (task, property) pairs: 2 correct, 0 wrong, 0 unknown; score 3 of 3") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	log, _ := os.ReadFile(filepath.Join(out, "logs", filepath.Base(dir)+"-spin.unreach-call.log"))
+	if !strings.Contains(string(log), "answer from stage coverability: true") {
+		t.Errorf("the safe task should be answered by the coverability stage:\n%s", log)
+	}
+}

@@ -16,7 +16,7 @@ import (
 type verifyCmd struct {
 	File          string        `arg:"" help:"Program to verify (.cir, or C: .c, .i)."`
 	Model         string        `help:"Memory model: sc, tso, pso, ra or rc11 (tso/pso: operational store buffers; ra/rc11: reference explorer over execution graphs, rf and mo choices checked against the model, data races on non-atomic accesses are violations)." default:"sc" enum:"sc,tso,pso,ra,rc11"`
-	Explorer      string        `help:"Exploration algorithm: auto (mcr under sc/tso/pso; the stateful reference explorer, with a note, for programs mcr does not support (condition variables, trylock); graph exploration under ra/rc11), mcr (maximal causality reduction with Z3; falls back to reference where unsupported, and says so), reference (enumerates every interleaving; the oracle) or ncmc (with --spec: invocations of linearizable methods as atomic steps, commuting ones not reordered; docs/ncmc.md). auto with --spec is ncmc." default:"auto" enum:"auto,mcr,reference,ncmc"`
+	Explorer      string        `help:"Exploration algorithm: auto (mcr under sc/tso/pso; the stateful reference explorer, with a note, for programs mcr does not support (condition variables, trylock); graph exploration under ra/rc11; under sc, when main spawns threads in a loop and the bounded exploration hits a bound, then the coverability explorer for the time left, 60s without --timeout), mcr (maximal causality reduction with Z3; falls back to reference where unsupported, and says so), reference (enumerates every interleaving; the oracle) or ncmc (with --spec: invocations of linearizable methods as atomic steps, commuting ones not reordered; docs/ncmc.md). auto with --spec is ncmc. coverability (sc, C/CIR programs whose threads are interchangeable and whose spawned handles are never used, e.g. main spawning in an endless loop): the Karp-Miller construction, which can prove programs with unboundedly many threads safe; it never answers violation (a violation it reaches is unknown)." default:"auto" enum:"auto,mcr,reference,ncmc,coverability"`
 	Unroll        int           `help:"Default loop bound: a loop whose body runs more often stops the execution with 'bound hit' (verdict unknown). Loops annotated @unroll(N) use N." default:"8"`
 	MaxExecutions int           `name:"max-executions" help:"Stop after N executions (0: no limit); stopping early gives unknown." default:"0"`
 	MaxSteps      int           `name:"max-steps" help:"Visible steps allowed per execution before it counts as a bound hit." default:"100000"`
@@ -182,6 +182,9 @@ func printText(w io.Writer, v *verifyCmd, res *ncmc.Result) {
 	}
 	if res.Explorer == "ncmc" && s.Cached > 0 {
 		fmt.Fprintf(w, "ncmc: %d runs cut at a state seen before (state cache)\n", s.Cached)
+	}
+	if res.Explorer == "coverability" {
+		fmt.Fprintf(w, "coverability: %d abstract states kept, %d runs cut at a covered state\n", s.States, s.Pruned)
 	}
 	if res.Explorer == "mcr" {
 		fmt.Fprintf(w, "mcr: %d seeds, %d SMT queries, SMT %.1f ms, replay %.1f ms\n", s.Seeds, s.SMTQueries, s.SMTMS, s.ReplayMS)

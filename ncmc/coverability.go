@@ -1,0 +1,660 @@
+package ncmc
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"hash/maphash"
+
+	"ncmc/ir"
+)
+
+// The coverability explorer proves programs that create unboundedly many
+// threads (main spawning in an endless loop, as in SV-COMP's pthread-ext
+// tasks) free of violations, which no explorer of concrete executions can:
+// their state space is infinite.
+//
+// It is the Karp–Miller construction over the stateful reference
+// explorer. A state is split into a shared part (memory, the main thread,
+// every thread something can tell from the others) and a multiset of the
+// local states of anonymous threads (threads whose handle nothing holds,
+// see symmetry.go), each with a count. When a run reaches a state S' that
+// has the same shared part as a state S earlier on the same run and at
+// least as many anonymous threads in every local state (S ≤ S'), the steps
+// from S to S' can be repeated for ever from S' (the system is monotone:
+// an extra anonymous thread can only add behaviours, as nothing can wait
+// for it or address it), so every local state whose count grew may hold
+// arbitrarily many threads: its count becomes ω. An ω class is kept as one
+// thread marked ω; scheduling it runs a fresh copy and leaves the ω thread
+// where it is. Runs are cut at abstract states seen before. The
+// construction terminates when the shared part and the local states are
+// finite, and the states it reaches cover every reachable state, so
+// finding no violation proves there is none. A violation it reaches is
+// reported as unknown: its run stands for a family of executions, and no
+// concrete counterexample is built.
+//
+// What makes the abstraction exact for the programs it accepts
+// (coverabilityUnsupported): thread identity is unobservable (symmetryOK)
+// and no spawned thread's handle is ever read (every spawn's result is
+// dead), so a thread's number, name and the spawner's count of children
+// do not influence behaviour and are left out of the state. Locals that
+// are dead at a thread's position are left out too (liveness).
+
+// kmOmega is the count of an ω class.
+const kmOmega = -1
+
+// kmState is one abstract state: the hash of the shared part and the count
+// of each anonymous local state.
+type kmState struct {
+	shared  [2]uint64
+	classes map[[2]uint64]int
+}
+
+// leq reports whether s ≤ o (same shared part, every count of s at most
+// that of o).
+func (s *kmState) leq(o *kmState) bool {
+	if s.shared != o.shared {
+		return false
+	}
+	for c, n := range s.classes {
+		m, ok := o.classes[c]
+		if !ok {
+			return false
+		}
+		if m == kmOmega {
+			continue
+		}
+		if n == kmOmega || n > m {
+			return false
+		}
+	}
+	return true
+}
+
+// covered reports whether s ≤ some state of seen.
+func covered(seen []*kmState, s *kmState) bool {
+	for _, v := range seen {
+		if s.leq(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// liveness holds, for every function, the locals live before each
+// instruction (bit sets).
+type liveness map[*ir.Func][][]uint64
+
+// exprLocals adds the locals e reads to set.
+func exprLocals(e *ir.Expr, set []uint64) {
+	if e == nil {
+		return
+	}
+	if e.Kind == ir.ELocal {
+		set[e.Local/64] |= 1 << (e.Local % 64)
+	}
+	exprLocals(e.A, set)
+	exprLocals(e.B, set)
+}
+
+// funcLiveness computes the locals live before each instruction of f by
+// the usual backward fixpoint.
+func funcLiveness(f *ir.Func) [][]uint64 {
+	n, words := len(f.Body), (len(f.Locals)+63)/64
+	in := make([][]uint64, n)
+	use := make([][]uint64, n)
+	def := make([][]uint64, n)
+	for i := range f.Body {
+		in[i] = make([]uint64, words)
+		use[i] = make([]uint64, words)
+		def[i] = make([]uint64, words)
+		ins := &f.Body[i]
+		exprLocals(ins.Addr, use[i])
+		exprLocals(ins.A, use[i])
+		exprLocals(ins.B, use[i])
+		for _, a := range ins.Args {
+			exprLocals(a, use[i])
+		}
+		if ins.Op == ir.ILoopHead && ins.Dst >= 0 {
+			use[i][ins.Dst/64] |= 1 << (ins.Dst % 64) // Dst = Dst + 1
+		}
+		if ins.Dst >= 0 {
+			def[i][ins.Dst/64] |= 1 << (ins.Dst % 64)
+		}
+		if ins.Op == ir.ICAS && ins.Dst2 >= 0 {
+			def[i][ins.Dst2/64] |= 1 << (ins.Dst2 % 64)
+		}
+	}
+	succ := func(i int) []int {
+		ins := &f.Body[i]
+		switch ins.Op {
+		case ir.IJump:
+			return []int{ins.Target}
+		case ir.IBranch:
+			return []int{ins.Target, ins.Target2}
+		case ir.IReturn, ir.IFail:
+			return nil
+		}
+		if i+1 < n {
+			return []int{i + 1}
+		}
+		return nil
+	}
+	out := make([]uint64, words)
+	for changed := true; changed; {
+		changed = false
+		for i := n - 1; i >= 0; i-- {
+			clear(out)
+			for _, s := range succ(i) {
+				if s >= 0 && s < n {
+					for w := range out {
+						out[w] |= in[s][w]
+					}
+				}
+			}
+			for w := range out {
+				v := use[i][w] | (out[w] &^ def[i][w])
+				if v != in[i][w] {
+					in[i][w] = v
+					changed = true
+				}
+			}
+		}
+	}
+	return in
+}
+
+func newLiveness(prog *ir.Program) liveness {
+	l := liveness{}
+	for _, f := range prog.Funcs {
+		l[f] = funcLiveness(f)
+	}
+	if _, ok := l[prog.Main]; !ok && prog.Main != nil {
+		l[prog.Main] = funcLiveness(prog.Main)
+	}
+	return l
+}
+
+// live reports whether local i of a frame of f positioned at pc is live.
+func (l liveness) live(f *ir.Func, pc, i int) bool {
+	in := l[f]
+	if in == nil || pc < 0 || pc >= len(in) {
+		return true
+	}
+	return in[pc][i/64]&(1<<(i%64)) != 0
+}
+
+// coverabilityUnsupported says why the coverability explorer cannot
+// explore prog, or "".
+func coverabilityUnsupported(prog *ir.Program) string {
+	if !symmetryOK(prog) {
+		return "the program can tell threads apart (thread handles of the running thread, heap allocation, condition variables, objects, or spawns outside main)"
+	}
+	l := newLiveness(prog)
+	for _, f := range prog.Funcs {
+		for pc := range f.Body {
+			in := &f.Body[pc]
+			if in.Op == ir.ISpawn && in.Dst >= 0 && pc+1 < len(f.Body) && l.live(f, pc+1, in.Dst) {
+				return fmt.Sprintf("%s: the handle of a spawned thread is used", in.Pos)
+			}
+		}
+	}
+	return ""
+}
+
+// kmRun is the abstract bookkeeping of one run.
+type kmRun struct {
+	x      *Execution
+	live   liveness
+	omega  map[int32]bool // ω threads
+	clones map[int32]int  // copies made of each ω thread
+	path   []*kmState     // the abstract states of this run so far
+	// classOf is the class of each anonymous thread in the last abstract
+	// state computed.
+	classOf map[int32][2]uint64
+	h       [2]kmHash // the shared part's and a thread's, reused
+}
+
+// kmHash gathers the bytes of a part of a state and hashes them at once
+// (128 bits: two 64-bit hashes under the exploration's two seeds).
+type kmHash struct {
+	buf   []byte
+	seeds *[2]maphash.Seed
+}
+
+func (h *kmHash) put(v int64) { h.buf = binary.LittleEndian.AppendUint64(h.buf, uint64(v)) }
+
+func (h *kmHash) str(s string) {
+	h.put(int64(len(s)))
+	h.buf = append(h.buf, s...)
+}
+
+func (h *kmHash) reset() { h.buf = h.buf[:0] }
+
+func (h *kmHash) sum() [2]uint64 {
+	return [2]uint64{maphash.Bytes(h.seeds[0], h.buf), maphash.Bytes(h.seeds[1], h.buf)}
+}
+
+// frameHash writes a frame with its dead locals left out; skip is a local
+// about to be overwritten (the destination of a pending call), or -1.
+func (k *kmRun) frameHash(h *kmHash, fr *frame, skip int) {
+	h.str(fr.fn.FullName())
+	h.put(int64(fr.pc))
+	h.put(int64(fr.retDst))
+	h.put(b2i(fr.inv != nil))
+	for i, v := range fr.locals {
+		if i == skip || !k.live.live(fr.fn, fr.pc, i) {
+			h.put(0)
+			continue
+		}
+		h.put(v)
+	}
+}
+
+// threadHash writes t's local state: everything threadHash (symmetry.go)
+// does but the spawn and allocation counts, with dead locals left out.
+func (k *kmRun) threadHash(h *kmHash, t *thread) {
+	h.put(int64(t.status))
+	h.put(b2i(t.signaled))
+	h.put(t.waitMutex)
+	h.put(t.waitCond)
+	h.put(int64(t.atomic))
+	h.put(t.result)
+	h.put(int64(len(t.frames)))
+	for i := range t.frames {
+		skip := -1
+		if i+1 < len(t.frames) {
+			skip = t.frames[i+1].retDst
+		}
+		k.frameHash(h, &t.frames[i], skip)
+	}
+	h.put(int64(len(t.buf)))
+	for _, e := range t.buf {
+		h.put(e.loc)
+		h.put(e.val)
+	}
+}
+
+// abstract computes the abstract state of the execution, first folding
+// every other thread of an ω thread's class into it.
+func (k *kmRun) abstract() (*kmState, error) {
+	x := k.x
+	held := map[int64]bool{}
+	x.hashMem(func(int64) {}, func(c int64) {
+		if c > symmetryHandleBase {
+			held[c] = true
+		}
+	})
+	for _, n := range x.live {
+		t := x.threads[n]
+		for i := range t.frames {
+			fr := &t.frames[i]
+			for j, v := range fr.locals {
+				if v > symmetryHandleBase && k.live.live(fr.fn, fr.pc, j) {
+					held[v] = true
+				}
+			}
+		}
+	}
+	waiting := map[int32]bool{}
+	for _, ws := range x.waiters {
+		for _, w := range ws {
+			waiting[w] = true
+		}
+	}
+	h, th := &k.h[0], &k.h[1]
+	h.reset()
+	x.hashMem(h.put, nil)
+	h.put(int64(x.atomicT))
+	classOf := map[int32][2]uint64{}
+	omegaClass := map[[2]uint64]int32{}
+	var anon []int32
+	for _, n := range x.live {
+		t := x.threads[n]
+		if n != 0 && !held[x.handle(n)] && !waiting[n] && x.atomicT != n && t.atomic == 0 {
+			th.reset()
+			k.threadHash(th, t)
+			c := th.sum()
+			classOf[n] = c
+			anon = append(anon, n)
+			if k.omega[n] {
+				omegaClass[c] = n
+			}
+			continue
+		}
+		if k.omega[n] {
+			// An ω thread is anonymous when it is made one and never
+			// moves (its copies do), and its handle is never read.
+			return nil, fmt.Errorf("internal error: the ω thread t%s is no longer anonymous", t.name)
+		}
+		h.put(int64(n))
+		k.threadHash(h, t)
+	}
+	x.hashWaiters(h.put)
+	s := &kmState{classes: map[[2]uint64]int{}, shared: h.sum()}
+	drop := map[int32]bool{}
+	for _, n := range anon {
+		c := classOf[n]
+		if w, ok := omegaClass[c]; ok {
+			if w != n {
+				drop[n] = true // subsumed by the ω thread of its class
+			}
+			s.classes[c] = kmOmega
+			continue
+		}
+		s.classes[c]++
+	}
+	if len(drop) > 0 {
+		k.remove(drop)
+		for n := range drop {
+			delete(classOf, n)
+		}
+	}
+	k.classOf = classOf
+	return s, nil
+}
+
+// remove takes threads out of the execution (they are anonymous and
+// subsumed by an ω thread).
+func (k *kmRun) remove(drop map[int32]bool) {
+	x := k.x
+	live := x.live[:0]
+	for _, n := range x.live {
+		if !drop[n] {
+			live = append(live, n)
+		}
+	}
+	x.live = live
+}
+
+// accelerate compares s with the earlier states of the run and turns every
+// count that grew since a smaller one into ω (marking one thread of the
+// class ω and removing the others). It reports whether it changed s.
+func (k *kmRun) accelerate(s *kmState) bool {
+	grow := map[[2]uint64]bool{}
+	for _, a := range k.path {
+		if !a.leq(s) {
+			continue
+		}
+		for c, n := range s.classes {
+			if n == kmOmega {
+				continue
+			}
+			if m, ok := a.classes[c]; !ok || m < n {
+				grow[c] = true
+			}
+		}
+	}
+	if len(grow) == 0 {
+		return false
+	}
+	x := k.x
+	marked := map[[2]uint64]bool{}
+	drop := map[int32]bool{}
+	for _, n := range x.live {
+		c, ok := k.classOf[n]
+		if !ok || !grow[c] {
+			continue // not anonymous, or its count did not grow
+		}
+		if marked[c] {
+			drop[n] = true
+			continue
+		}
+		marked[c] = true
+		k.omega[n] = true
+	}
+	k.remove(drop)
+	return true
+}
+
+// deadlockSafe reports whether no state covered by the last abstract
+// state (en are its enabled actions) is a deadlock. A covered state has the
+// same shared part and a sub-multiset of the anonymous threads, and a
+// thread's enabledness depends only on its own state and the shared part
+// (memory, the atomic section's holder, the threads whose handles are
+// held). So it is no deadlock if this state has a thread enabled that is
+// not anonymous, or one blocked for good by a failed assume (the covered
+// state has it too and is discarded), or no thread stuck at all (waiting
+// for a mutex, a join or a signal: the covered state has none either).
+// Deadlock is not monotone (an extra thread that can move makes a
+// deadlocked state live), so covering states alone do not show it.
+func (k *kmRun) deadlockSafe(en []Action) bool {
+	enabled := make(map[int32]bool, len(en))
+	for _, a := range en {
+		if _, anon := k.classOf[a.T]; !anon {
+			return true
+		}
+		enabled[a.T] = true
+	}
+	for _, n := range k.x.live {
+		if _, anon := k.classOf[n]; !anon && k.x.threads[n].status == Blocked {
+			return true
+		}
+	}
+	for _, n := range k.x.live {
+		switch k.x.threads[n].status {
+		case Runnable, WaitingCond:
+			if !enabled[n] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// step takes action a, running a fresh copy of an ω thread in its place.
+func (k *kmRun) step(a Action) {
+	x := k.x
+	if k.omega[a.T] && !a.Flush {
+		t := x.threads[a.T]
+		k.clones[a.T]++
+		name := fmt.Sprintf("%s*%d", t.name, k.clones[a.T])
+		c := x.newThread(name, x.G.Parent[a.T], x.G.SpawnedBy[a.T])
+		c.status, c.signaled, c.waitMutex, c.waitCond = t.status, t.signaled, t.waitMutex, t.waitCond
+		c.result, c.atomic, c.sec = t.result, t.atomic, t.sec
+		c.frames = make([]frame, len(t.frames))
+		for i, fr := range t.frames {
+			fr.locals = append([]int64(nil), fr.locals...)
+			c.frames[i] = fr
+		}
+		a.T = c.num
+	}
+	x.Step(a)
+}
+
+// exploreCoverability is the coverability explorer (see above).
+func exploreCoverability(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
+	model, _ := parseModel(opts.Model)
+	if model != SC || opts.Races {
+		return nil, fmt.Errorf("the coverability explorer supports the sc memory model without data-race detection")
+	}
+	names := NewNames(prog)
+	col := newCollector(prog, names, opts)
+	if why := coverabilityUnsupported(prog); why != "" {
+		res := col.result("coverability", "the coverability explorer does not apply: "+why, "unsupported")
+		return res, nil
+	}
+	// Loops are not unrolled: runs end at abstract states seen before,
+	// which is what makes an endless spawning loop finite here. Loops that
+	// never come back to a state run into the step bounds (unknown).
+	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: SC, UnboundedLoops: true, Symmetry: true,
+		MaxThreadSteps: 20 * opts.MaxSteps}
+	live := newLiveness(prog)
+	ch := &dfsChooser{}
+	visited := map[[2]uint64][]*kmState{} // by shared part
+	// The hashes of abstract states: 128 bits under two seeds of this
+	// exploration (states are compared by hash only).
+	seeds := [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+	var hbuf [2][]byte
+	stopped, stopKind, abstractViolation := "", "", ""
+	// deadlockFree stays true while no state covered by a state kept or by
+	// the last state of a run can be a deadlock (deadlockSafe): then no
+	// reachable state is one.
+	deadlockFree := true
+	for {
+		if err := ctx.Err(); err != nil {
+			stopped, stopKind = budgetReason(err, opts), "time"
+			break
+		}
+		if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
+			stopped, stopKind = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions), "executions"
+			break
+		}
+		x := NewExecution(prog, names, cfg, ch, false)
+		k := &kmRun{x: x, live: live, omega: map[int32]bool{}, clones: map[int32]int{},
+			h: [2]kmHash{{buf: hbuf[0], seeds: &seeds}, {buf: hbuf[1], seeds: &seeds}}}
+		x.checkEnd()
+		cur, err := k.abstract()
+		pruned, interrupted := false, false
+		for err == nil && !x.Finished() {
+			if ctx.Err() != nil {
+				interrupted = true
+				break
+			}
+			en := x.Enabled()
+			if ch.depth >= len(ch.path) {
+				// Cut the run at a state covered by one seen before: all
+				// the seen state's successors are (or will be) explored,
+				// and by monotonicity they cover this state's.
+				if covered(visited[cur.shared], cur) {
+					pruned = true
+					break
+				}
+				visited[cur.shared] = append(visited[cur.shared], cur)
+				col.stats.States++
+				if deadlockFree && !k.deadlockSafe(en) {
+					deadlockFree = false
+				}
+			}
+			k.path = append(k.path, cur)
+			k.step(ch.schedule(en))
+			if x.Finished() {
+				break
+			}
+			if cur, err = k.abstract(); err == nil && k.accelerate(cur) {
+				cur, err = k.abstract()
+			}
+		}
+		hbuf[0], hbuf[1] = k.h[0].buf, k.h[1].buf
+		if err != nil {
+			return nil, err
+		}
+		if ch.err != nil {
+			return nil, ch.err
+		}
+		if interrupted {
+			stopped, stopKind = budgetReason(ctx.Err(), opts), "time"
+			break
+		}
+		if pruned {
+			col.stats.Pruned++
+			col.progress(ch.pending())
+			if !ch.next() {
+				break
+			}
+			continue
+		}
+		col.stats.Executions++
+		col.stats.Steps += int64(x.Steps())
+		if msg, _, _ := x.Violation(); msg != "" {
+			col.stats.Violations++
+			if abstractViolation == "" {
+				abstractViolation = msg
+			}
+		} else if x.BoundHit() != "" {
+			col.stats.BoundHits++
+			if col.boundHit == "" {
+				col.boundHit = x.BoundHit()
+			}
+		} else if x.Blocked() {
+			col.stats.Blocked++
+			// The states this one covers lack some anonymous threads,
+			// maybe the blocked ones: are they deadlocks?
+			if deadlockFree {
+				if _, err := k.abstract(); err != nil || !k.deadlockSafe(nil) {
+					deadlockFree = false
+				}
+			}
+		} else {
+			col.stats.Complete++
+		}
+		if abstractViolation != "" && !opts.KeepGoing {
+			break
+		}
+		col.progress(ch.pending())
+		if !ch.next() {
+			break
+		}
+	}
+	states := col.stats.States
+	res := col.result("coverability", stopped, stopKind)
+	if res.Verdict == Verified {
+		res.Reason = fmt.Sprintf("every reachable state is covered (%d abstract states)", states)
+		if !deadlockFree {
+			res.Verdict, res.Kind = Unknown, "deadlock-unchecked"
+			res.Reason = fmt.Sprintf("no assertion failure or runtime error is reachable (%d abstract states), but the coverability explorer cannot rule out a deadlock in this program (a deadlock is not preserved by adding threads, so covering states do not show it)", states)
+		}
+	}
+	if abstractViolation != "" {
+		res.Verdict, res.Kind = Unknown, "abstract-violation"
+		res.Reason = "the coverability explorer reached a violation (" + abstractViolation + ") in a run that stands for many executions; no concrete counterexample is built"
+	}
+	return res, nil
+}
+
+// CoverabilityApplies reports whether the coverability explorer applies to
+// prog and is worth running: its threads are interchangeable, no spawned
+// handle is used, and main spawns inside a loop (unboundedly many threads;
+// with a bounded number the stateful reference explorer does the same
+// work). Otherwise it says why not.
+func CoverabilityApplies(prog *ir.Program) (bool, string) {
+	if why := coverabilityUnsupported(prog); why != "" {
+		return false, why
+	}
+	if !SpawnsInLoop(prog) {
+		return false, "main spawns no thread inside a loop"
+	}
+	return true, ""
+}
+
+// SpawnsInLoop reports whether main has a spawn on a cycle of its control
+// flow (a loop that may create any number of threads).
+func SpawnsInLoop(prog *ir.Program) bool {
+	f := prog.Main
+	if f == nil {
+		return false
+	}
+	succ := func(i int) []int {
+		in := &f.Body[i]
+		switch in.Op {
+		case ir.IJump:
+			return []int{in.Target}
+		case ir.IBranch:
+			return []int{in.Target, in.Target2}
+		case ir.IReturn, ir.IFail:
+			return nil
+		}
+		return []int{i + 1}
+	}
+	for pc := range f.Body {
+		if f.Body[pc].Op != ir.ISpawn {
+			continue
+		}
+		// Is pc on a cycle?
+		seen := map[int]bool{}
+		stack := succ(pc)
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if i == pc {
+				return true
+			}
+			if i < 0 || i >= len(f.Body) || seen[i] {
+				continue
+			}
+			seen[i] = true
+			stack = append(stack, succ(i)...)
+		}
+	}
+	return false
+}
