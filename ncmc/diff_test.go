@@ -24,8 +24,9 @@ import (
 // and violations) and the verdict of the reference explorer.
 
 var (
-	diffN    = flag.Int("diff.n", 0, "generated programs per model in the mcr differential test (0: the default size)")
-	diffSeed = flag.Uint64("diff.seed", 1, "first seed of the mcr differential test")
+	stateDiffExtra = flag.Int("statediff.extra", 0, "TestStateCacheDifferential on this many further seeds per model instead of the default ones")
+	diffN          = flag.Int("diff.n", 0, "generated programs per model in the mcr differential test (0: the default size)")
+	diffSeed       = flag.Uint64("diff.seed", 1, "first seed of the mcr differential test")
 	// Z3's models (and hence mcr's seeds) change with its random seed;
 	// mcr must be complete whatever the models are.
 	diffZ3Seed = flag.Int("diff.z3seed", -1, "Z3 random seed (smt.random_seed) for the mcr differential tests (-1: Z3's default)")
@@ -225,6 +226,13 @@ func TestStateCacheDifferential(t *testing.T) {
 	}
 	// Parallel parts of about equal cost (SC programs are cheaper).
 	parts := []part{{"sc", 0, 150}, {"sc", 150, 300}, {"tso", 0, 100}, {"pso", 0, 100}}
+	if n := *stateDiffExtra; n > 0 {
+		// Further seeds, in two parts per model.
+		parts = nil
+		for _, m := range []string{"sc", "tso", "pso"} {
+			parts = append(parts, part{m, 300, 300 + n/2}, part{m, 300 + n/2, 300 + n})
+		}
+	}
 	for _, p := range parts {
 		t.Run(fmt.Sprintf("%s/%d-%d", p.model, p.from, p.to), func(t *testing.T) {
 			t.Parallel()

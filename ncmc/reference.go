@@ -12,6 +12,12 @@ import (
 // choice) by depth-first search over the tree of choices, re-executing the
 // program from the start for each leaf. It is slow and obviously correct:
 // there is no reduction of any kind.
+//
+// With the state cache (Options.StateCache) it is the stateful explorer of
+// the sweep's exhaustive stages: runs are cut at states seen before, and a
+// run that backtracks resumes from a copy of the state at its deepest
+// branching point (cloneExec) instead of re-executing its path from the
+// start. TestStateCacheDifferential compares it with the plain oracle.
 
 // choicePoint is one node of the DFS path: n alternatives, k taken.
 type choicePoint struct {
@@ -103,6 +109,13 @@ func (c *replayChooser) schedule(en []Action) Action {
 	return en[c.pick(len(en))]
 }
 
+// refSnap is a copy of the state before the scheduling choice at depth
+// depth of the DFS path (never run itself).
+type refSnap struct {
+	depth int
+	x     *Execution
+}
+
 func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
 	names := NewNames(prog)
 	col := newCollector(prog, names, opts)
@@ -121,6 +134,14 @@ func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Res
 	if opts.StateCache {
 		visited = map[[2]uint64]bool{}
 	}
+	// With the state cache the explorer is stateful anyway, and a run that
+	// backtracks starts from a copy of the state at the deepest branching
+	// point it keeps instead of re-executing the whole path (snaps: one
+	// copy per scheduling choice with several alternatives on the current
+	// path, deepest last). The plain explorer, the oracle, always
+	// re-executes from the start.
+	var snaps []refSnap
+	snapshots := visited != nil
 	stopped, stopKind := "", ""
 	for {
 		if err := ctx.Err(); err != nil {
@@ -131,9 +152,21 @@ func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Res
 			stopped, stopKind = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions), "executions"
 			break
 		}
-		x := NewExecution(prog, names, cfg, ch, false)
+		// A copy taken before the choice at depth d stays valid while the
+		// path keeps its first d choices.
+		for len(snaps) > 0 && snaps[len(snaps)-1].depth >= len(ch.path) {
+			snaps = snaps[:len(snaps)-1]
+		}
+		var x *Execution
+		if len(snaps) > 0 {
+			s := snaps[len(snaps)-1]
+			x = cloneExec(s.x, ch)
+			ch.depth = s.depth
+		} else {
+			x = NewExecution(prog, names, cfg, ch, false)
+			x.checkEnd()
+		}
 		pruned, interrupted := false, false
-		x.checkEnd()
 		for !x.Finished() {
 			// A single run can be long (many threads, a large step
 			// bound): look at the clock within it too.
@@ -149,7 +182,15 @@ func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Res
 				}
 				visited[h] = true
 			}
-			x.Step(ch.schedule(x.Enabled()))
+			en := x.Enabled()
+			if snapshots && len(en) > 1 && ch.depth >= len(ch.path) {
+				if c := cloneExec(x, nil); c != nil {
+					snaps = append(snaps, refSnap{depth: ch.depth, x: c})
+				} else {
+					snapshots = false // this execution cannot be copied (race detection)
+				}
+			}
+			x.Step(ch.schedule(en))
 		}
 		if ch.err != nil {
 			return nil, ch.err
