@@ -8,7 +8,8 @@
 #   benchmarks/svcomp-thesis/run.sh [NCMC] > table.md        (NCMC defaults to bin/ncmc)
 #
 # Explorers: reference (every interleaving), auto (the default: the stateful reference
-# explorer), mcr, ncmc with the program's spec (rule complete, the default) and ncmc with
+# explorer), mcr, ncmc with the program's spec (rule complete, the default; without and with
+# --state-cache) and ncmc with
 # --ncmc-rule thesis (the thesis's pruning rule, known to miss behaviours). sigma has no
 # critical sections and no spec: the ncmc columns run without one (so they are auto).
 set -u
@@ -47,8 +48,8 @@ print("%s%s%s / %d / %.2fs" % (v, why, mark, d["executions"], t))
 ' "$exp" "$ERR"
 }
 
-echo "| program | LB | expected | reference | auto | mcr | ncmc (spec) | ncmc --ncmc-rule thesis | C task, auto |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| program | LB | expected | reference | auto | mcr | ncmc (spec) | ncmc (spec) --state-cache | ncmc --ncmc-rule thesis | C task, auto |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 echo "$PROGS" | while IFS=: read -r p lb exp; do
 	f=$DIR/$p.cir
 	spec=""
@@ -58,11 +59,13 @@ echo "$PROGS" | while IFS=: read -r p lb exp; do
 	mcr=$(cell "$exp" --explorer mcr --unroll "$lb" "$f")
 	if [ -n "$spec" ]; then
 		nc=$(cell "$exp" $spec --unroll "$lb" "$f")
+		ncc=$(cell "$exp" $spec --state-cache --unroll "$lb" "$f")
 		th=$(cell "$exp" $spec --ncmc-rule thesis --unroll "$lb" "$f")
 	else
 		nc="(no spec)"
+		ncc="(no spec)"
 		th="(no spec)"
 	fi
 	cres=$(cell "$exp" --unroll "$lb" --property "$C/properties/unreach-call.prp" "$C/thesis/$p.c")
-	echo "| $p | $lb | $exp | $ref | $auto | $mcr | $nc | $th | $cres |"
+	echo "| $p | $lb | $exp | $ref | $auto | $mcr | $nc | $ncc | $th | $cres |"
 done

@@ -121,6 +121,9 @@ type sweepUnit struct {
 	res       sweepResult
 	dataModel string
 	loadErr   string // why the task definition cannot be used
+	// decided is the result of the stage that gave the answer (nil if
+	// none did); verify --property prints it and writes its witness.
+	decided *ncmc.Result
 }
 
 func (s *sweepCmd) run(e *env) int {
@@ -500,6 +503,7 @@ func (s *sweepCmd) exhaustive(ctx context.Context, u *sweepUnit, prog *ir.Progra
 			fmt.Fprintln(log, "answer from stage coverability: true")
 			answer, reason = "true", kres.Reason
 			u.res.Explorer = "coverability"
+			u.decided = kres
 		}
 	}
 	if dpor == nil {
@@ -529,6 +533,7 @@ func (s *sweepCmd) exhaustive(ctx context.Context, u *sweepUnit, prog *ir.Progra
 	}
 	fmt.Fprintf(log, "answer from stage dpor: %s\n", a)
 	u.res.Explorer = "ncmc"
+	u.decided = res
 	if a == "false" {
 		s.sweepWitness(u, res, log)
 	}
@@ -575,6 +580,7 @@ func (s *sweepCmd) stateful(ctx context.Context, u *sweepUnit, prog *ir.Program,
 	}
 	finish := func(res *ncmc.Result) (string, string) {
 		u.res.Explorer = explorerText(opts)
+		u.decided = res
 		a, why := propertyAnswer(res, target, r.Property)
 		if a == "false" && r.Property == "unreach-call" {
 			s.sweepWitness(u, res, log)
@@ -852,7 +858,8 @@ func (s *sweepCmd) bugHunt(ctx context.Context, prog *ir.Program, target func(st
 			return nil
 		}
 		if target(tr.Reason) {
-			res := &ncmc.Result{Verdict: ncmc.Violation, Reason: tr.Reason, Kind: tr.Kind, Counterexample: tr.Counterexample, ViolationPos: tr.ViolationPos, Graph: tr.Graph}
+			res := &ncmc.Result{Verdict: ncmc.Violation, Reason: tr.Reason, Kind: tr.Kind, Counterexample: tr.Counterexample, ViolationPos: tr.ViolationPos, Graph: tr.Graph,
+				Model: "sc", Explorer: "pct", Stats: tr.Stats, Elapsed: tr.Stats.Elapsed}
 			if len(tr.Counterexample) > 0 {
 				fmt.Fprintln(log, "\ncounterexample:")
 				printTrace(log, tr.Counterexample)
@@ -862,7 +869,7 @@ func (s *sweepCmd) bugHunt(ctx context.Context, prog *ir.Program, target func(st
 		for _, o := range tr.Outcomes {
 			if target(o.Violation) {
 				fmt.Fprintf(log, "pct: a run calls the error function: %s\n", o.Violation)
-				return &ncmc.Result{Verdict: ncmc.Violation, Reason: o.Violation}
+				return &ncmc.Result{Verdict: ncmc.Violation, Reason: o.Violation, Model: "sc", Explorer: "pct", Stats: tr.Stats, Elapsed: tr.Stats.Elapsed}
 			}
 		}
 	}

@@ -67,10 +67,16 @@ func (v *verifyCmd) run(e *env) int {
 	prog, err := loadProgram(v.File, v.DataModel)
 	if err != nil {
 		if u, ok := err.(*frontend.Unsupported); ok {
+			if v.usePortfolio() {
+				return v.portfolio(e) // may answer false on an under-approximated translation
+			}
 			return v.unsupported(e, u) // valid input that cannot be checked: unknown
 		}
 		fmt.Fprintln(e.stderr, strings.TrimRight(err.Error(), "\n"))
 		return exitBadInput
+	}
+	if v.usePortfolio() {
+		return v.portfolio(e)
 	}
 	opts := ncmc.Options{
 		Model: v.Model, Explorer: v.Explorer, Unroll: v.Unroll,
@@ -131,22 +137,8 @@ func (v *verifyCmd) run(e *env) int {
 		}
 	}
 	if v.JSON {
-		out := jsonResult{File: v.File, Verdict: res.Verdict, Reason: res.Reason, Kind: res.Kind,
-			Model: res.Model, Explorer: res.Explorer, Executions: res.Stats.Executions,
-			Complete: res.Stats.Complete, Blocked: res.Stats.Blocked, BoundHits: res.Stats.BoundHits,
-			Outcomes: res.Outcomes, Classes: res.Classes, TimeMS: float64(res.Elapsed.Microseconds()) / 1000,
-			Counterexample: res.Counterexample, Stats: res.Stats, Note: res.Note,
-			Seeds: res.Stats.Seeds, SMTQueries: res.Stats.SMTQueries, SMTMS: res.Stats.SMTMS, ReplayMS: res.Stats.ReplayMS}
-		if res.ViolationPos.IsValid() {
-			out.Location = res.ViolationPos.String()
-		}
-		if out.Counterexample == nil {
-			out.Counterexample = []ncmc.TraceStep{}
-		}
-		enc := json.NewEncoder(e.stdout)
-		if err := enc.Encode(out); err != nil {
-			fmt.Fprintf(e.stderr, "ncmc: %v\n", err)
-			return exitBadInput
+		if code := v.printJSON(e, res); code != 0 {
+			return code
 		}
 	} else {
 		printText(e.stdout, v, res)
@@ -164,6 +156,29 @@ func (v *verifyCmd) run(e *env) int {
 		return exitViolation
 	}
 	return exitUnknown
+}
+
+// printJSON prints res as one JSON object; it returns exitBadInput if
+// that fails, else 0.
+func (v *verifyCmd) printJSON(e *env, res *ncmc.Result) int {
+	out := jsonResult{File: v.File, Verdict: res.Verdict, Reason: res.Reason, Kind: res.Kind,
+		Model: res.Model, Explorer: res.Explorer, Executions: res.Stats.Executions,
+		Complete: res.Stats.Complete, Blocked: res.Stats.Blocked, BoundHits: res.Stats.BoundHits,
+		Outcomes: res.Outcomes, Classes: res.Classes, TimeMS: float64(res.Elapsed.Microseconds()) / 1000,
+		Counterexample: res.Counterexample, Stats: res.Stats, Note: res.Note,
+		Seeds: res.Stats.Seeds, SMTQueries: res.Stats.SMTQueries, SMTMS: res.Stats.SMTMS, ReplayMS: res.Stats.ReplayMS}
+	if res.ViolationPos.IsValid() {
+		out.Location = res.ViolationPos.String()
+	}
+	if out.Counterexample == nil {
+		out.Counterexample = []ncmc.TraceStep{}
+	}
+	enc := json.NewEncoder(e.stdout)
+	if err := enc.Encode(out); err != nil {
+		fmt.Fprintf(e.stderr, "ncmc: %v\n", err)
+		return exitBadInput
+	}
+	return 0
 }
 
 func printText(w io.Writer, v *verifyCmd, res *ncmc.Result) {

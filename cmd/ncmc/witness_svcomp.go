@@ -118,6 +118,10 @@ func errorCallTrace(res *ncmc.Result) []ncmc.TraceStep {
 // sweepWitness writes the violation witness of a false answer of a sweep
 // unit to --out as <dir>-<task>.graphml and notes it in the task's log.
 func (s *sweepCmd) sweepWitness(u *sweepUnit, res *ncmc.Result, log io.Writer) {
+	u.decided = res
+	if s.Out == "" {
+		return // verify --property: it writes --witness itself
+	}
 	steps := errorCallTrace(res)
 	if steps == nil {
 		fmt.Fprintln(log, "no witness: the counterexample found does not end in an error call")
