@@ -28,5 +28,8 @@ func (v *verifyCmd) unsupported(e *env, u *frontend.Unsupported) int {
 	if !v.Quiet {
 		fmt.Fprintln(e.stderr, strings.TrimRight(u.Error(), "\n"))
 	}
+	if v.Property != "" {
+		return v.printAnswer(e, "unknown", reason)
+	}
 	return exitUnknown
 }
