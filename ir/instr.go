@@ -103,9 +103,16 @@ const (
 	ILoopHead // loop bound check, placed at the start of the loop body (executed once per iteration that enters the body): Dst = Dst + 1; if Dst > Bound (0: the global --unroll) the thread stops with "bound hit"
 	ISelf     // Dst = the current thread's handle
 	IFail     // an unconditional runtime error (Msg), e.g. reach_error()
+	// ITLSLoad is Dst = the running thread's copy of thread-local variable
+	// Slot (Program.TLS). Only its own thread can reach that copy, so it is
+	// not a scheduling point.
+	ITLSLoad
+	// ITLSStore is the running thread's copy of thread-local variable Slot
+	// = A (not a scheduling point, as ITLSLoad).
+	ITLSStore
 )
 
-var opNames = [...]string{"nop", "assign", "load", "store", "rmw", "cas", "fence", "lock", "unlock", "trylock", "wait", "signal", "broadcast", "spawn", "join", "call", "return", "jump", "branch", "assert", "assume", "nondet", "atomic_begin", "atomic_end", "alloc", "loophead", "self", "fail"}
+var opNames = [...]string{"nop", "assign", "load", "store", "rmw", "cas", "fence", "lock", "unlock", "trylock", "wait", "signal", "broadcast", "spawn", "join", "call", "return", "jump", "branch", "assert", "assume", "nondet", "atomic_begin", "atomic_end", "alloc", "loophead", "self", "fail", "tls_load", "tls_store"}
 
 func (o Op) String() string { return opNames[o] }
 
@@ -182,4 +189,5 @@ type Instr struct {
 	Record    *Record    // IAlloc
 	Assume    AssumeKind // IAssume
 	Bound     int        // ILoopHead: 0 means the global unroll bound
+	Slot      int        // ITLSLoad, ITLSStore: index into Program.TLS
 }

@@ -301,6 +301,18 @@ type Program struct {
 	Records []*Record
 	Funcs   []*Func // all functions and methods
 	Main    *Func
+	// TLS lists the scalar thread-local variables whose address is never
+	// taken (C's __thread): every thread starts with its own copy holding
+	// Init, read and written by ITLSLoad and ITLSStore.
+	TLS []*TLSVar
+}
+
+// TLSVar is a scalar thread-local variable (Program.TLS).
+type TLSVar struct {
+	Name string
+	Type *Type
+	Init int64
+	Pos  Pos
 }
 
 // GlobalByName returns the global called name, or nil.

@@ -111,13 +111,27 @@ func InstrString(in *Instr, f *Func, p *Program) string {
 		return dst(in.Dst) + "self"
 	case IFail:
 		return fmt.Sprintf("fail %q", in.Msg)
+	case ITLSLoad:
+		return fmt.Sprintf("%stls_load %s", dst(in.Dst), tlsName(p, in.Slot))
+	case ITLSStore:
+		return fmt.Sprintf("tls_store %s, %s", tlsName(p, in.Slot), x(in.A))
 	}
 	return in.Op.String()
+}
+
+func tlsName(p *Program, slot int) string {
+	if p != nil && slot >= 0 && slot < len(p.TLS) {
+		return p.TLS[slot].Name
+	}
+	return fmt.Sprintf("tls%d", slot)
 }
 
 // String prints the whole program in a readable, stable form.
 func (p *Program) String() string {
 	var b strings.Builder
+	for _, v := range p.TLS {
+		fmt.Fprintf(&b, "thread_local %s: %s = %d\n", v.Name, v.Type, v.Init)
+	}
 	for _, g := range p.Globals {
 		at := ""
 		if g.Atomic {

@@ -273,6 +273,9 @@ func (k *kmRun) threadHash(h *kmHash, t *thread) {
 		h.put(e.loc)
 		h.put(e.val)
 	}
+	for _, v := range t.tls {
+		h.put(v)
+	}
 }
 
 // abstract computes the abstract state of the execution, first folding
@@ -452,6 +455,7 @@ func (k *kmRun) step(a Action) {
 		c := x.newThread(name, x.G.Parent[a.T], x.G.SpawnedBy[a.T])
 		c.status, c.signaled, c.waitMutex, c.waitCond = t.status, t.signaled, t.waitMutex, t.waitCond
 		c.result, c.atomic, c.sec = t.result, t.atomic, t.sec
+		c.tls = append([]int64(nil), t.tls...)
 		c.frames = make([]frame, len(t.frames))
 		for i, fr := range t.frames {
 			fr.locals = append([]int64(nil), fr.locals...)

@@ -194,6 +194,7 @@ type thread struct {
 	buf        []bufEntry // pending stores (TSO/PSO), oldest first
 	instrs     int        // instructions executed (for Config.MaxThreadSteps)
 	wokenStep  int        // the step whose signal woke the thread (graph exploration)
+	tls        []int64    // the thread's copies of Program.TLS (nil if there are none)
 }
 
 // TraceStep is one line of a counterexample story.
@@ -285,6 +286,12 @@ func NewExecution(prog *ir.Program, names *Names, cfg Config, chooser Chooser, t
 func (x *Execution) newThread(name string, parent int32, spawn seg.EventID) *thread {
 	num := x.names.Thread(name)
 	t := &thread{num: num, name: name}
+	if n := len(x.prog.TLS); n > 0 {
+		t.tls = make([]int64, n)
+		for i, v := range x.prog.TLS {
+			t.tls[i] = v.Init
+		}
+	}
 	for int(num) >= len(x.threads) {
 		x.threads = append(x.threads, nil)
 	}
@@ -1247,6 +1254,15 @@ func (x *Execution) advance(t *thread) {
 				return
 			}
 			fr.locals[in.Dst] = v
+		case ir.ITLSLoad:
+			fr.locals[in.Dst] = t.tls[in.Slot]
+		case ir.ITLSStore:
+			v, err := x.eval(fr, in.A)
+			if err != nil {
+				x.rt(t, pos, err)
+				return
+			}
+			t.tls[in.Slot] = v
 		case ir.IJump:
 			fr.pc = in.Target
 			continue

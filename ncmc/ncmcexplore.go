@@ -932,6 +932,9 @@ func cloneExec(x *Execution, ch Chooser) *Execution {
 		}
 		u.frames = frs[k:len(frs):len(frs)]
 		u.buf = append([]bufEntry(nil), t.buf...)
+		if t.tls != nil {
+			u.tls = append([]int64(nil), t.tls...)
+		}
 		y.threads[i] = u
 	}
 	y.live = x.live[:len(x.live):len(x.live)]

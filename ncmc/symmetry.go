@@ -205,4 +205,7 @@ func threadHash(h interface{ Write([]byte) (int, error) }, t *thread) {
 		put(e.loc)
 		put(e.val)
 	}
+	for _, v := range t.tls {
+		put(v)
+	}
 }

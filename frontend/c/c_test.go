@@ -341,6 +341,36 @@ int main(void) {
 	if (r[1] != 6 || r[2] != 7 || mine != 5) reach_error();
 	return 0;
 }`, ncmc.Verified, ""},
+		{"thread-local-register", `
+__thread int mine = 5;
+__thread _Bool flag;
+int r[3];
+void *f(void *arg) {
+	long k = (long)arg;
+	mine += k;
+	mine++;
+	flag = !flag;
+	r[k] = mine * flag;
+	return 0;
+}
+int main(void) {
+	pthread_t a, b;
+	pthread_create(&a, 0, f, (void *)1); pthread_create(&b, 0, f, (void *)2);
+	pthread_join(a, 0); pthread_join(b, 0);
+	if (r[1] != 7 || r[2] != 8 || mine != 5 || flag) reach_error();
+	return 0;
+}`, ncmc.Verified, ""},
+		{"thread-local-register-bug", `
+__thread int mine;
+int r;
+void *f(void *arg) { mine++; r = mine; return 0; }
+int main(void) {
+	pthread_t a, b;
+	pthread_create(&a, 0, f, 0); pthread_create(&b, 0, f, 0);
+	pthread_join(a, 0); pthread_join(b, 0);
+	if (r == 1) reach_error();
+	return 0;
+}`, ncmc.Violation, "reach_error"},
 		{"deadlock", `
 pthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER, b = PTHREAD_MUTEX_INITIALIZER;
 void *f(void *arg) { pthread_mutex_lock(&b); pthread_mutex_lock(&a); pthread_mutex_unlock(&a); pthread_mutex_unlock(&b); return 0; }
@@ -434,6 +464,17 @@ func find(f *ir.Func, op ir.Op) *ir.Instr {
 
 // TestLowering checks the shape of the IR for characteristic constructs.
 func TestLowering(t *testing.T) {
+	t.Run("thread-local-registers", func(t *testing.T) {
+		// A thread-local integer whose address is never taken is a thread
+		// register; one whose address is taken stays a per-thread block.
+		p := compile(t, prelude+"__thread int a = 3; __thread int b;\nint main(void) { a++; int *q = &b; *q = a; return b; }")
+		if len(p.TLS) != 1 || p.TLS[0].Name != "a" || p.TLS[0].Init != 3 {
+			t.Fatalf("want one thread register a = 3, got %v:\n%s", p.TLS, p)
+		}
+		if countOp(p.Main, ir.ITLSLoad) != 2 || countOp(p.Main, ir.ITLSStore) != 1 || p.GlobalByName("a.tls") != nil || p.GlobalByName("b.tls") == nil {
+			t.Errorf("a should be read and written as a register, b through its table:\n%s", p)
+		}
+	})
 	t.Run("globals-are-loads-and-stores", func(t *testing.T) {
 		p := compile(t, prelude+"int x; _Atomic int y;\nint main(void) { int r = 0; r = r + 1; x = x + r; y = 3; return y; }")
 		m := p.Main

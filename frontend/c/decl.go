@@ -378,6 +378,14 @@ func (tr *translator) constCells(t cc.Type, init *cc.Initializer, size int, pos 
 
 // initGlobal computes the initial cells of a global.
 func (tr *translator) initGlobal(gv *gvar) {
+	if gv.tlsSlot > 0 {
+		if gv.init != nil {
+			if vals, ok := tr.constCells(gv.ctype, gv.init, 1, tr.pos(gv.decl), false); ok {
+				tr.prog.TLS[gv.tlsSlot-1].Init = vals[0]
+			}
+		}
+		return
+	}
 	g := gv.g
 	size := g.Type.Size()
 	g.Init = make([]int64, size)

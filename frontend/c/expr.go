@@ -102,6 +102,7 @@ func (l *fnl) convert(e *ir.Expr, from, to cc.Type, pos ir.Pos) *ir.Expr {
 // or a memory location given by its address.
 type lval struct {
 	reg    int      // register slot, or -1
+	tls    int      // 1 + the thread register (prog.TLS) of a thread-local variable, or 0
 	addr   *ir.Expr // memory address (reg < 0)
 	t      cc.Type  // object type
 	atomic bool     // _Atomic object: plain accesses are sc
@@ -147,6 +148,9 @@ func (l *fnl) lvalue(n cc.ExpressionNode) lval {
 				return lval{reg: lv.slot, t: lv.t, atomic: lv.atomic}
 			}
 			if gv := l.globalFor(d); gv != nil {
+				if gv.tlsSlot > 0 {
+					return lval{reg: -1, tls: gv.tlsSlot, t: gv.ctype}
+				}
 				if gv.tls != nil {
 					return lval{reg: -1, addr: l.tlsAddr(gv, pos), t: gv.ctype, atomic: gv.atomic}
 				}
@@ -321,6 +325,13 @@ func (l *fnl) load(lv lval, pos ir.Pos) *ir.Expr {
 	if lv.isReg() {
 		return l.local(lv.reg, pos)
 	}
+	if lv.tls > 0 {
+		tmp := l.temp(t, pos)
+		in := l.ins(ir.ITLSLoad, pos)
+		in.Dst, in.Slot = tmp, lv.tls-1
+		l.emit(in)
+		return l.local(tmp, pos)
+	}
 	if !isScalarC(lv.t) && pthreadKind(lv.t) != "pthread_t" {
 		l.tr.unsupported(pos, "value of type %s used as a whole", lv.t)
 		return cnst(0, ir.Int, pos)
@@ -348,6 +359,12 @@ func (l *fnl) loadCell(lv lval, i int, pos ir.Pos) *ir.Expr {
 func (l *fnl) store(lv lval, v *ir.Expr, pos ir.Pos) {
 	if lv.isReg() {
 		l.assignLocal(lv.reg, v, pos)
+		return
+	}
+	if lv.tls > 0 {
+		in := l.ins(ir.ITLSStore, pos)
+		in.Slot, in.A = lv.tls-1, v
+		l.emit(in)
 		return
 	}
 	if !isScalarC(lv.t) && pthreadKind(lv.t) != "pthread_t" {
@@ -678,7 +695,7 @@ func (l *fnl) addrOf(n cc.ExpressionNode, rt cc.Type, pos ir.Pos) *ir.Expr {
 		return retype(l.expr(u.CastExpression), l.tr.scalarType(rt, pos)) // &*p == p
 	}
 	lv := l.lvalue(n)
-	if lv.isReg() {
+	if lv.isReg() || lv.tls > 0 {
 		l.tr.unsupported(pos, "address of a register local")
 		return cnst(0, ir.Int, pos)
 	}

@@ -15,13 +15,16 @@ import (
 
 // translator holds the state of one translation unit.
 type translator struct {
-	file string
-	src  []byte
-	ast  *cc.AST
-	cfg  *cc.Config
-	opts Options
-	prog *ir.Program
-	errs *diag.Collector // unsupported constructs
+	// addrTaken holds the declarators whose address the program takes
+	// (&x anywhere), computed on first use (addressTaken).
+	addrTaken map[*cc.Declarator]bool
+	file      string
+	src       []byte
+	ast       *cc.AST
+	cfg       *cc.Config
+	opts      Options
+	prog      *ir.Program
+	errs      *diag.Collector // unsupported constructs
 
 	ints        map[int]*ir.Type
 	records     map[any]*recInfo
@@ -70,6 +73,11 @@ type gvar struct {
 	// initial cells.
 	tls     *ir.Record
 	tlsInit []int64
+	// tlsSlot is 1 + the index in prog.TLS of a thread-local integer
+	// variable whose address is never taken: each thread's copy is a
+	// thread register (ITLSLoad/ITLSStore), and there is no IR global.
+	// 0 for every other variable.
+	tlsSlot int
 }
 
 // tlsThreads is the number of threads (by handle) a thread-local variable
@@ -298,6 +306,13 @@ func (tr *translator) createGlobal(gv *gvar, name string) {
 			gv.ctype = t
 		}
 	}
+	if d.IsThreadLocal() && isInteger(t) && !tr.isAtomicDecl(d) && !tr.addressTaken(d) {
+		// A thread register: no memory, no scheduling point, nothing
+		// that tells threads apart.
+		gv.tlsSlot = len(tr.prog.TLS) + 1
+		tr.prog.TLS = append(tr.prog.TLS, &ir.TLSVar{Name: name, Type: tr.scalarType(t, pos), Pos: pos})
+		return
+	}
 	g := &ir.Global{Name: name, Type: tr.irType(t, pos), Pos: pos}
 	g.Atomic = tr.isAtomicDecl(d)
 	gv.atomic = g.Atomic
@@ -315,6 +330,22 @@ func (tr *translator) createGlobal(gv *gvar, name string) {
 	gv.idx = len(tr.prog.Globals)
 	g.Block = gv.idx + 1
 	tr.prog.Globals = append(tr.prog.Globals, g)
+}
+
+// addressTaken reports whether the program applies & to the object d.
+func (tr *translator) addressTaken(d *cc.Declarator) bool {
+	if tr.addrTaken == nil {
+		tr.addrTaken = map[*cc.Declarator]bool{}
+		walk(tr.ast.TranslationUnit, func(n any) bool {
+			if u, ok := n.(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
+				if x := identDecl(u.CastExpression); x != nil {
+					tr.addrTaken[x] = true
+				}
+			}
+			return true
+		})
+	}
+	return tr.addrTaken[d]
 }
 
 // staticLocal returns the global holding the function-local static d.
