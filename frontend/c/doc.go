@@ -160,11 +160,15 @@
 //     pthread_create and the mutex functions always succeed and return 0.
 //     Read-write locks, barriers, semaphores and timed waits are
 //     unsupported.
-//   - Thread-local variables (__thread, _Thread_local) are per-thread
-//     blocks, allocated with the variable's initial value by each thread on
-//     its first access and found through a table indexed by the thread
-//     handle (the IR global NAME.tls, 256 entries: a thread beyond that
-//     gets a runtime error). Each access loads the thread's table entry.
+//   - Thread-local variables (__thread, _Thread_local): an integer one
+//     whose address is never taken is a thread register (ir.Program.TLS,
+//     ITLSLoad/ITLSStore; every thread starts with the initial value; not
+//     a scheduling point, as no other thread can reach it). Any other is a
+//     per-thread block, allocated with the variable's initial value by each
+//     thread on its first access and found through a table indexed by the
+//     thread handle (the IR global NAME.tls, 256 entries: a thread beyond
+//     that gets a runtime error). Each access loads the thread's table
+//     entry.
 //   - C11 <stdatomic.h> operations (through gcc's __atomic builtins) and the
 //     __sync builtins: loads, stores, exchange, fetch-and-op and op-and-fetch
 //     (add, sub, and, or, xor), compare-exchange strong and weak (a weak one
