@@ -367,13 +367,13 @@ func (s *sweepCmd) answer(ctx context.Context, u *sweepUnit, log *strings.Builde
 		return "unknown", u.loadErr
 	}
 	r := &u.res
-	prog, err := s.load(r.File, u.dataModel)
+	prog, err := s.load(r.File, u.dataModel, r.Property)
 	var un *frontend.Unsupported
 	if err != nil && errors.As(err, &un) && isC(r.File) {
 		// Try again keeping only part of the program's behaviour: a
 		// violation found is still real, but "true" cannot be answered.
 		fmt.Fprintln(log, err)
-		p, approx, err2 := cfront.CompileFileApprox(r.File, cfront.Options{DataModel: cDataModel(u.dataModel), UnderApproximate: true})
+		p, approx, err2 := cfront.CompileFileApprox(r.File, cfront.Options{DataModel: cDataModel(u.dataModel), UnderApproximate: true, ErrorCallsReturn: r.Property == propNoDataRace})
 		if err2 == nil {
 			fmt.Fprintln(log, "\nunder-approximated translation:")
 			for _, a := range approx {
@@ -937,9 +937,12 @@ func propertyAnswer(res *ncmc.Result, target func(string) bool, property string)
 }
 
 // load translates the program of a task.
-func (s *sweepCmd) load(file, dataModel string) (*ir.Program, error) {
+// For no-data-race a call of the program's reach_error runs its body
+// (cfront.Options.ErrorCallsReturn): it is no error there, and a body such
+// as {} lets the program go on, maybe to a race.
+func (s *sweepCmd) load(file, dataModel, property string) (*ir.Program, error) {
 	if isC(file) {
-		return cfront.CompileFile(file, cfront.Options{DataModel: cDataModel(dataModel)})
+		return cfront.CompileFile(file, cfront.Options{DataModel: cDataModel(dataModel), ErrorCallsReturn: property == propNoDataRace})
 	}
 	return frontend.LoadFile(file)
 }

@@ -194,6 +194,46 @@ int main(void) {
 	}
 }
 
+// TestSweepNoDataRaceAfterErrorCall: for no-data-race, calling the
+// program's reach_error is no error: with the body {} the program goes
+// on, here to a race; an error function without a body ends the program
+// (SV-COMP declares it noreturn), and the race after it is unreachable.
+func TestSweepNoDataRaceAfterErrorCall(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	src := `#include <pthread.h>
+void reach_error() {}
+#define assert(e) if (!(e)) reach_error()
+int x, data;
+void *f(void *a) {
+	assert(x == 1);
+	data = 1;
+	return 0;
+}
+int main(void) {
+	pthread_t t;
+	pthread_create(&t, 0, f, 0);
+	pthread_join(t, 0);
+	data = 2;
+	if (data == 2) {
+		pthread_create(&t, 0, f, 0);
+		data = 3;
+		pthread_join(t, 0);
+	}
+	return 0;
+}
+`
+	noreturn := strings.Replace(src, "void reach_error() {}", "extern void reach_error(void) __attribute__((__noreturn__));", 1)
+	prop := func(v string) string {
+		return "  - property_file: ../properties/no-data-race.prp\n    expected_verdict: " + v + "\n"
+	}
+	writeTask(t, dir, "goes-on", src, prop("false"))
+	writeTask(t, dir, "ends", noreturn, prop("true"))
+	code, stdout, stderr := runCLI(t, "sweep", "-q", "--out", out, "--timeout", "20s", dir)
+	if code != 0 || !strings.Contains(stdout, "2 (task, property) pairs: 2 correct, 0 wrong, 0 unknown") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
+
 // TestSweepBugHunt: when the exhaustive stages run out of time, PCT hunts
 // for the error call; the run it finds is a real execution (answer false).
 func TestSweepBugHunt(t *testing.T) {
@@ -286,7 +326,7 @@ int main(void) {
 				t.Fatal(err)
 			}
 			s := &sweepCmd{Timeout: 20 * time.Second, Unroll: 8, MaxSteps: 100000, Explorer: "auto"}
-			prog, err := s.load(file, "ILP32")
+			prog, err := s.load(file, "ILP32", "unreach-call")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -64,7 +64,11 @@ type jsonResult struct {
 }
 
 func (v *verifyCmd) run(e *env) int {
-	prog, err := loadProgram(v.File, v.DataModel)
+	property := ""
+	if v.Property != "" {
+		property, _, _ = readProperty(v.Property)
+	}
+	prog, err := loadProgram(v.File, v.DataModel, property)
 	if err != nil {
 		if u, ok := err.(*frontend.Unsupported); ok {
 			if v.usePortfolio() {

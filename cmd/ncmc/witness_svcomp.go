@@ -157,9 +157,9 @@ func sweepPropertyFile(yml, property string) string {
 }
 
 // loadProgram loads a CIR or C program; C programs are translated under
-// dataModel (ILP32 or LP64).
-func loadProgram(file, dataModel string) (*ir.Program, error) {
-	return (&sweepCmd{}).load(file, dataModel)
+// dataModel (ILP32 or LP64), for property (see sweepCmd.load).
+func loadProgram(file, dataModel, property string) (*ir.Program, error) {
+	return (&sweepCmd{}).load(file, dataModel, property)
 }
 
 // checkProperty checks the property file of --property. An unsupported

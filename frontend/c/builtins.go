@@ -111,6 +111,8 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 	}
 	ret0 := func() *ir.Expr { return cnst(0, l.tr.scalarType(pe.Type(), pos), pos) }
 	switch {
+	case (name == "reach_error" || name == "__VERIFIER_error") && defined && l.tr.opts.ErrorCallsReturn:
+		return nil, false // an ordinary call of the program's function
 	case name == "reach_error":
 		l.fail(MsgReachError, pos)
 		return nil, true

@@ -45,6 +45,13 @@ type Options struct {
 	// the absence of one proves nothing. CompileApprox lists what was
 	// approximated.
 	UnderApproximate bool
+	// ErrorCallsReturn makes a call of reach_error or __VERIFIER_error
+	// that the program defines an ordinary call of its body, instead of an
+	// error that ends the execution: for properties other than
+	// unreach-call (no-data-race), where calling them is no error and the
+	// program goes on after a body such as {} (one without a body still
+	// ends the execution, as SV-COMP declares it noreturn).
+	ErrorCallsReturn bool
 }
 
 // Unsupported is the error of a valid C program that uses constructs the
