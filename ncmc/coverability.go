@@ -469,8 +469,8 @@ func (k *kmRun) step(a Action) {
 // exploreCoverability is the coverability explorer (see above).
 func exploreCoverability(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
 	model, _ := parseModel(opts.Model)
-	if model != SC || opts.Races {
-		return nil, fmt.Errorf("the coverability explorer supports the sc memory model without data-race detection")
+	if model != SC {
+		return nil, fmt.Errorf("the coverability explorer supports the sc memory model only")
 	}
 	names := NewNames(prog)
 	col := newCollector(prog, names, opts)
@@ -491,6 +491,9 @@ func exploreCoverability(ctx context.Context, prog *ir.Program, opts Options) (*
 	seeds := [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 	var hbuf [2][]byte
 	stopped, stopKind, abstractViolation := "", "", ""
+	// With opts.Races the question is whether a data race is reachable
+	// (race): other violations end their runs and the exploration goes on.
+	race, runtimeErr := "", false
 	// deadlockFree stays true while no state covered by a state kept or by
 	// the last state of a run can be a deadlock (deadlockSafe): then no
 	// reachable state is one.
@@ -513,6 +516,12 @@ func exploreCoverability(ctx context.Context, prog *ir.Program, opts Options) (*
 		for err == nil && !x.Finished() {
 			if ctx.Err() != nil {
 				interrupted = true
+				break
+			}
+			if opts.Races && race == "" && ch.depth >= len(ch.path) {
+				race = k.race() // states of the replayed prefix were checked before
+			}
+			if race != "" && !opts.KeepGoing {
 				break
 			}
 			en := x.Enabled()
@@ -550,6 +559,9 @@ func exploreCoverability(ctx context.Context, prog *ir.Program, opts Options) (*
 			stopped, stopKind = budgetReason(ctx.Err(), opts), "time"
 			break
 		}
+		if race != "" && !opts.KeepGoing {
+			break
+		}
 		if pruned {
 			col.stats.Pruned++
 			col.progress(ch.pending())
@@ -560,11 +572,12 @@ func exploreCoverability(ctx context.Context, prog *ir.Program, opts Options) (*
 		}
 		col.stats.Executions++
 		col.stats.Steps += int64(x.Steps())
-		if msg, _, _ := x.Violation(); msg != "" {
+		if msg, kind, _ := x.Violation(); msg != "" {
 			col.stats.Violations++
 			if abstractViolation == "" {
 				abstractViolation = msg
 			}
+			runtimeErr = runtimeErr || kind == "runtime-error"
 		} else if x.BoundHit() != "" {
 			col.stats.BoundHits++
 			if col.boundHit == "" {
@@ -582,7 +595,7 @@ func exploreCoverability(ctx context.Context, prog *ir.Program, opts Options) (*
 		} else {
 			col.stats.Complete++
 		}
-		if abstractViolation != "" && !opts.KeepGoing {
+		if abstractViolation != "" && !opts.KeepGoing && !opts.Races {
 			break
 		}
 		col.progress(ch.pending())
@@ -599,11 +612,98 @@ func exploreCoverability(ctx context.Context, prog *ir.Program, opts Options) (*
 			res.Reason = fmt.Sprintf("no assertion failure or runtime error is reachable (%d abstract states), but the coverability explorer cannot rule out a deadlock in this program (a deadlock is not preserved by adding threads, so covering states do not show it)", states)
 		}
 	}
-	if abstractViolation != "" {
+	switch {
+	case race != "":
+		res.Verdict, res.Kind = Unknown, "abstract-race"
+		res.Reason = "the coverability explorer reached a " + race + ", in a run that stands for many executions; no concrete counterexample is built"
+	case opts.Races && (abstractViolation != "" || res.Verdict != Verified) && res.Stopped == "" && res.Stats.BoundHits == 0 && !runtimeErr:
+		// Every reachable state is covered and none has a race; other
+		// violations only end executions.
+		res.Verdict, res.Kind = Unknown, RaceFree
+		res.Reason = fmt.Sprintf("no data race is reachable for any number of threads (%d abstract states)", states)
+		if abstractViolation != "" {
+			res.Reason += "; a violation is reachable (" + abstractViolation + "), which the coverability explorer does not report as a counterexample"
+		}
+	case abstractViolation != "":
 		res.Verdict, res.Kind = Unknown, "abstract-violation"
 		res.Reason = "the coverability explorer reached a violation (" + abstractViolation + ") in a run that stands for many executions; no concrete counterexample is built"
 	}
 	return res, nil
+}
+
+// RaceFree is the Kind of an unknown result of the coverability explorer
+// with race detection (Options.Races) that proved no data race reachable
+// while some other violation (an assertion failure, a deadlock that could
+// not be ruled out) is: the program is free of data races, but not
+// verified.
+const RaceFree = "race-free"
+
+// race returns a data race in the current state, or "": two threads (an ω
+// thread counts as two copies) whose next instructions access the same
+// location, at least one writes, and not both are atomic (an access is
+// atomic when its order is not na or its thread is inside an atomic
+// block). Such a pair is a race of the happens-before definition that
+// scraces.go checks: both accesses can run next, or, if one thread is
+// inside an atomic block, the other's access can run before that block
+// began (it was already next then, and no thread but the holder moves
+// inside a block). Conversely, the racing accesses of an execution with a
+// race can be brought next to each other, so a reachable state has such a
+// pair; the state covering it has the pair too (same shared part and
+// named threads, at least as many anonymous threads in each local state).
+func (k *kmRun) race() string {
+	x := k.x
+	type access struct {
+		t             int32
+		loc           int64
+		write, atomic bool
+		pos           ir.Pos
+	}
+	var accs []access
+	for _, n := range x.live {
+		t := x.threads[n]
+		if t.status != Runnable || len(t.frames) == 0 {
+			continue
+		}
+		fr := &t.frames[len(t.frames)-1]
+		if fr.pc >= len(fr.fn.Body) {
+			continue
+		}
+		in := &fr.fn.Body[fr.pc]
+		write := false
+		switch in.Op {
+		case ir.ILoad:
+		case ir.IStore, ir.IRMW, ir.ICAS:
+			write = true
+		default:
+			continue
+		}
+		addr, err := x.eval(fr, in.Addr)
+		if err != nil {
+			continue // the step is a runtime error, no access
+		}
+		accs = append(accs, access{n, addr, write, in.Order.IsAtomic() || t.atomic > 0, in.Pos})
+	}
+	what := func(a access) string {
+		w := "read"
+		if a.write {
+			w = "write"
+		}
+		if a.atomic {
+			w = "atomic " + w
+		}
+		return fmt.Sprintf("%s by t%s at %s", w, x.threads[a.t].name, a.pos)
+	}
+	for i, a := range accs {
+		if k.omega[a.t] && a.write && !a.atomic {
+			return fmt.Sprintf("data race on %s between the %s and the same write by another copy of that thread", x.names.LocName(a.loc), what(a))
+		}
+		for _, b := range accs[i+1:] {
+			if a.loc == b.loc && (a.write || b.write) && !(a.atomic && b.atomic) {
+				return fmt.Sprintf("data race on %s between the %s and the %s", x.names.LocName(a.loc), what(a), what(b))
+			}
+		}
+	}
+	return ""
 }
 
 // CoverabilityApplies reports whether the coverability explorer applies to

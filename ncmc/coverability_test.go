@@ -356,3 +356,124 @@ fn main() {
 		t.Errorf("no spawn loop: got %s (%s), note %q", res.Verdict, res.Reason, res.Note)
 	}
 }
+
+// kmGenRace is kmGen for the data-race tests: most accesses are in atomic
+// blocks or critical sections, so that both racy and race-free programs
+// come out.
+func kmGenRace(rng *rand.Rand, name string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "fn %s() {\n    let r0 = 0;\n    let r1 = 0;\n", name)
+	g := func() string { return fmt.Sprintf("g%d", rng.IntN(2)) }
+	r := func() string { return fmt.Sprintf("r%d", rng.IntN(2)) }
+	simple := func() string {
+		switch rng.IntN(4) {
+		case 0:
+			return fmt.Sprintf("%s = %s;", r(), g())
+		case 1:
+			return fmt.Sprintf("%s = %d;", g(), rng.IntN(3))
+		case 2:
+			return fmt.Sprintf("%s = (%s + 1) %% 3;", g(), r())
+		}
+		return fmt.Sprintf("%s = %s;", g(), r())
+	}
+	n := 2 + rng.IntN(4)
+	for i := 0; i < n; i++ {
+		switch k := rng.IntN(20); {
+		case k < 8:
+			fmt.Fprintf(&b, "    atomic { %s %s }\n", simple(), simple())
+		case k < 10:
+			fmt.Fprintf(&b, "    atomic { await(%s != %d); }\n", g(), rng.IntN(3))
+		case k < 18:
+			fmt.Fprintf(&b, "    lock(m); %s %s unlock(m);\n", simple(), simple())
+		default:
+			fmt.Fprintf(&b, "    %s\n", simple())
+		}
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// TestCoverabilityRaces checks the coverability explorer's data-race
+// detection (Options.Races) against the stateful reference explorer's
+// (vector clocks, scraces.go) on generated programs: with k rounds of
+// spawns both must agree on whether a race is reachable; with endless
+// spawning, "no race" (verified or race-free) must not be answered when
+// some finite number of rounds has a race, and such a race must be found.
+func TestCoverabilityRaces(t *testing.T) {
+	n := *kmSeeds / 2
+	if testing.Short() {
+		n = 30
+	}
+	free, racy, other := 0, 0, 0
+	for seed := 1; seed <= n; seed++ {
+		rng := rand.New(rand.NewPCG(uint64(seed), 11))
+		workers, ks := []string{"w0"}, []int{1, 2, 3}
+		if rng.IntN(3) == 0 {
+			workers, ks = append(workers, "w1"), []int{1, 2}
+		}
+		head := "global g0: int;\nglobal g1: int;\nglobal m: mutex;\n"
+		round := ""
+		for _, w := range workers {
+			head += kmGenRace(rng, w)
+			round += fmt.Sprintf("spawn %s(); ", w)
+		}
+		// main itself may race with its workers.
+		mainAccess := ""
+		if rng.IntN(4) == 0 {
+			mainAccess = "g0 = 1; "
+		}
+		inf := head + "fn main() {\n    while (true) { " + mainAccess + round + "}\n}\n"
+		finiteRace := false
+		for _, k := range ks {
+			src := head + "fn main() {\n    " + strings.Repeat(mainAccess+round, k) + "\n}\n"
+			p := kmParse(t, src)
+			ref, err := Verify(context.Background(), p, Options{Explorer: "reference", StateCache: true, Races: true, Timeout: 20 * time.Second})
+			if err == nil && ref.Verdict == Violation && !strings.HasPrefix(ref.Reason, "data race") {
+				// Another violation first (a deadlock): look further.
+				ref, err = Verify(context.Background(), p, Options{Explorer: "reference", StateCache: true, Races: true, KeepGoing: true, Timeout: 20 * time.Second})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			km, err := Verify(context.Background(), p, Options{Explorer: "coverability", Races: true, Timeout: 20 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			refRace := strings.HasPrefix(ref.Reason, "data race")
+			for _, o := range ref.Outcomes {
+				refRace = refRace || strings.HasPrefix(o.Violation, "data race")
+			}
+			kmRace := km.Kind == "abstract-race"
+			kmFree := km.Verdict == Verified || km.Kind == RaceFree
+			if (ref.Stopped != "" && !refRace) || (!kmRace && !kmFree) || refRace != kmRace {
+				t.Fatalf("seed %d, k=%d: reference race %v (%s; %s), coverability %s/%s (%s)\n%s", seed, k, refRace, ref.Verdict, ref.Reason, km.Verdict, km.Kind, km.Reason, src)
+			}
+			finiteRace = finiteRace || refRace
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), *kmTimeout)
+		km, err := Verify(ctx, kmParse(t, inf), Options{Explorer: "coverability", Races: true})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case km.Verdict == Verified || km.Kind == RaceFree:
+			free++
+			if finiteRace {
+				t.Fatalf("seed %d: coverability found no race in the endless program, but a finite number of rounds has one\n%s", seed, inf)
+			}
+		case km.Kind == "abstract-race":
+			racy++
+		default:
+			other++
+			t.Logf("seed %d: %s/%s (%s)", seed, km.Verdict, km.Kind, km.Reason)
+			if finiteRace {
+				t.Errorf("seed %d: a race with few rounds, but coverability says %s (%s)\n%s", seed, km.Verdict, km.Reason, inf)
+			}
+		}
+	}
+	t.Logf("%d programs with endless spawning: %d race-free, %d with a race, %d other", n, free, racy, other)
+	if free == 0 || racy == 0 {
+		t.Errorf("the generator should give both racy and race-free programs")
+	}
+}

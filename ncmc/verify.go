@@ -238,7 +238,7 @@ func Verify(ctx context.Context, prog *ir.Program, opts Options) (*Result, error
 		return verifyGraphs(ctx, prog, opts) // relaxed.go
 	}
 	autoNote := ""
-	if opts.Races && opts.Explorer != "reference" {
+	if opts.Races && opts.Explorer != "reference" && opts.Explorer != "coverability" {
 		if model != SC {
 			return nil, fmt.Errorf("data-race detection is available under sc, ra and rc11 (not %s)", opts.Model)
 		}
