@@ -467,6 +467,17 @@ func (s *sweepCmd) exhaustive(ctx context.Context, u *sweepUnit, prog *ir.Progra
 		fmt.Fprintln(log, "data races are checked with the stateful reference explorer (mcr does not detect them)")
 	}
 	var dpor, km *dporRun
+	if r.Property == "no-data-race" && s.Explorer == "auto" {
+		// Stage coverability with race detection, beside the stateful
+		// stages, for programs that spawn threads in a loop: the only
+		// stage that can show no race for any number of threads.
+		if ok, _ := ncmc.CoverabilityApplies(prog); ok {
+			var stop context.CancelFunc
+			ctx, stop = context.WithCancel(ctx)
+			defer stop()
+			km = s.startKM(ctx, prog, opts, end, stop)
+		}
+	}
 	if r.Property == "unreach-call" && s.Explorer == "auto" {
 		// Stage dpor, beside the stateful stages (it stops them when it
 		// answers): the ncmc explorer without specs, a sleep-set +
@@ -760,20 +771,22 @@ func (s *sweepCmd) startKM(ctx context.Context, prog *ir.Program, base ncmc.Opti
 			}
 		}()
 		opts := base
-		opts.Explorer, opts.StateCache, opts.Symmetry, opts.UnboundedLoops, opts.Races, opts.KeepGoing = "coverability", false, false, true, false, false
+		// base.Races (no-data-race): the stage answers whether a data race
+		// is reachable; other violations do not matter then.
+		opts.Explorer, opts.StateCache, opts.Symmetry, opts.UnboundedLoops, opts.KeepGoing = "coverability", false, false, true, false
 		opts.Timeout = time.Until(end)
 		if opts.Timeout <= 0 {
 			return
 		}
-		fmt.Fprintf(&d.log, "stage coverability (beside the stateful stages; main spawns threads in a loop): Karp-Miller over interchangeable threads, max-steps %d, %s left\n",
-			opts.MaxSteps, opts.Timeout.Round(time.Millisecond))
+		fmt.Fprintf(&d.log, "stage coverability (beside the stateful stages; main spawns threads in a loop): Karp-Miller over interchangeable threads, races %v, max-steps %d, %s left\n",
+			opts.Races, opts.MaxSteps, opts.Timeout.Round(time.Millisecond))
 		res, err := ncmc.Verify(ctx, prog, opts)
 		if err != nil {
 			fmt.Fprintln(&d.log, err)
 			return
 		}
 		logResult(&d.log, res)
-		if res.Verdict == ncmc.Verified {
+		if res.Verdict == ncmc.Verified || opts.Races && res.Kind == ncmc.RaceFree {
 			d.res = res
 			answered()
 		}

@@ -372,14 +372,19 @@ int main(void) {
 	unreach := func(v string) string {
 		return "  - property_file: ../properties/unreach-call.prp\n    expected_verdict: " + v + "\n"
 	}
-	writeTask(t, dir, "spin", safe, unreach("true"))
-	writeTask(t, dir, "spin-buggy", buggy, unreach("false"))
+	race := func(v string) string {
+		return "  - property_file: ../properties/no-data-race.prp\n    expected_verdict: " + v + "\n"
+	}
+	writeTask(t, dir, "spin", safe, unreach("true")+race("true"))
+	writeTask(t, dir, "spin-buggy", buggy, unreach("false")+race("false"))
 	code, stdout, stderr := runCLI(t, "sweep", "-q", "--out", out, "--timeout", "20s", dir)
-	if code != 0 || !strings.Contains(stdout, "2 (task, property) pairs: 2 correct, 0 wrong, 0 unknown; score 3 of 3") {
+	if code != 0 || !strings.Contains(stdout, "4 (task, property) pairs: 4 correct, 0 wrong, 0 unknown; score 6 of 6") {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	log, _ := os.ReadFile(filepath.Join(out, "logs", filepath.Base(dir)+"-spin.unreach-call.log"))
-	if !strings.Contains(string(log), "answer from stage coverability: true") {
-		t.Errorf("the safe task should be answered by the coverability stage:\n%s", log)
+	for _, prop := range []string{"unreach-call", "no-data-race"} {
+		log, _ := os.ReadFile(filepath.Join(out, "logs", filepath.Base(dir)+"-spin."+prop+".log"))
+		if !strings.Contains(string(log), "answer from stage coverability: true") {
+			t.Errorf("the safe task's %s should be answered by the coverability stage:\n%s", prop, log)
+		}
 	}
 }
