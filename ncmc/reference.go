@@ -114,6 +114,44 @@ func (c *replayChooser) schedule(en []Action) Action {
 type refSnap struct {
 	depth int
 	x     *Execution
+	cells int // execSize of x
+}
+
+// maxSnapCells bounds the size of the copies the stateful explorer keeps
+// on its path (about 64 MB of cells); past it, deeper branching points
+// are reached by re-execution from the deepest copy.
+const maxSnapCells = 1 << 23
+
+// snapDue reports whether the branching point at depth deserves a copy:
+// every one on short paths, and on long ones (a spin loop or a spawning
+// loop explored without a loop bound runs thousands of steps) one every
+// 1/32 of the depth of the last copy, so that a path of length n keeps
+// O(log n) copies and a backtracking run re-executes at most n/32 steps.
+func snapDue(snaps []refSnap, depth int) bool {
+	if len(snaps) == 0 {
+		return true
+	}
+	last := snaps[len(snaps)-1].depth
+	return depth-last >= max(1, last/32)
+}
+
+// execSize estimates what copying x costs, in cells: memory, locals, and
+// a few per thread.
+func execSize(x *Execution) int {
+	n := 0
+	for _, b := range x.mem {
+		n += len(b)
+	}
+	for _, t := range x.threads {
+		if t == nil {
+			continue
+		}
+		n += 16
+		for _, f := range t.frames {
+			n += 4 + len(f.locals)
+		}
+	}
+	return n
 }
 
 func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
@@ -142,6 +180,7 @@ func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Res
 	// re-executes from the start.
 	var snaps []refSnap
 	snapshots := visited != nil
+	snapCells := 0 // the size of the copies kept (execSize)
 	stopped, stopKind := "", ""
 	for {
 		if err := ctx.Err(); err != nil {
@@ -155,6 +194,7 @@ func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Res
 		// A copy taken before the choice at depth d stays valid while the
 		// path keeps its first d choices.
 		for len(snaps) > 0 && snaps[len(snaps)-1].depth >= len(ch.path) {
+			snapCells -= snaps[len(snaps)-1].cells
 			snaps = snaps[:len(snaps)-1]
 		}
 		var x *Execution
@@ -183,11 +223,14 @@ func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Res
 				visited[h] = true
 			}
 			en := x.Enabled()
-			if snapshots && len(en) > 1 && ch.depth >= len(ch.path) {
-				if c := cloneExec(x, nil); c != nil {
-					snaps = append(snaps, refSnap{depth: ch.depth, x: c})
-				} else {
-					snapshots = false // this execution cannot be copied (race detection)
+			if snapshots && len(en) > 1 && ch.depth >= len(ch.path) && snapDue(snaps, ch.depth) {
+				if size := execSize(x); snapCells+size <= maxSnapCells {
+					if c := cloneExec(x, nil); c != nil {
+						snaps = append(snaps, refSnap{depth: ch.depth, x: c, cells: size})
+						snapCells += size
+					} else {
+						snapshots = false // this execution cannot be copied (race detection)
+					}
 				}
 			}
 			x.Step(ch.schedule(en))
