@@ -17,14 +17,15 @@ import (
 type translator struct {
 	// addrTaken holds the declarators whose address the program takes
 	// (&x anywhere), computed on first use (addressTaken).
-	addrTaken map[*cc.Declarator]bool
-	file      string
-	src       []byte
-	ast       *cc.AST
-	cfg       *cc.Config
-	opts      Options
-	prog      *ir.Program
-	errs      *diag.Collector // unsupported constructs
+	addrTaken      map[*cc.Declarator]bool
+	addrTakenNames map[string]bool // the same for objects with linkage, by name
+	file           string
+	src            []byte
+	ast            *cc.AST
+	cfg            *cc.Config
+	opts           Options
+	prog           *ir.Program
+	errs           *diag.Collector // unsupported constructs
 
 	ints        map[int]*ir.Type
 	records     map[any]*recInfo
@@ -335,17 +336,21 @@ func (tr *translator) createGlobal(gv *gvar, name string) {
 // addressTaken reports whether the program applies & to the object d.
 func (tr *translator) addressTaken(d *cc.Declarator) bool {
 	if tr.addrTaken == nil {
-		tr.addrTaken = map[*cc.Declarator]bool{}
+		tr.addrTaken, tr.addrTakenNames = map[*cc.Declarator]bool{}, map[string]bool{}
 		walk(tr.ast.TranslationUnit, func(n any) bool {
 			if u, ok := n.(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
 				if x := identDecl(u.CastExpression); x != nil {
 					tr.addrTaken[x] = true
+					if x.Linkage() != cc.None {
+						// Another declaration of the same file-scope object.
+						tr.addrTakenNames[x.Name()] = true
+					}
 				}
 			}
 			return true
 		})
 	}
-	return tr.addrTaken[d]
+	return tr.addrTaken[d] || d.Linkage() != cc.None && tr.addrTakenNames[d.Name()]
 }
 
 // staticLocal returns the global holding the function-local static d.
