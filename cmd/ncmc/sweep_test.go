@@ -198,6 +198,7 @@ int main(void) {
 // program's reach_error is no error: with the body {} the program goes
 // on, here to a race; an error function without a body ends the program
 // (SV-COMP declares it noreturn), and the race after it is unreachable.
+// A read whose value only goes to printf races too.
 func TestSweepNoDataRaceAfterErrorCall(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
 	src := `#include <pthread.h>
@@ -226,10 +227,32 @@ int main(void) {
 	prop := func(v string) string {
 		return "  - property_file: ../properties/no-data-race.prp\n    expected_verdict: " + v + "\n"
 	}
+	// The only racing read is an argument of printf.
+	printfRead := `#include <pthread.h>
+#include <stdio.h>
+int *y;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *f(void *a) {
+	pthread_mutex_lock(&m);
+	*y = 8;
+	pthread_mutex_unlock(&m);
+	return 0;
+}
+int main(void) {
+	int v = 0;
+	y = &v;
+	pthread_t t;
+	pthread_create(&t, 0, f, 0);
+	printf("%d", *y);
+	pthread_join(t, 0);
+	return 0;
+}
+`
 	writeTask(t, dir, "goes-on", src, prop("false"))
 	writeTask(t, dir, "ends", noreturn, prop("true"))
+	writeTask(t, dir, "printf-read", printfRead, prop("false"))
 	code, stdout, stderr := runCLI(t, "sweep", "-q", "--out", out, "--timeout", "20s", dir)
-	if code != 0 || !strings.Contains(stdout, "2 (task, property) pairs: 2 correct, 0 wrong, 0 unknown") {
+	if code != 0 || !strings.Contains(stdout, "3 (task, property) pairs: 3 correct, 0 wrong, 0 unknown") {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }

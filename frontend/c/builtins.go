@@ -171,8 +171,14 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 		return nil, false
 	case noOps[name]:
 		for _, a := range args {
-			if !isStringLit(a) && !a.Pure() {
+			switch {
+			case isStringLit(a):
+			case !a.Pure():
 				l.exprVoid(a)
+			case l.tr.opts.ErrorCallsReturn && a.Type() != nil && (isInteger(a.Type()) || isPointer(a.Type())):
+				// For data races the reads of printf("%d", *p) count, though
+				// their values are not used.
+				l.expr(a)
 			}
 		}
 		if want && !strings.HasPrefix(name, "pthread_") && name != "sleep" && name != "usleep" && name != "sched_yield" {

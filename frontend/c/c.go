@@ -45,12 +45,14 @@ type Options struct {
 	// the absence of one proves nothing. CompileApprox lists what was
 	// approximated.
 	UnderApproximate bool
-	// ErrorCallsReturn makes a call of reach_error or __VERIFIER_error
-	// that the program defines an ordinary call of its body, instead of an
-	// error that ends the execution: for properties other than
-	// unreach-call (no-data-race), where calling them is no error and the
+	// ErrorCallsReturn translates for the no-data-race property. A call of
+	// reach_error or __VERIFIER_error that the program defines is an
+	// ordinary call of its body, instead of an error that ends the
+	// execution: calling them is no error for this property, and the
 	// program goes on after a body such as {} (one without a body still
-	// ends the execution, as SV-COMP declares it noreturn).
+	// ends the execution, as SV-COMP declares it noreturn). And the
+	// arguments of output functions (printf("%d", *p)) are read, though
+	// their values are not used: those reads can race.
 	ErrorCallsReturn bool
 }
 
