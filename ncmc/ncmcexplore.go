@@ -80,6 +80,7 @@ type ncNode struct {
 type ncSnap struct {
 	x       *Execution
 	partial map[int32]bool
+	cells   int // execSize of x
 }
 
 // snapshot copies r's state (nil if the execution cannot be copied).
@@ -156,6 +157,11 @@ type ncExplorer struct {
 	// caching): a later visit explores only the threads asleep every time
 	// before and awake now.
 	cache map[[2]uint64][]int32
+	// snapCells is the size of the state copies on the DFS path (execSize).
+	snapCells int
+	// ctx is the exploration's context, also looked at inside long runs
+	// and in the race analysis after them.
+	ctx context.Context
 }
 
 // stepChooser replays a node's recorded choices and extends them.
@@ -393,7 +399,7 @@ func sameExternal(a, a2 *stepInfo) bool {
 func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
 	names := NewNames(prog)
 	col := newCollector(prog, names, opts)
-	e := &ncExplorer{prog: prog, names: names, specs: map[string]*commspec.Spec{},
+	e := &ncExplorer{prog: prog, names: names, specs: map[string]*commspec.Spec{}, ctx: ctx,
 		// Runs go on after a violation (the failing thread stops) so that
 		// the other threads' later steps, and their races, are seen; the
 		// outcome is the state at the first violation.
@@ -432,8 +438,13 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 		if n := len(path); n > 0 {
 			from = n - 1
 		}
-		pruned, cached := false, false
+		pruned, cached, interrupted := false, false, false
 		for !r.x.finished {
+			if len(path)&255 == 255 && ctx.Err() != nil {
+				// A single run can be long (many threads, no loop bound).
+				interrupted = true
+				break
+			}
 			en := r.enabledThreads()
 			var key [2]uint64
 			useCache := e.cache != nil && r.x.violation == "" && r.x.boundHit == ""
@@ -473,7 +484,15 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 				}
 			}
 			if awake > 1 {
-				nd.snap = r.snapshot()
+				// The copies on the path are bounded (maxSnapCells, as the
+				// stateful explorer's): a node without one is reached by
+				// re-execution from a shallower one.
+				if size := execSize(r.x); e.snapCells+size <= maxSnapCells {
+					if nd.snap = r.snapshot(); nd.snap != nil {
+						nd.snap.cells = size
+						e.snapCells += size
+					}
+				}
 			}
 			if next < 0 {
 				pruned = true
@@ -486,6 +505,10 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 			}
 			path = append(path, nd)
 			nd.info = r.macro(next, sc, &nd.ch)
+		}
+		if interrupted {
+			stopped, stopKind = budgetReason(ctx.Err(), opts), "time"
+			break
 		}
 		if e.dpor {
 			e.races(path, from)
@@ -619,6 +642,10 @@ func (e *ncExplorer) backtrack(path *[]*ncNode) bool {
 			top.info = nil
 			return true
 		}
+		if top.snap != nil {
+			e.snapCells -= top.snap.cells
+			top.snap = nil
+		}
 		*path = p[:len(p)-1]
 	}
 	return false
@@ -684,6 +711,9 @@ func (e *ncExplorer) races(path []*ncNode, from int) {
 	dep := func(i, k int) bool { return e.dependent(path[i].info, path[k].info) }
 	has := func(set []uint64, i int) bool { return set[i/64]&(1<<(uint(i)%64)) != 0 }
 	for k := 0; k < n; k++ {
+		if k&63 == 63 && e.ctx != nil && e.ctx.Err() != nil {
+			return // the exploration ends (a long run): no more races needed
+		}
 		if k < from && path[k].before != nil {
 			before[k] = path[k].before
 			continue
@@ -702,6 +732,9 @@ func (e *ncExplorer) races(path []*ncNode, from int) {
 	}
 	addRace := raceAdder(path, before, has)
 	for k := from; k < n; k++ {
+		if k&63 == 63 && e.ctx != nil && e.ctx.Err() != nil {
+			return
+		}
 		for i := k - 1; i >= 0; i-- {
 			if path[i].info.t == path[k].info.t || !has(before[k], i) || !dep(i, k) {
 				continue

@@ -48,7 +48,8 @@ func (v *verifyCmd) portfolio(e *env) int {
 	u := &sweepUnit{res: sweepResult{Task: task, File: v.File, Property: name}, dataModel: v.DataModel}
 	var log strings.Builder
 	t0 := time.Now()
-	answer, reason := s.answer(e.ctx, u, &log)
+	s.guard = newMemGuard(e.ctx, memoryLimit(v.MaxMemory))
+	answer, reason := s.answerGuarded(e.ctx, u, &log)
 	res := portfolioResult(u, answer, reason, time.Since(t0))
 	if v.JSON {
 		if code := v.printJSON(e, res); code != 0 {

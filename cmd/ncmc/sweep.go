@@ -35,6 +35,10 @@ type sweepCmd struct {
 	MaxSteps int           `name:"max-steps" help:"Visible steps allowed per execution." default:"100000"`
 	Explorer string        `help:"Exploration algorithm (see verify --explorer)." default:"auto" enum:"auto,mcr,reference"`
 	Quiet    bool          `short:"q" help:"Print only the totals."`
+	// MaxMemory bounds the heap of the whole sweep (memGuard).
+	MaxMemory int `name:"max-memory" help:"Memory (MB) the running tasks may hold together; past it they stop with unknown (memory bound hit) and the sweep goes on (0: 60% of the machine's memory)." default:"0"`
+
+	guard *memGuard // nil: no memory bound
 
 	Corrections string `help:"YAML file of expected verdicts believed wrong in the task files (task, property, task_says, correct, reason, evidence; see benchmarks/svcomp/corrections.yaml). The totals against the task files are always printed; the corrected totals are printed beside them and decide the exit code." type:"existingfile"`
 }
@@ -177,6 +181,7 @@ func (s *sweepCmd) run(e *env) int {
 	}
 	work := make(chan int)
 	var wg sync.WaitGroup
+	s.guard = newMemGuard(e.ctx, memoryLimit(s.MaxMemory))
 	for j := 0; j < s.Jobs; j++ {
 		wg.Add(1)
 		go func() {
@@ -343,7 +348,7 @@ func (s *sweepCmd) check(ctx context.Context, u *sweepUnit) {
 	var log strings.Builder
 	fmt.Fprintf(&log, "task %s (%s)\nfile %s\nproperty %s, expected %s\nbounds: unroll %d, max-steps %d, timeout %s, explorer %s\n\n",
 		r.Task, r.YML, r.File, r.Property, orDash(r.Expected), s.Unroll, s.MaxSteps, s.Timeout, s.Explorer)
-	r.Answer, r.Reason = s.answer(ctx, u, &log)
+	r.Answer, r.Reason = s.answerGuarded(ctx, u, &log)
 	r.TimeS = time.Since(t0).Seconds()
 	r.Category = categoryOf(r.Expected, r.Answer)
 	r.Score = scoreOf(r.Expected, r.Answer)
@@ -351,6 +356,22 @@ func (s *sweepCmd) check(ctx context.Context, u *sweepUnit) {
 	name := fmt.Sprintf("%s-%s.%s.log", filepath.Base(filepath.Dir(r.YML)), r.Task, r.Property)
 	r.Log = filepath.Join("logs", name)
 	_ = os.WriteFile(filepath.Join(s.Out, r.Log), []byte(log.String()), 0o644)
+}
+
+// answerGuarded is answer under the memory guard: an answer the guard cut
+// short is unknown because of memory.
+func (s *sweepCmd) answerGuarded(ctx context.Context, u *sweepUnit, log *strings.Builder) (string, string) {
+	if s.guard == nil {
+		return s.answer(ctx, u, log)
+	}
+	gctx, done := s.guard.with(ctx)
+	defer done()
+	answer, reason := s.answer(gctx, u, log)
+	if answer != "false" && errors.Is(context.Cause(gctx), errMemory) {
+		answer, reason = "unknown", s.guard.memoryReason()
+		fmt.Fprintln(log, "stopped: "+reason)
+	}
+	return answer, reason
 }
 
 // answer computes the answer for one unit: "true", "false" or "unknown",
