@@ -251,8 +251,10 @@ int main(void) {
 	writeTask(t, dir, "goes-on", src, prop("false"))
 	writeTask(t, dir, "ends", noreturn, prop("true"))
 	writeTask(t, dir, "printf-read", printfRead, prop("false"))
+	// fprintf's stream (stderr, extern in the C library) is not read.
+	writeTask(t, dir, "fprintf-read", strings.Replace(printfRead, `printf("%d", *y);`, `fprintf(stderr, "%d", *y);`, 1), prop("false"))
 	code, stdout, stderr := runCLI(t, "sweep", "-q", "--out", out, "--timeout", "20s", dir)
-	if code != 0 || !strings.Contains(stdout, "3 (task, property) pairs: 3 correct, 0 wrong, 0 unknown") {
+	if code != 0 || !strings.Contains(stdout, "4 (task, property) pairs: 4 correct, 0 wrong, 0 unknown") {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }

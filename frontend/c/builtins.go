@@ -175,7 +175,7 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 			case isStringLit(a):
 			case !a.Pure():
 				l.exprVoid(a)
-			case l.tr.opts.ErrorCallsReturn && a.Type() != nil && (isInteger(a.Type()) || isPointer(a.Type())):
+			case l.tr.opts.ErrorCallsReturn && a.Type() != nil && (isInteger(a.Type()) || isPointer(a.Type())) && !l.usesExtern(a):
 				// For data races the reads of printf("%d", *p) count, though
 				// their values are not used.
 				l.expr(a)
@@ -893,4 +893,21 @@ func (l *fnl) bound(op string, a, k cc.ExpressionNode, neg bool, t cc.Type, same
 	case "==":
 		b.lo, b.hi = max(b.lo, v), min(b.hi, v)
 	}
+}
+
+// usesExtern reports whether e names an object the program declares extern
+// but does not define (fprintf's stderr): such an argument is not read.
+func (l *fnl) usesExtern(e cc.ExpressionNode) bool {
+	found := false
+	walk(e, func(n any) bool {
+		if p, ok := n.(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
+			if d, ok := p.ResolvedTo().(*cc.Declarator); ok && l.globalFor(d) == nil {
+				if _, ext := l.tr.externs[d.Name()]; ext {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
