@@ -19,14 +19,15 @@ var (
 	kmTimeout = flag.Duration("km.timeout", 20*time.Second, "time limit of the coverability explorer per program in TestCoverabilityDifferential")
 )
 
-// kmGen writes a random worker body over globals g0, g1 (values 0..2) and
-// locals r0, r1: loads, stores, atomic blocks, awaits and one assertion.
-func kmGen(rng *rand.Rand, name string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "fn %s() {\n    let r0 = 0;\n    let r1 = 0;\n", name)
-	g := func() string { return fmt.Sprintf("g%d", rng.IntN(2)) }
-	r := func() string { return fmt.Sprintf("r%d", rng.IntN(2)) }
-	simple := func() string {
+// kmStatements starts the worker function name in b and returns
+// generators of a random global (g0, g1), local (r0, r1) and simple
+// statement (a load, a store of a constant or of a local, an increment
+// modulo 3).
+func kmStatements(rng *rand.Rand, b *strings.Builder, name string) (g, r, simple func() string) {
+	fmt.Fprintf(b, "fn %s() {\n    let r0 = 0;\n    let r1 = 0;\n", name)
+	g = func() string { return fmt.Sprintf("g%d", rng.IntN(2)) }
+	r = func() string { return fmt.Sprintf("r%d", rng.IntN(2)) }
+	simple = func() string {
 		switch rng.IntN(4) {
 		case 0:
 			return fmt.Sprintf("%s = %s;", r(), g())
@@ -37,6 +38,14 @@ func kmGen(rng *rand.Rand, name string) string {
 		}
 		return fmt.Sprintf("%s = %s;", g(), r())
 	}
+	return g, r, simple
+}
+
+// kmGen writes a random worker body over globals g0, g1 (values 0..2) and
+// locals r0, r1: loads, stores, atomic blocks, awaits and one assertion.
+func kmGen(rng *rand.Rand, name string) string {
+	var b strings.Builder
+	g, r, simple := kmStatements(rng, &b, name)
 	n := 2 + rng.IntN(4)
 	assertAt := rng.IntN(n + 1)
 	for i := 0; i <= n; i++ {
@@ -362,20 +371,7 @@ fn main() {
 // come out.
 func kmGenRace(rng *rand.Rand, name string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "fn %s() {\n    let r0 = 0;\n    let r1 = 0;\n", name)
-	g := func() string { return fmt.Sprintf("g%d", rng.IntN(2)) }
-	r := func() string { return fmt.Sprintf("r%d", rng.IntN(2)) }
-	simple := func() string {
-		switch rng.IntN(4) {
-		case 0:
-			return fmt.Sprintf("%s = %s;", r(), g())
-		case 1:
-			return fmt.Sprintf("%s = %d;", g(), rng.IntN(3))
-		case 2:
-			return fmt.Sprintf("%s = (%s + 1) %% 3;", g(), r())
-		}
-		return fmt.Sprintf("%s = %s;", g(), r())
-	}
+	g, _, simple := kmStatements(rng, &b, name)
 	n := 2 + rng.IntN(4)
 	for i := 0; i < n; i++ {
 		switch k := rng.IntN(20); {

@@ -23,26 +23,7 @@ func TestVerifyPropertyPortfolio(t *testing.T) {
 		return p
 	}
 	prp := write("unreach-call.prp", unreachCallSpec+"\n")
-	spawner := `#include <pthread.h>
-extern void __VERIFIER_assume(int);
-void reach_error(void) {}
-int x = 1, m = 0;
-void __VERIFIER_atomic_acquire(void) { __VERIFIER_assume(m == 0); m = 1; }
-void __VERIFIER_atomic_release(void) { __VERIFIER_assume(m == 1); m = 0; }
-void *thr(void *arg) {
-	__VERIFIER_atomic_acquire();
-	x = 0;
-	x = 1;
-	if (x < 1) reach_error();
-	__VERIFIER_atomic_release();
-	return 0;
-}
-int main(void) {
-	pthread_t t;
-	while (1) pthread_create(&t, 0, thr, 0);
-}
-`
-	safe := write("spawner.c", spawner)
+	safe := write("spawner.c", spawnerProg)
 	many := write("many.c", `#include <pthread.h>
 void reach_error(void) {}
 int x;

@@ -369,12 +369,10 @@ int main(void) {
 	}
 }
 
-// TestSweepCoverabilityStage: a task whose main creates threads for ever
-// is proved safe by the coverability stage (no bounded stage can), and
-// the buggy variant is still answered false by the other stages.
-func TestSweepCoverabilityStage(t *testing.T) {
-	dir, out := t.TempDir(), t.TempDir()
-	safe := `#include <pthread.h>
+// spawnerProg is a C program whose main creates threads for ever, each
+// entering a critical section of a lock built from atomic functions: safe
+// (no error call, no data race) for any number of threads.
+const spawnerProg = `#include <pthread.h>
 extern void __VERIFIER_assume(int);
 void reach_error(void) {}
 int x = 1, m = 0;
@@ -393,6 +391,13 @@ int main(void) {
 	while (1) pthread_create(&t, 0, thr, 0);
 }
 `
+
+// TestSweepCoverabilityStage: a task whose main creates threads for ever
+// is proved safe by the coverability stage (no bounded stage can), and
+// the buggy variant is still answered false by the other stages.
+func TestSweepCoverabilityStage(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	safe := spawnerProg
 	buggy := strings.Replace(strings.Replace(safe, "\t__VERIFIER_atomic_acquire();\n", "", 1), "\t__VERIFIER_atomic_release();\n", "", 1)
 	unreach := func(v string) string {
 		return "  - property_file: ../properties/unreach-call.prp\n    expected_verdict: " + v + "\n"
