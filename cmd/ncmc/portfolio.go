@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -48,7 +49,9 @@ func (v *verifyCmd) portfolio(e *env) int {
 	u := &sweepUnit{res: sweepResult{Task: task, File: v.File, Property: name}, dataModel: v.DataModel}
 	var log strings.Builder
 	t0 := time.Now()
-	s.guard = newMemGuard(e.ctx, memoryLimit(v.MaxMemory))
+	gctx, stopGuard := context.WithCancel(e.ctx)
+	defer stopGuard()
+	s.guard = newMemGuard(gctx, memoryLimit(v.MaxMemory))
 	answer, reason := s.answerGuarded(e.ctx, u, &log)
 	res := portfolioResult(u, answer, reason, time.Since(t0))
 	if v.JSON {

@@ -181,7 +181,9 @@ func (s *sweepCmd) run(e *env) int {
 	}
 	work := make(chan int)
 	var wg sync.WaitGroup
-	s.guard = newMemGuard(e.ctx, memoryLimit(s.MaxMemory))
+	gctx, stopGuard := context.WithCancel(e.ctx)
+	defer stopGuard()
+	s.guard = newMemGuard(gctx, memoryLimit(s.MaxMemory))
 	for j := 0; j < s.Jobs; j++ {
 		wg.Add(1)
 		go func() {
