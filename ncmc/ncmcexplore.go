@@ -157,8 +157,8 @@ type ncExplorer struct {
 	// caching): a later visit explores only the threads asleep every time
 	// before and awake now.
 	cache map[[2]uint64][]int32
-	// snapCells is the size of the state copies on the DFS path (execSize).
-	snapCells int
+	// budget bounds the state copies on the DFS path (ncNode.snap).
+	budget snapBudget
 	// ctx is the exploration's context, also looked at inside long runs
 	// and in the race analysis after them.
 	ctx context.Context
@@ -487,10 +487,11 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 				// The copies on the path are bounded (maxSnapCells, as the
 				// stateful explorer's): a node without one is reached by
 				// re-execution from a shallower one.
-				if size := execSize(r.x); e.snapCells+size <= maxSnapCells {
+				if size, ok := e.budget.take(r.x); ok {
 					if nd.snap = r.snapshot(); nd.snap != nil {
 						nd.snap.cells = size
-						e.snapCells += size
+					} else {
+						e.budget.release(size)
 					}
 				}
 			}
@@ -643,7 +644,7 @@ func (e *ncExplorer) backtrack(path *[]*ncNode) bool {
 			return true
 		}
 		if top.snap != nil {
-			e.snapCells -= top.snap.cells
+			e.budget.release(top.snap.cells)
 			top.snap = nil
 		}
 		*path = p[:len(p)-1]
@@ -711,7 +712,7 @@ func (e *ncExplorer) races(path []*ncNode, from int) {
 	dep := func(i, k int) bool { return e.dependent(path[i].info, path[k].info) }
 	has := func(set []uint64, i int) bool { return set[i/64]&(1<<(uint(i)%64)) != 0 }
 	for k := 0; k < n; k++ {
-		if k&63 == 63 && e.ctx != nil && e.ctx.Err() != nil {
+		if k&63 == 63 && e.ctx.Err() != nil {
 			return // the exploration ends (a long run): no more races needed
 		}
 		if k < from && path[k].before != nil {
@@ -732,7 +733,7 @@ func (e *ncExplorer) races(path []*ncNode, from int) {
 	}
 	addRace := raceAdder(path, before, has)
 	for k := from; k < n; k++ {
-		if k&63 == 63 && e.ctx != nil && e.ctx.Err() != nil {
+		if k&63 == 63 && e.ctx.Err() != nil {
 			return
 		}
 		for i := k - 1; i >= 0; i-- {

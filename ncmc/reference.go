@@ -117,10 +117,28 @@ type refSnap struct {
 	cells int // execSize of x
 }
 
-// maxSnapCells bounds the size of the copies the stateful explorer keeps
-// on its path (about 64 MB of cells); past it, deeper branching points
+// maxSnapCells bounds the size of the state copies an explorer keeps on
+// its DFS path (about 64 MB of cells); past it, deeper branching points
 // are reached by re-execution from the deepest copy.
 const maxSnapCells = 1 << 23
+
+// snapBudget is the size of the state copies an explorer keeps on its DFS
+// path, bounded by maxSnapCells (the stateful and the ncmc explorer).
+type snapBudget struct{ cells int }
+
+// take reserves room for a copy of x: its size (execSize) and whether it
+// fits.
+func (b *snapBudget) take(x *Execution) (int, bool) {
+	size := execSize(x)
+	if b.cells+size > maxSnapCells {
+		return 0, false
+	}
+	b.cells += size
+	return size, true
+}
+
+// release returns the room of a copy of the given size.
+func (b *snapBudget) release(size int) { b.cells -= size }
 
 // snapDue reports whether the branching point at depth deserves a copy:
 // every one on short paths, and on long ones (a spin loop or a spawning
@@ -180,7 +198,7 @@ func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Res
 	// re-executes from the start.
 	var snaps []refSnap
 	snapshots := visited != nil
-	snapCells := 0 // the size of the copies kept (execSize)
+	var budget snapBudget
 	stopped, stopKind := "", ""
 	for {
 		if err := ctx.Err(); err != nil {
@@ -194,7 +212,7 @@ func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Res
 		// A copy taken before the choice at depth d stays valid while the
 		// path keeps its first d choices.
 		for len(snaps) > 0 && snaps[len(snaps)-1].depth >= len(ch.path) {
-			snapCells -= snaps[len(snaps)-1].cells
+			budget.release(snaps[len(snaps)-1].cells)
 			snaps = snaps[:len(snaps)-1]
 		}
 		var x *Execution
@@ -224,11 +242,11 @@ func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Res
 			}
 			en := x.Enabled()
 			if snapshots && len(en) > 1 && ch.depth >= len(ch.path) && snapDue(snaps, ch.depth) {
-				if size := execSize(x); snapCells+size <= maxSnapCells {
+				if size, ok := budget.take(x); ok {
 					if c := cloneExec(x, nil); c != nil {
 						snaps = append(snaps, refSnap{depth: ch.depth, x: c, cells: size})
-						snapCells += size
 					} else {
+						budget.release(size)
 						snapshots = false // this execution cannot be copied (race detection)
 					}
 				}

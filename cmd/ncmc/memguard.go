@@ -34,14 +34,14 @@ func memoryLimit(mb int) uint64 {
 type memGuard struct {
 	limit uint64
 	mu    sync.Mutex
-	live  map[*context.CancelCauseFunc]bool
-	hits  int
+	live  map[int]context.CancelCauseFunc // by the number with() gave them
+	next  int
 }
 
 // newMemGuard starts a guard that looks at the heap every 100 ms until
 // ctx is done; limit 0 means no guard (contexts are only cancellable).
 func newMemGuard(ctx context.Context, limit uint64) *memGuard {
-	g := &memGuard{limit: limit, live: map[*context.CancelCauseFunc]bool{}}
+	g := &memGuard{limit: limit, live: map[int]context.CancelCauseFunc{}}
 	if limit == 0 {
 		return g
 	}
@@ -69,11 +69,13 @@ func newMemGuard(ctx context.Context, limit uint64) *memGuard {
 func (g *memGuard) with(ctx context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	g.mu.Lock()
-	g.live[&cancel] = true
+	id := g.next
+	g.next++
+	g.live[id] = cancel
 	g.mu.Unlock()
 	return ctx, func() {
 		g.mu.Lock()
-		delete(g.live, &cancel)
+		delete(g.live, id)
 		g.mu.Unlock()
 		cancel(nil)
 	}
@@ -82,13 +84,9 @@ func (g *memGuard) with(ctx context.Context) (context.Context, func()) {
 func (g *memGuard) cancelAll() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if len(g.live) == 0 {
-		return
-	}
-	g.hits++
-	for c := range g.live {
-		(*c)(errMemory)
-		delete(g.live, c)
+	for id, cancel := range g.live {
+		cancel(errMemory)
+		delete(g.live, id)
 	}
 }
 

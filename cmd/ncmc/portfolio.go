@@ -29,8 +29,10 @@ func (v *verifyCmd) usePortfolio() bool {
 // in a loop, the coverability explorer; an under-approximated translation
 // for C constructs the exact one rejects, which can answer false but never
 // true), prints the deciding stage's result, the stages' log and the
-// SV-COMP answer line, and writes --witness for a false answer.
-func (v *verifyCmd) portfolio(e *env) int {
+// SV-COMP answer line, and writes --witness for a false answer. prog is the
+// program verify translated for the property, or nil if the exact
+// translation rejected it.
+func (v *verifyCmd) portfolio(e *env, prog *ir.Program) int {
 	if v.Unroll <= 0 || v.MaxSteps <= 0 || v.Timeout < 0 {
 		fmt.Fprintln(e.stderr, "ncmc: --unroll and --max-steps must be positive; --timeout must not be negative")
 		return exitBadInput
@@ -46,7 +48,7 @@ func (v *verifyCmd) portfolio(e *env) int {
 	}
 	s := &sweepCmd{Timeout: timeout, Unroll: v.Unroll, MaxSteps: v.MaxSteps, Explorer: "auto"}
 	task := strings.TrimSuffix(filepath.Base(v.File), filepath.Ext(v.File))
-	u := &sweepUnit{res: sweepResult{Task: task, File: v.File, Property: name}, dataModel: v.DataModel}
+	u := &sweepUnit{res: sweepResult{Task: task, File: v.File, Property: name}, dataModel: v.DataModel, prog: prog}
 	var log strings.Builder
 	t0 := time.Now()
 	gctx, stopGuard := context.WithCancel(e.ctx)

@@ -128,6 +128,9 @@ type sweepUnit struct {
 	// decided is the result of the stage that gave the answer (nil if
 	// none did); verify --property prints it and writes its witness.
 	decided *ncmc.Result
+	// prog is the task's program if the caller translated it already
+	// (verify --property), else nil: answer translates it.
+	prog *ir.Program
 }
 
 func (s *sweepCmd) run(e *env) int {
@@ -390,13 +393,16 @@ func (s *sweepCmd) answer(ctx context.Context, u *sweepUnit, log *strings.Builde
 		return "unknown", u.loadErr
 	}
 	r := &u.res
-	prog, err := s.load(r.File, u.dataModel, r.Property)
+	prog, err := u.prog, error(nil)
+	if prog == nil {
+		prog, err = s.load(r.File, u.dataModel, r.Property)
+	}
 	var un *frontend.Unsupported
 	if err != nil && errors.As(err, &un) && isC(r.File) {
 		// Try again keeping only part of the program's behaviour: a
 		// violation found is still real, but "true" cannot be answered.
 		fmt.Fprintln(log, err)
-		p, approx, err2 := cfront.CompileFileApprox(r.File, cfront.Options{DataModel: cDataModel(u.dataModel), UnderApproximate: true, ErrorCallsReturn: r.Property == propNoDataRace})
+		p, approx, err2 := cfront.CompileFileApprox(r.File, cfront.Options{DataModel: cDataModel(u.dataModel), UnderApproximate: true, NoDataRace: r.Property == propNoDataRace})
 		if err2 == nil {
 			fmt.Fprintln(log, "\nunder-approximated translation:")
 			for _, a := range approx {
@@ -974,11 +980,11 @@ func propertyAnswer(res *ncmc.Result, target func(string) bool, property string)
 
 // load translates the program of a task.
 // For no-data-race a call of the program's reach_error runs its body
-// (cfront.Options.ErrorCallsReturn): it is no error there, and a body such
+// (cfront.Options.NoDataRace): it is no error there, and a body such
 // as {} lets the program go on, maybe to a race.
 func (s *sweepCmd) load(file, dataModel, property string) (*ir.Program, error) {
 	if isC(file) {
-		return cfront.CompileFile(file, cfront.Options{DataModel: cDataModel(dataModel), ErrorCallsReturn: property == propNoDataRace})
+		return cfront.CompileFile(file, cfront.Options{DataModel: cDataModel(dataModel), NoDataRace: property == propNoDataRace})
 	}
 	return frontend.LoadFile(file)
 }

@@ -73,7 +73,7 @@ func (v *verifyCmd) run(e *env) int {
 	if err != nil {
 		if u, ok := err.(*frontend.Unsupported); ok {
 			if v.usePortfolio() {
-				return v.portfolio(e) // may answer false on an under-approximated translation
+				return v.portfolio(e, nil) // may answer false on an under-approximated translation
 			}
 			return v.unsupported(e, u) // valid input that cannot be checked: unknown
 		}
@@ -81,7 +81,7 @@ func (v *verifyCmd) run(e *env) int {
 		return exitBadInput
 	}
 	if v.usePortfolio() {
-		return v.portfolio(e)
+		return v.portfolio(e, prog)
 	}
 	opts := ncmc.Options{
 		Model: v.Model, Explorer: v.Explorer, Unroll: v.Unroll,

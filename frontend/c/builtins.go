@@ -111,7 +111,7 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 	}
 	ret0 := func() *ir.Expr { return cnst(0, l.tr.scalarType(pe.Type(), pos), pos) }
 	switch {
-	case (name == "reach_error" || name == "__VERIFIER_error") && defined && l.tr.opts.ErrorCallsReturn:
+	case (name == "reach_error" || name == "__VERIFIER_error") && defined && l.tr.opts.NoDataRace:
 		return nil, false // an ordinary call of the program's function
 	case name == "reach_error":
 		l.fail(MsgReachError, pos)
@@ -175,7 +175,7 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 			case isStringLit(a):
 			case !a.Pure():
 				l.exprVoid(a)
-			case l.tr.opts.ErrorCallsReturn && a.Type() != nil && (isInteger(a.Type()) || isPointer(a.Type())) && !l.usesExtern(a):
+			case l.tr.opts.NoDataRace && a.Type() != nil && (isInteger(a.Type()) || isPointer(a.Type())) && !l.usesExtern(a):
 				// For data races the reads of printf("%d", *p) count, though
 				// their values are not used.
 				l.expr(a)

@@ -45,7 +45,7 @@ type Options struct {
 	// the absence of one proves nothing. CompileApprox lists what was
 	// approximated.
 	UnderApproximate bool
-	// ErrorCallsReturn translates for the no-data-race property. A call of
+	// NoDataRace translates for the no-data-race property. A call of
 	// reach_error or __VERIFIER_error that the program defines is an
 	// ordinary call of its body, instead of an error that ends the
 	// execution: calling them is no error for this property, and the
@@ -53,7 +53,7 @@ type Options struct {
 	// ends the execution, as SV-COMP declares it noreturn). And the
 	// arguments of output functions (printf("%d", *p)) are read, though
 	// their values are not used: those reads can race.
-	ErrorCallsReturn bool
+	NoDataRace bool
 }
 
 // Unsupported is the error of a valid C program that uses constructs the
