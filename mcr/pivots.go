@@ -17,35 +17,129 @@ type Options struct {
 	// Scoped, if set, is the NCMC thesis's rule for pivots of reads inside
 	// linearizable invocations (thesis.go).
 	Scoped ScopedRule
+	// Decider selects how queries are decided: "" or "native" (the native
+	// decider first, Z3 in a fresh context when it answers unknown) or
+	// "z3" (every query to one incremental Z3 solver, as before the
+	// native decider existed).
+	Decider string
+	// NativeBudget bounds the native decider's search nodes per query
+	// (0: NativeDecider's default).
+	NativeBudget int
+	// Compare, if set, is called for every query with the native
+	// decider's answer and Z3's (a fresh context, so independent of earlier
+	// queries); for differential tests. It costs a Z3 call per query.
+	Compare func(q *Query, native, z3 Answer)
 }
 
 // Stats count the work of seed generation.
 type Stats struct {
-	Queries int
+	Queries int // feasibility queries asked
 	Sat     int
 	Unsat   int
 	Unknown int
-	SMTTime time.Duration
+	// Native counts the queries the native decider answered (Sat or Unsat).
+	Native int
+	// Fallbacks counts the queries the native decider left unknown, passed
+	// to Z3.
+	Fallbacks int
+	// Z3 counts the queries Z3 answered (fallbacks, or every query with
+	// Options.Decider "z3").
+	Z3         int
+	SMTTime    time.Duration // in Z3
+	NativeTime time.Duration // in the native decider
 }
 
-// Generator produces seeds from traces. It owns one SMT solver and is not
-// safe for concurrent use: use one per worker.
+// Add adds the counts of t to s.
+func (s *Stats) Add(t Stats) {
+	s.Queries += t.Queries
+	s.Sat += t.Sat
+	s.Unsat += t.Unsat
+	s.Unknown += t.Unknown
+	s.Native += t.Native
+	s.Fallbacks += t.Fallbacks
+	s.Z3 += t.Z3
+	s.SMTTime += t.SMTTime
+	s.NativeTime += t.NativeTime
+}
+
+// Sub returns s minus t (the work done between two snapshots).
+func (s Stats) Sub(t Stats) Stats {
+	return Stats{Queries: s.Queries - t.Queries, Sat: s.Sat - t.Sat, Unsat: s.Unsat - t.Unsat,
+		Unknown: s.Unknown - t.Unknown, Native: s.Native - t.Native, Fallbacks: s.Fallbacks - t.Fallbacks,
+		Z3: s.Z3 - t.Z3, SMTTime: s.SMTTime - t.SMTTime, NativeTime: s.NativeTime - t.NativeTime}
+}
+
+// Generator produces seeds from traces. It keeps the assertion stack of the
+// current pivot and asks its deciders; it is not safe for concurrent use:
+// use one per worker.
 type Generator struct {
 	opts   Options
-	solver *smt.Solver
-	Stats  Stats
+	native *NativeDecider // nil with Options.Decider "z3"
+	z3     *Z3Decider
+	b      *smt.Builder
+	stack  []smt.Formula
+	marks  []int
+	hint   []int64
+	// last is the model of the last satisfiable query; lastNative says
+	// whether the native decider found it.
+	last       []int64
+	lastNative bool
+	Stats      Stats
 }
 
-// NewGenerator returns a generator with its own solver.
+// NewGenerator returns a generator with its own deciders.
 func NewGenerator(opts Options) *Generator {
 	if opts.QueryTimeout == 0 {
 		opts.QueryTimeout = 10 * time.Second
 	}
-	return &Generator{opts: opts, solver: smt.New(smt.Options{Timeout: opts.QueryTimeout})}
+	g := &Generator{opts: opts, z3: &Z3Decider{Timeout: opts.QueryTimeout}}
+	if opts.Decider != "z3" {
+		g.native = &NativeDecider{Budget: opts.NativeBudget}
+		// Fallbacks are rare: a fresh Z3 context each keeps every answer
+		// independent of the worker's history (deterministic exploration).
+		g.z3.Fresh = true
+	}
+	return g
 }
 
 // Close releases the solver.
-func (g *Generator) Close() { g.solver.Close() }
+func (g *Generator) Close() { g.z3.Close() }
+
+func (g *Generator) push() { g.marks = append(g.marks, len(g.stack)) }
+
+func (g *Generator) pop() {
+	n := g.marks[len(g.marks)-1]
+	g.marks = g.marks[:len(g.marks)-1]
+	clear(g.stack[n:])
+	g.stack = g.stack[:n]
+}
+
+func (g *Generator) assert(f smt.Formula) {
+	if !f.IsTrue() {
+		g.stack = append(g.stack, f)
+	}
+}
+
+// reset starts the queries of the trace of a: the must-happen-before
+// constraints, and the observed order as the witnesses' hint (steps in
+// trace order, a commit drained by a step just before it, commits that
+// never happened last).
+func (g *Generator) reset(a *analysis) {
+	g.b = a.b
+	g.stack, g.marks = g.stack[:0], g.marks[:0]
+	g.hint = make([]int64, len(a.o))
+	for i := range a.o {
+		switch {
+		case i < a.n:
+			g.hint[a.o[i]] = int64(2*i + 1)
+		case a.drainT[i] >= 0:
+			g.hint[a.o[i]] = int64(2 * a.drainT[i])
+		default:
+			g.hint[a.o[i]] = int64(2*a.n + 2 + i)
+		}
+	}
+	g.assert(a.mhb())
+}
 
 // Seeds returns the seeds of every pivot of tr. If ctx is cancelled or its
 // deadline passes (also inside a solver query), the error is
@@ -57,9 +151,7 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := g.solver
-	s.ResetWith(a.b)
-	s.Assert(a.mhb())
+	g.reset(a)
 	var seeds []Seed
 	seen := map[string]bool{}
 	add := func(sd Seed) {
@@ -114,11 +206,10 @@ func (g *Generator) readPivots(ctx context.Context, a *analysis, r int, end secE
 	if len(vals)+len(srcs) == 0 {
 		return nil
 	}
-	s := g.solver
-	s.Push()
-	defer s.Pop()
+	g.push()
+	defer g.pop()
 	pf, c := a.pivotPrefix(r, end)
-	s.Assert(pf)
+	g.assert(pf)
 	why := func(v int64) string {
 		w := fmt.Sprintf("step %d (%s) reads %d", r, a.tr.G.Label(a.ev[r]), v)
 		switch end {
@@ -172,15 +263,15 @@ func (g *Generator) readPivots(ctx context.Context, a *analysis, r int, end secE
 // freezes more, the one that keeps the observed order before r. It reports
 // whether the pivot is satisfiable.
 func (g *Generator) valuePivot(ctx context.Context, a *analysis, r int, v int64, f smt.Formula, end secEnd, why string, add func(Seed)) (bool, error) {
-	s := g.solver
-	s.Push()
-	defer s.Pop()
-	s.Assert(f)
+	g.push()
+	defer g.pop()
+	g.assert(f)
 	ok, err := g.check(ctx)
 	if err != nil || !ok {
 		return false, err
 	}
 	sd := a.seed(g.model(a), []int{r}, r, v, end)
+	sd.Native = g.lastNative
 	sd.Why = why
 	add(sd)
 	// Also a seed that keeps as much of the observed order before r as
@@ -196,6 +287,7 @@ func (g *Generator) valuePivot(ctx context.Context, a *analysis, r int, v int64,
 	}
 	if pref != nil {
 		keep := a.seed(pref, append([]int{r}, a.observedBefore(pref, r)...), r, v, end)
+		keep.Native = g.lastNative
 		keep.Why = why + " (observed order kept)"
 		if a.material(sd, keep) {
 			add(keep)
@@ -212,7 +304,6 @@ func (g *Generator) valuePivot(ctx context.Context, a *analysis, r int, v int64,
 // r does not rewrite) is the validity of the other reads with r's new write (afterPivot). Not with
 // Options.Scoped (the thesis rule decides about pivots itself).
 func (g *Generator) sourcePivots(ctx context.Context, a *analysis, r int, v int64, nv smt.Formula, end secEnd, why string, add func(Seed)) error {
-	s := g.solver
 	loc := a.ev[r].Loc
 	var ws []int
 	if a.tr.G.InitVal[loc] == v {
@@ -227,20 +318,22 @@ func (g *Generator) sourcePivots(ctx context.Context, a *analysis, r int, v int6
 		return nil
 	}
 	for _, w := range ws {
-		s.Push()
-		s.Assert(a.readsFrom(r, w))
-		s.Assert(nv)
+		g.push()
+		g.assert(a.readsFrom(r, w))
+		g.assert(nv)
 		ok, err := g.check(ctx)
 		if err != nil {
-			s.Pop()
+			g.pop()
 			return err
 		}
 		if ok {
 			sd := a.seed(g.model(a), []int{r}, r, v, end)
+			sd.Native = g.lastNative
+			sd.Native = g.lastNative
 			sd.Why = fmt.Sprintf("%s from %s", why, a.srcName(w))
 			add(sd)
 		}
-		s.Pop()
+		g.pop()
 	}
 	return nil
 }
@@ -257,9 +350,8 @@ func (a *analysis) srcName(w int) string {
 // steps the thread took before r in the observed execution that can still
 // precede r, and returns the final model (nil if the query is not satisfiable).
 func (g *Generator) preferObserved(ctx context.Context, a *analysis, r int) ([]int64, error) {
-	s := g.solver
-	s.Push()
-	defer s.Pop()
+	g.push()
+	defer g.pop()
 	ts := make([]int32, 0, len(a.thr))
 	for _, t := range sortedKeys(a.thr) {
 		ts = append(ts, t)
@@ -280,10 +372,10 @@ func (g *Generator) preferObserved(ctx context.Context, a *analysis, r int) ([]i
 		lo, hi := 0, len(cand)
 		for lo < hi {
 			mid := (lo + hi + 1) / 2
-			s.Push()
-			s.Assert(a.lt(cand[mid-1], r))
+			g.push()
+			g.assert(a.lt(cand[mid-1], r))
 			ok, err := g.check(ctx)
-			s.Pop()
+			g.pop()
 			if err != nil {
 				return nil, err
 			}
@@ -294,7 +386,7 @@ func (g *Generator) preferObserved(ctx context.Context, a *analysis, r int) ([]i
 			}
 		}
 		if lo > 0 {
-			s.Assert(a.lt(cand[lo-1], r))
+			g.assert(a.lt(cand[lo-1], r))
 		}
 	}
 	ok, err := g.check(ctx)
@@ -404,28 +496,59 @@ func (a *analysis) candidateValues(r int) []int64 {
 }
 
 func (g *Generator) check(ctx context.Context) (bool, error) {
-	t0 := time.Now()
-	res, err := g.solver.Check(ctx)
-	g.Stats.SMTTime += time.Since(t0)
+	q := &Query{Builder: g.b, Assertions: g.stack, Hint: g.hint}
 	g.Stats.Queries++
-	if err != nil {
-		if ctx.Err() != nil {
-			return false, ctx.Err()
+	g.last, g.lastNative = nil, false
+	var ans Answer
+	if g.native != nil {
+		t0 := time.Now()
+		var err error
+		ans, err = g.native.Decide(ctx, q)
+		g.Stats.NativeTime += time.Since(t0)
+		if err != nil {
+			return false, err // interrupted
 		}
-		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-			// The solver's timeout was shortened to ctx's deadline and
-			// expired a moment before ctx itself reports it: an
-			// interruption, not a failure of the solver.
-			return false, err
+		if g.opts.Compare != nil {
+			z := &Z3Decider{Timeout: g.opts.QueryTimeout, Fresh: true}
+			za, err := z.Decide(ctx, q)
+			if err != nil {
+				return false, err
+			}
+			g.opts.Compare(q, ans, za)
 		}
-		g.Stats.Unknown++
-		return false, fmt.Errorf("mcr: solver gave up: %w", err)
+		if ans.Verdict != Unknown {
+			g.Stats.Native++
+			g.lastNative = true
+		} else {
+			g.Stats.Fallbacks++
+		}
 	}
-	switch res {
-	case smt.Sat:
+	if ans.Verdict == Unknown {
+		t0 := time.Now()
+		var err error
+		ans, err = g.z3.Decide(ctx, q)
+		g.Stats.SMTTime += time.Since(t0)
+		g.Stats.Z3++
+		if err != nil {
+			if ctx.Err() != nil {
+				return false, ctx.Err()
+			}
+			if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+				// The solver's timeout was shortened to ctx's deadline and
+				// expired a moment before ctx itself reports it: an
+				// interruption, not a failure of the solver.
+				return false, err
+			}
+			g.Stats.Unknown++
+			return false, fmt.Errorf("mcr: solver gave up: %w", err)
+		}
+	}
+	switch ans.Verdict {
+	case Sat:
 		g.Stats.Sat++
+		g.last = ans.Model
 		return true, nil
-	case smt.Unsat:
+	case Unsat:
 		g.Stats.Unsat++
 		return false, nil
 	}
@@ -433,21 +556,20 @@ func (g *Generator) check(ctx context.Context) (bool, error) {
 	return false, fmt.Errorf("mcr: solver answered unknown")
 }
 
-// model returns the position of every step in the solver's model.
+// model returns the position of every step and commit item in the model of
+// the last satisfiable query.
 func (g *Generator) model(a *analysis) []int64 {
 	m := make([]int64, len(a.o))
-	for i, v := range a.o { // steps and commit items
-		val, ok := g.solver.Value(v)
-		if !ok {
-			val = int64(i) // unconstrained: any value is fine
-		}
-		m[i] = val
+	for i, v := range a.o {
+		m[i] = g.last[v]
 	}
 	return m
 }
 
+// value is v's position in the model of the last satisfiable query.
+func (g *Generator) value(v smt.Var) int64 { return g.last[v] }
+
 func (g *Generator) finalPivots(ctx context.Context, a *analysis, add func(Seed)) error {
-	s := g.solver
 	n := len(a.o)
 	var pinned []smt.Formula
 	for _, loc := range sortedKeys(a.tr.FrozenFinals) {
@@ -476,20 +598,20 @@ func (g *Generator) finalPivots(ctx context.Context, a *analysis, add func(Seed)
 				continue
 			}
 			seen[v] = true
-			s.Push()
+			g.push()
 			// Everything is in the prefix: a cutoff after every step.
 			end := a.b.NewVar("END")
 			var after []smt.Formula
 			for i := 0; i < n; i++ {
 				after = append(after, a.b.Lt(a.o[i], end))
 			}
-			s.Assert(a.b.And(after...))
-			s.Assert(a.prefixConstraints(cutoff{end}, -1, secObserved))
-			s.Assert(a.b.And(pinned...))
-			s.Assert(a.finalIs(loc, v))
+			g.assert(a.b.And(after...))
+			g.assert(a.prefixConstraints(cutoff{end}, -1, secObserved))
+			g.assert(a.b.And(pinned...))
+			g.assert(a.finalIs(loc, v))
 			ok, err := g.check(ctx)
 			if err != nil {
-				s.Pop()
+				g.pop()
 				return err
 			}
 			if ok {
@@ -498,6 +620,7 @@ func (g *Generator) finalPivots(ctx context.Context, a *analysis, add func(Seed)
 					all[i] = i
 				}
 				sd := a.seed(g.model(a), all, -1, 0, secObserved)
+				sd.Native = g.lastNative
 				sd.Finals = map[int64]int64{loc: v}
 				for _, l := range sortedKeys(a.tr.FrozenFinals) {
 					fv := a.tr.FrozenFinals[l]
@@ -506,7 +629,7 @@ func (g *Generator) finalPivots(ctx context.Context, a *analysis, add func(Seed)
 				sd.Why = fmt.Sprintf("final value of %s is %d", a.tr.G.Loc(loc), v)
 				add(sd)
 			}
-			s.Pop()
+			g.pop()
 		}
 	}
 	return nil
@@ -546,6 +669,7 @@ func (g *Generator) deadlockPivots(ctx context.Context, a *analysis, add func(Se
 				a.after(c, h1.req), a.after(c, h2.req)}
 			err := g.solvePrefix(ctx, a, c, fs, func() {
 				sd := a.seed(g.model(a), []int{h1.beforeReq, h2.beforeReq}, -1, 0, secObserved)
+				sd.Native = g.lastNative
 				sd.Why = fmt.Sprintf("deadlock: t%d holds %s and requests %s, t%d the reverse", h1.t, a.tr.G.Loc(h1.held), a.tr.G.Loc(h1.want), h2.t)
 				add(sd)
 			})
@@ -560,11 +684,10 @@ func (g *Generator) deadlockPivots(ctx context.Context, a *analysis, add func(Se
 // solvePrefix asks whether fs and the prefix constraints of cutoff c are
 // satisfiable and, if so, calls found while the model is available.
 func (g *Generator) solvePrefix(ctx context.Context, a *analysis, c cutoff, fs []smt.Formula, found func()) error {
-	s := g.solver
-	s.Push()
-	defer s.Pop()
-	s.Assert(a.b.And(fs...))
-	s.Assert(a.prefixConstraints(c, -1, secObserved))
+	g.push()
+	defer g.pop()
+	g.assert(a.b.And(fs...))
+	g.assert(a.prefixConstraints(c, -1, secObserved))
 	ok, err := g.check(ctx)
 	if err == nil && ok {
 		found()
@@ -611,14 +734,14 @@ func (g *Generator) waiterPivots(ctx context.Context, a *analysis, add func(Seed
 				model := g.model(a)
 				// Every section on m before the cutoff is closed in the
 				// seed, so that W can acquire m after it.
-				if cut, ok := g.solver.Value(c.v); ok {
-					for _, q := range a.pairs {
-						if q.mutex == w.Mutex && q.b >= 0 && model[q.b] < cut {
-							roots = append(roots, q.b)
-						}
+				cut := g.value(c.v)
+				for _, q := range a.pairs {
+					if q.mutex == w.Mutex && q.b >= 0 && model[q.b] < cut {
+						roots = append(roots, q.b)
 					}
 				}
 				sd := a.seed(model, roots, -1, 0, secObserved)
+				sd.Native = g.lastNative
 				sd.Steps = append(sd.Steps, Step{T: w.T})
 				sd.Expect = append(sd.Expect, w.Lock)
 				sd.Why = fmt.Sprintf("t%d acquires %s before t%d", w.T, a.tr.G.Loc(w.Mutex), h.t)

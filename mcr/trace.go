@@ -137,6 +137,15 @@ type Seed struct {
 	// the seed whose execution produced it (set by the explorer), for provenance.
 	Why        string
 	ID, Parent int
+	// Native reports that the seed's order comes from a witness of the
+	// native decider (NativeDecider) rather than from Z3. Replay validates
+	// it like every seed; an explorer treats a failed replay of a native
+	// seed as a decider bug to recover from (ask Z3), not as a divergence.
+	Native bool
+	// From is the seed whose execution produced this one, set by an
+	// explorer for native seeds until they replay, so that a failed replay
+	// can ask Z3 for the parent's seeds again.
+	From *Seed
 }
 
 // Key identifies a seed (identical seeds give identical executions).

@@ -194,8 +194,23 @@ type mcrState struct {
 	stopped string
 	stopKnd string
 	replay  time.Duration
-	queries int
-	smtTime time.Duration
+	gstats  mcr.Stats
+	// Results are applied (outcomes counted, new seeds numbered and
+	// queued) in seed order, whatever order the workers finish in, so that
+	// counts, outcomes and counterexamples do not depend on --workers:
+	// results holds the finished seeds not applied yet, applied is the
+	// next seed number to apply.
+	results     map[int]mcrResult
+	applied     int
+	nativeFails int
+}
+
+// mcrResult is a worker's result for one seed.
+type mcrResult struct {
+	sd    *mcr.Seed
+	x     *Execution
+	seeds []mcr.Seed
+	err   error
 }
 
 // next hands out the next seed, or nil when the exploration is over.
@@ -210,8 +225,8 @@ func (st *mcrState) next(ctx context.Context) *mcr.Seed {
 			st.stop(budgetReason(err, st.opts), "time")
 			return nil
 		}
-		if st.opts.MaxExecutions > 0 && st.col.stats.Executions+st.active >= st.opts.MaxExecutions && len(st.queue) > 0 {
-			if st.active == 0 {
+		if st.opts.MaxExecutions > 0 && st.col.stats.Executions+st.active+len(st.results) >= st.opts.MaxExecutions && len(st.queue) > 0 {
+			if st.active+len(st.results) == 0 {
 				st.stop(fmt.Sprintf("execution bound %d hit", st.opts.MaxExecutions), "executions")
 				return nil
 			}
@@ -241,44 +256,58 @@ func (st *mcrState) stop(reason, kind string) {
 	st.wake.Broadcast()
 }
 
-// finish records the execution of sd and the seeds it produced.
+// finish records the execution of sd and the seeds it produced, and applies
+// the finished results in seed order.
 func (st *mcrState) finish(sd *mcr.Seed, x *Execution, seeds []mcr.Seed, replay time.Duration, gs mcr.Stats, err error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.active--
 	defer st.wake.Broadcast()
 	st.replay += replay
-	st.queries += gs.Queries
-	st.smtTime += gs.SMTTime
-	if err != nil {
+	st.gstats.Add(gs)
+	st.results[sd.ID] = mcrResult{sd, x, seeds, err}
+	for !st.done {
+		r, ok := st.results[st.applied]
+		if !ok {
+			break
+		}
+		delete(st.results, st.applied)
+		st.applied++
+		st.apply(r)
+	}
+	if st.done {
+		clear(st.results)
+	}
+	st.col.stats.SMTQueries = st.gstats.Queries
+	st.col.stats.SMTTime = st.gstats.SMTTime
+}
+
+// apply counts the execution of one seed and queues its new seeds.
+func (st *mcrState) apply(r mcrResult) {
+	if r.err != nil {
 		if st.err == nil {
-			st.err = err
+			st.err = r.err
 		}
 		st.done = true
 		return
 	}
-	if x == nil {
-		return
-	}
-	if st.col.add(x) && st.cex == nil {
-		st.cex = sd
+	if r.x != nil && st.col.add(r.x) && st.cex == nil {
+		st.cex = r.sd
 		if !st.opts.KeepGoing {
 			st.done = true
 			return
 		}
 	}
-	for i := range seeds {
-		k := seeds[i].FrozenKey()
+	for i := range r.seeds {
+		k := r.seeds[i].FrozenKey()
 		if !st.seen[k] {
 			st.seen[k] = true
-			seeds[i].ID = len(st.seen) - 1
-			seeds[i].Parent = sd.ID
-			st.queue = append(st.queue, &seeds[i])
+			r.seeds[i].ID = len(st.seen) - 1
+			r.seeds[i].Parent = r.sd.ID
+			st.queue = append(st.queue, &r.seeds[i])
 		}
 	}
 	st.col.stats.Seeds = len(st.seen)
-	st.col.stats.SMTQueries = st.queries
-	st.col.stats.SMTTime = st.smtTime
 	st.col.progress(len(st.queue))
 }
 
@@ -317,13 +346,7 @@ func (st *mcrState) replaySeed(sd *mcr.Seed) (*Execution, error) {
 }
 
 func (st *mcrState) worker(ctx context.Context) {
-	gopts := mcr.Options{QueryTimeout: st.opts.QueryTimeout}
-	var rule *thesisRule
-	if st.thesis {
-		rule = &thesisRule{sb: newSemBuilder(st.prog, st.opts)}
-		gopts.Scoped = rule
-	}
-	gen := mcr.NewGenerator(gopts)
+	gen, rule := st.generator(st.opts.Decider)
 	defer gen.Close()
 	for {
 		sd := st.next(ctx)
@@ -335,6 +358,19 @@ func (st *mcrState) worker(ctx context.Context) {
 		x, err := st.replaySeed(sd)
 		replay := time.Since(t0)
 		var seeds []mcr.Seed
+		if err != nil && sd.Native && sd.From != nil && interruption(ctx, err) == nil {
+			// A native witness that does not replay: a decider bug,
+			// counted; the parent's seeds are asked to Z3 instead.
+			if st.opts.Debug != nil {
+				st.opts.Debug("seed #%d (native) failed to replay: %v", sd.ID, err)
+			}
+			st.mu.Lock()
+			st.nativeFails++
+			st.mu.Unlock()
+			x = nil
+			seeds, err = st.z3Seeds(ctx, sd.From)
+		}
+		sd.From = nil
 		if err == nil && x != nil && !(violated(x) && !st.opts.KeepGoing) {
 			tr := traceOf(x, sd, st.final)
 			if rule != nil {
@@ -343,6 +379,11 @@ func (st *mcrState) worker(ctx context.Context) {
 			seeds, err = gen.Seeds(ctx, tr)
 			if err == nil && rule != nil && rule.err != nil {
 				err = rule.err
+			}
+			for i := range seeds {
+				if seeds[i].Native {
+					seeds[i].From = sd
+				}
 			}
 			if cause := interruption(ctx, err); cause != nil {
 				// Interrupted: this execution's seeds are lost, so the
@@ -377,11 +418,43 @@ func (st *mcrState) worker(ctx context.Context) {
 				st.opts.Debug("  new seed: %s (%d steps)", s.Why, len(s.Steps))
 			}
 		}
-		d := gen.Stats
-		d.Queries -= before.Queries
-		d.SMTTime -= before.SMTTime
-		st.finish(sd, x, seeds, replay, d, err)
+		st.finish(sd, x, seeds, replay, gen.Stats.Sub(before), err)
 	}
+}
+
+// generator returns a seed generator using decider (Options.Decider), with
+// the NCMC thesis's rule if the exploration uses it.
+func (st *mcrState) generator(decider string) (*mcr.Generator, *thesisRule) {
+	gopts := mcr.Options{QueryTimeout: st.opts.QueryTimeout, Decider: decider, Compare: st.opts.CompareDeciders}
+	var rule *thesisRule
+	if st.thesis {
+		rule = &thesisRule{sb: newSemBuilder(st.prog, st.opts)}
+		gopts.Scoped = rule
+	}
+	return mcr.NewGenerator(gopts), rule
+}
+
+// z3Seeds replays parent and asks Z3 alone for the seeds of its execution
+// (the recovery from a native witness that failed to replay).
+func (st *mcrState) z3Seeds(ctx context.Context, parent *mcr.Seed) ([]mcr.Seed, error) {
+	x, err := st.replaySeed(parent)
+	if err != nil || x == nil {
+		return nil, err
+	}
+	gen, rule := st.generator("z3")
+	defer gen.Close()
+	tr := traceOf(x, parent, st.final)
+	if rule != nil {
+		rule.x, rule.tr = x, tr
+	}
+	seeds, err := gen.Seeds(ctx, tr)
+	st.mu.Lock()
+	st.gstats.Add(gen.Stats)
+	st.mu.Unlock()
+	if err == nil && rule != nil && rule.err != nil {
+		err = rule.err
+	}
+	return seeds, err
 }
 
 func exploreMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
@@ -398,7 +471,7 @@ func exploreMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, e
 func runMCR(ctx context.Context, prog *ir.Program, opts Options, cfg Config, thesis bool) (*Result, error) {
 	names := NewNames(prog)
 	st := &mcrState{prog: prog, names: names, opts: opts, final: observedLocs(prog),
-		cfg: cfg, thesis: thesis, col: newCollector(prog, names, opts), seen: map[string]bool{}}
+		cfg: cfg, thesis: thesis, col: newCollector(prog, names, opts), seen: map[string]bool{}, results: map[int]mcrResult{}}
 	st.wake = sync.NewCond(&st.mu)
 	first := &mcr.Seed{Choices: map[int32][]int{}, Why: "initial execution"}
 	st.queue = []*mcr.Seed{first}
@@ -423,8 +496,12 @@ func runMCR(ctx context.Context, prog *ir.Program, opts Options, cfg Config, the
 		st.stopped, st.stopKnd = budgetReason(ctx.Err(), opts), "time"
 	}
 	st.col.stats.Seeds = len(st.seen)
-	st.col.stats.SMTQueries = st.queries
-	st.col.stats.SMTTime = st.smtTime
+	st.col.stats.SMTQueries = st.gstats.Queries
+	st.col.stats.SMTTime = st.gstats.SMTTime
+	st.col.stats.Native = st.gstats.Native
+	st.col.stats.Z3Calls = st.gstats.Z3
+	st.col.stats.Fallbacks = st.gstats.Fallbacks
+	st.col.stats.NativeReplayFailures = st.nativeFails
 	st.col.stats.ReplayTime = st.replay
 	explorer := "mcr"
 	if thesis {

@@ -15,6 +15,7 @@ import (
 
 	"ncmc/commspec"
 	"ncmc/ir"
+	"ncmc/mcr"
 	"ncmc/seg"
 )
 
@@ -52,6 +53,12 @@ type Options struct {
 	Semantic bool
 	// QueryTimeout bounds each SMT query of the mcr explorer (0: 10s).
 	QueryTimeout time.Duration
+	// Decider is how the mcr explorer decides its queries: "" or "native"
+	// (the native decider, Z3 when it answers unknown) or "z3" (Z3 only).
+	Decider string
+	// CompareDeciders, if set, receives every mcr query's native and Z3
+	// answers (differential tests; costs a Z3 call per query).
+	CompareDeciders func(q *mcr.Query, native, z3 mcr.Answer)
 	// Debug, if set, receives a line per execution and per seed (for developers).
 	Debug func(format string, args ...any)
 	// Workers is the number of parallel mcr workers, each with its own Z3
@@ -122,23 +129,29 @@ func (o *Options) normalize() error {
 
 // Stats are running counters of an exploration.
 type Stats struct {
-	Executions int           `json:"executions"`            // executions run (complete, blocked, bound-hit and violating)
-	Complete   int           `json:"complete"`              // executions in which every thread finished
-	Blocked    int           `json:"blocked"`               // executions discarded by a failed assume/await
-	BoundHits  int           `json:"bound_hits"`            // executions stopped by a loop or step bound
-	Violations int           `json:"violations"`            // violating executions seen
-	Pruned     int           `json:"pruned,omitempty"`      // runs cut off at a state seen before (reference explorer with StateCache), or by sleep sets (ncmc explorer)
-	Cached     int           `json:"cached,omitempty"`      // ncmc explorer with StateCache: runs cut off at a state seen before
-	States     int           `json:"states,omitempty"`      // coverability explorer: abstract states kept (runs cut at a covered state count in Pruned)
-	Steps      int64         `json:"steps"`                 // visible steps over all executions
-	Queue      int           `json:"queue"`                 // pending work (choice points left on the DFS stack, or seeds)
-	Seeds      int           `json:"seeds,omitempty"`       // mcr: distinct seeds generated (incl. the initial one)
-	SMTQueries int           `json:"smt_queries,omitempty"` // mcr: solver queries
-	SMTTime    time.Duration `json:"-"`
-	ReplayTime time.Duration `json:"-"`
-	Elapsed    time.Duration `json:"-"`
-	SMTMS      float64       `json:"smt_ms,omitempty"`
-	ReplayMS   float64       `json:"replay_ms,omitempty"`
+	Executions int   `json:"executions"`             // executions run (complete, blocked, bound-hit and violating)
+	Complete   int   `json:"complete"`               // executions in which every thread finished
+	Blocked    int   `json:"blocked"`                // executions discarded by a failed assume/await
+	BoundHits  int   `json:"bound_hits"`             // executions stopped by a loop or step bound
+	Violations int   `json:"violations"`             // violating executions seen
+	Pruned     int   `json:"pruned,omitempty"`       // runs cut off at a state seen before (reference explorer with StateCache), or by sleep sets (ncmc explorer)
+	Cached     int   `json:"cached,omitempty"`       // ncmc explorer with StateCache: runs cut off at a state seen before
+	States     int   `json:"states,omitempty"`       // coverability explorer: abstract states kept (runs cut at a covered state count in Pruned)
+	Steps      int64 `json:"steps"`                  // visible steps over all executions
+	Queue      int   `json:"queue"`                  // pending work (choice points left on the DFS stack, or seeds)
+	Seeds      int   `json:"seeds,omitempty"`        // mcr: distinct seeds generated (incl. the initial one)
+	SMTQueries int   `json:"smt_queries,omitempty"`  // mcr: feasibility queries (native or Z3)
+	Native     int   `json:"native,omitempty"`       // mcr: queries decided by the native decider
+	Z3Calls    int   `json:"z3_calls,omitempty"`     // mcr: queries decided by Z3 (fallbacks, or all with Decider "z3")
+	Fallbacks  int   `json:"z3_fallbacks,omitempty"` // mcr: native unknown answers passed to Z3
+	// NativeReplayFailures counts seeds from native witnesses whose replay
+	// failed (a decider bug): their parent's seeds were asked to Z3 again.
+	NativeReplayFailures int           `json:"native_replay_failures,omitempty"`
+	SMTTime              time.Duration `json:"-"`
+	ReplayTime           time.Duration `json:"-"`
+	Elapsed              time.Duration `json:"-"`
+	SMTMS                float64       `json:"smt_ms,omitempty"`
+	ReplayMS             float64       `json:"replay_ms,omitempty"`
 }
 
 // Outcome is a distinct final result of complete (or violating) executions.

@@ -92,6 +92,11 @@ func (f Formula) IsTrue() bool { return f.node() == trueNode }
 // IsFalse reports whether f is the constant False.
 func (f Formula) IsFalse() bool { return f.node() == falseNode }
 
+// ID returns f's node number: unique among the formulas of f's Builder
+// (0 and 1 are False and True), below the Builder's NumNodes()+2. Deciders
+// use it to index per-node scratch arrays.
+func (f Formula) ID() uint32 { return f.node().id }
+
 // Atom returns the variables of an atom a < b. ok is false if f is not an
 // atom.
 func (f Formula) Atom() (a, b Var, ok bool) {
@@ -115,6 +120,13 @@ func (f Formula) Args() []Formula {
 	}
 	return out
 }
+
+// NumArgs returns the number of operands of an And or Or formula (0 for
+// other kinds).
+func (f Formula) NumArgs() int { return len(f.node().kids) }
+
+// Arg returns operand i of an And or Or formula, without allocating.
+func (f Formula) Arg(i int) Formula { return Formula{f.node().kids[i]} }
 
 // Size returns the number of distinct nodes in the DAG of f (shared
 // sub-formulas counted once).

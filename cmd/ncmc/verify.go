@@ -35,6 +35,7 @@ type verifyCmd struct {
 	Witness       string        `help:"Write an SV-COMP GraphML 1.0 violation witness of the counterexample to this file." type:"path"`
 	Spec          []string      `help:"Commutativity specification (YAML, docs/commspec.md) of an object type of the program; repeatable, one per object type. Selects the ncmc explorer (sc only): executions that differ only in the order of commuting invocations are explored once, and outcomes show objects by their abstraction functions." type:"existingfile"`
 	NCMCRule      string        `name:"ncmc-rule" help:"Reduction of the ncmc explorer: complete (default; semantically complete partial-order reduction, docs/ncmc.md) or thesis (the NCMC thesis's scoped-read pruning; known to miss behaviours)." default:"complete" enum:"complete,thesis"`
+	Decider       string        `help:"How mcr decides its feasibility queries: native (a native decider, Z3 only when it cannot decide) or z3 (every query to Z3, as before)." default:"native" enum:"native,z3"`
 	DebugMCR      bool          `name:"debug-mcr" help:"Print every mcr execution and the seeds it produced (to stderr)." hidden:""`
 }
 
@@ -86,7 +87,7 @@ func (v *verifyCmd) run(e *env) int {
 	opts := ncmc.Options{
 		Model: v.Model, Explorer: v.Explorer, Unroll: v.Unroll,
 		MaxExecutions: v.MaxExecutions, MaxSteps: v.MaxSteps, Timeout: v.Timeout,
-		KeepGoing: v.KeepGoing, Classes: v.Classes, Workers: v.Workers, StateCache: v.StateCache,
+		KeepGoing: v.KeepGoing, Classes: v.Classes, Workers: v.Workers, StateCache: v.StateCache, Decider: v.Decider,
 		Races: v.Races,
 	}
 	if v.Unroll <= 0 || v.MaxSteps <= 0 || v.MaxExecutions < 0 || v.Timeout < 0 || v.Workers < 0 {
@@ -207,7 +208,10 @@ func printText(w io.Writer, v *verifyCmd, res *ncmc.Result) {
 		fmt.Fprintf(w, "coverability: %d abstract states kept, %d runs cut at a covered state\n", s.States, s.Pruned)
 	}
 	if res.Explorer == "mcr" {
-		fmt.Fprintf(w, "mcr: %d seeds, %d SMT queries, SMT %.1f ms, replay %.1f ms\n", s.Seeds, s.SMTQueries, s.SMTMS, s.ReplayMS)
+		fmt.Fprintf(w, "mcr: %d seeds, %d queries (%d decided natively, %d Z3 fallbacks, %d Z3 calls), SMT %.1f ms, replay %.1f ms\n", s.Seeds, s.SMTQueries, s.Native, s.Fallbacks, s.Z3Calls, s.SMTMS, s.ReplayMS)
+		if s.NativeReplayFailures > 0 {
+			fmt.Fprintf(w, "mcr: %d native witnesses failed to replay (asked Z3 again)\n", s.NativeReplayFailures)
+		}
 	}
 	if res.Note != "" {
 		fmt.Fprintf(w, "note: %s\n", res.Note)
