@@ -26,8 +26,8 @@ type Options struct {
 	// (0: NativeDecider's default).
 	NativeBudget int
 	// Compare, if set, is called for every query with the native
-	// decider's answer and Z3's (a fresh context, so independent of earlier
-	// queries); for differential tests. It costs a Z3 call per query.
+	// decider's answer and Z3's (an incremental solver of its own); for
+	// differential tests. It costs a Z3 call per query.
 	Compare func(q *Query, native, z3 Answer)
 }
 
@@ -76,6 +76,7 @@ type Generator struct {
 	opts   Options
 	native *NativeDecider // nil with Options.Decider "z3"
 	z3     *Z3Decider
+	cmp    *Z3Decider // Options.Compare's
 	b      *smt.Builder
 	stack  []smt.Formula
 	marks  []int
@@ -103,7 +104,12 @@ func NewGenerator(opts Options) *Generator {
 }
 
 // Close releases the solver.
-func (g *Generator) Close() { g.z3.Close() }
+func (g *Generator) Close() {
+	g.z3.Close()
+	if g.cmp != nil {
+		g.cmp.Close()
+	}
+}
 
 func (g *Generator) push() { g.marks = append(g.marks, len(g.stack)) }
 
@@ -509,8 +515,10 @@ func (g *Generator) check(ctx context.Context) (bool, error) {
 			return false, err // interrupted
 		}
 		if g.opts.Compare != nil {
-			z := &Z3Decider{Timeout: g.opts.QueryTimeout, Fresh: true}
-			za, err := z.Decide(ctx, q)
+			if g.cmp == nil {
+				g.cmp = &Z3Decider{Timeout: g.opts.QueryTimeout}
+			}
+			za, err := g.cmp.Decide(ctx, q)
 			if err != nil {
 				return false, err
 			}

@@ -1,0 +1,133 @@
+package ncmc_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"ncmc/frontend"
+	"ncmc/mcr"
+	"ncmc/ncmc"
+	"ncmc/ncmc/internal/progen"
+	"ncmc/smt"
+)
+
+var deciderN = flag.Int("decider.n", 0, "generated programs in TestDeciderDifferential (0: 2000, 200 with -short)")
+
+// deciderTally counts the answers of the native decider against Z3's.
+type deciderTally struct {
+	mu                   sync.Mutex
+	queries, unknown     int
+	sat, unsat           int
+	disagree, badWitness int
+	first                []string
+}
+
+func (c *deciderTally) compare(q *mcr.Query, native, z3 mcr.Answer) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.queries++
+	switch native.Verdict {
+	case mcr.Unknown:
+		c.unknown++
+		return
+	case mcr.Sat:
+		c.sat++
+		// The witness must satisfy every assertion.
+		val := func(v smt.Var) int64 { return native.Model[v] }
+		for _, f := range q.Assertions {
+			if !smt.Eval(f, val) {
+				c.badWitness++
+				if len(c.first) < 5 {
+					c.first = append(c.first, fmt.Sprintf("native witness falsifies %s", f))
+				}
+				break
+			}
+		}
+	case mcr.Unsat:
+		c.unsat++
+	}
+	if z3.Verdict != mcr.Unknown && z3.Verdict != native.Verdict {
+		c.disagree++
+		if len(c.first) < 5 {
+			c.first = append(c.first, fmt.Sprintf("native %s, Z3 %s on %d assertions", native.Verdict, z3.Verdict, len(q.Assertions)))
+		}
+	}
+}
+
+// TestDeciderDifferential asks every feasibility query of mcr's exploration
+// of generated programs (the MCR differential harness's generator) to both
+// the native decider and Z3: no SAT/UNSAT disagreement, and every native
+// witness satisfies the query. Native unknown answers are allowed (they go
+// to Z3) and reported.
+func TestDeciderDifferential(t *testing.T) {
+	n := *deciderN
+	if n == 0 {
+		n = 2000
+		if testing.Short() {
+			n = 200
+		}
+	}
+	type part struct {
+		model    string
+		from, to int
+		atomic   bool
+	}
+	// Most programs under SC, a tenth each under TSO and PSO, and a tenth
+	// with atomic sections.
+	sc := n * 7 / 10
+	parts := []part{
+		{"sc", 1, 1 + sc/2, false}, {"sc", 1 + sc/2, 1 + sc, false},
+		{"sc", 20001, 20001 + n/10, true},
+		{"tso", 50001, 50001 + n/10, false}, {"pso", 60001, 60001 + n - sc - 2*(n/10), false},
+	}
+	var all deciderTally
+	programs := 0
+	var pmu sync.Mutex
+	t.Run("group", func(t *testing.T) {
+		for _, p := range parts {
+			t.Run(fmt.Sprintf("%s/%d-%d", p.model, p.from, p.to), func(t *testing.T) {
+				t.Parallel()
+				cfg := progen.Default()
+				if p.atomic {
+					cfg.Atomic = 2
+				}
+				for seed := p.from; seed < p.to; seed++ {
+					src := progen.Generate(rand.New(rand.NewPCG(uint64(seed), 0x6d6372)), cfg)
+					prog, err := frontend.ParseCIR(fmt.Sprintf("gen%d.cir", seed), []byte(src))
+					if err != nil {
+						t.Fatalf("seed %d: %v", seed, err)
+					}
+					var tally deciderTally
+					_, err = ncmc.Verify(context.Background(), prog, ncmc.Options{Explorer: "mcr", Model: p.model, KeepGoing: true, Workers: 1,
+						MaxExecutions: 2000, CompareDeciders: tally.compare})
+					if err != nil {
+						t.Errorf("seed %d (%s): %v", seed, p.model, err)
+					}
+					if tally.disagree+tally.badWitness > 0 {
+						t.Errorf("seed %d (%s): %d disagreements, %d bad witnesses: %v\nprogram:\n%s", seed, p.model, tally.disagree, tally.badWitness, tally.first, src)
+					}
+					all.mu.Lock()
+					all.queries += tally.queries
+					all.unknown += tally.unknown
+					all.sat += tally.sat
+					all.unsat += tally.unsat
+					all.disagree += tally.disagree
+					all.badWitness += tally.badWitness
+					all.mu.Unlock()
+					pmu.Lock()
+					programs++
+					pmu.Unlock()
+				}
+			})
+		}
+	})
+	if all.queries == 0 {
+		t.Fatal("no queries asked")
+	}
+	t.Logf("%d programs, %d queries: native %d sat, %d unsat, %d unknown (%.4f%%); %d disagreements with Z3, %d bad witnesses",
+		programs, all.queries, all.sat, all.unsat, all.unknown, 100*float64(all.unknown)/float64(all.queries), all.disagree, all.badWitness)
+}
