@@ -50,6 +50,10 @@ type Query struct {
 type Answer struct {
 	Verdict Verdict
 	Model   []int64
+	// Prefilter marks an Unsat answer given without a query, by the
+	// must-happen-before prefilter (prefilter.go; reported to
+	// Options.Compare only).
+	Prefilter bool
 }
 
 // Decider decides feasibility queries. Implementations are not safe for

@@ -74,6 +74,8 @@ type analysis struct {
 	spawn  map[int32]int // child thread -> spawn step
 	valid  map[int]smt.Formula
 	mutex  map[int64]bool
+	// mi filters pivots by must-happen-before alone (SC; prefilter.go).
+	mi *mhbIndex
 	// terminal lists steps after which the execution stopped with a
 	// violation: no seed may contain them (nothing can run after them).
 	terminal []int

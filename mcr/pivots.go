@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -157,6 +158,9 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 	if err != nil {
 		return nil, err
 	}
+	if tr.Model == SC {
+		a.mi = newMHBIndex(a)
+	}
 	g.reset(a)
 	var seeds []Seed
 	seen := map[string]bool{}
@@ -207,15 +211,38 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 // the same value from another source), with r's atomic section ending as
 // end says.
 func (g *Generator) readPivots(ctx context.Context, a *analysis, r int, end secEnd, add func(Seed)) error {
-	vals := a.candidateValues(r)
-	srcs := a.sameValueSources(r)
-	if len(vals)+len(srcs) == 0 {
+	var vals []int64
+	var srcs []int
+	var dropped []smt.Formula // pivots the prefilter drops, checked with Options.Compare
+	if a.mi != nil {
+		vals, srcs = a.mi.candidateValues(r), a.mi.sameValueSources(r)
+		if g.opts.Compare != nil {
+			for _, v := range a.candidateValues(r) {
+				if !slices.Contains(vals, v) {
+					dropped = append(dropped, a.validFor(r, v))
+				}
+			}
+			for _, w := range a.sameValueSources(r) {
+				if !slices.Contains(srcs, w) {
+					dropped = append(dropped, a.readsFrom(r, w))
+				}
+			}
+		}
+	} else {
+		vals, srcs = a.candidateValues(r), a.sameValueSources(r)
+	}
+	if len(vals)+len(srcs)+len(dropped) == 0 {
 		return nil
 	}
 	g.push()
 	defer g.pop()
 	pf, c := a.pivotPrefix(r, end)
 	g.assert(pf)
+	for _, f := range dropped {
+		if err := g.checkDropped(ctx, f); err != nil {
+			return err
+		}
+	}
 	why := func(v int64) string {
 		w := fmt.Sprintf("step %d (%s) reads %d", r, a.tr.G.Label(a.ev[r]), v)
 		switch end {
@@ -261,6 +288,24 @@ func (g *Generator) readPivots(ctx context.Context, a *analysis, r int, end secE
 			}
 		}
 	}
+	return nil
+}
+
+// checkDropped asks Z3 a pivot query f that the prefilter answered UNSAT
+// without asking, and reports both answers to Options.Compare.
+func (g *Generator) checkDropped(ctx context.Context, f smt.Formula) error {
+	g.push()
+	defer g.pop()
+	g.assert(f)
+	q := &Query{Builder: g.b, Assertions: g.stack, Hint: g.hint}
+	if g.cmp == nil {
+		g.cmp = &Z3Decider{Timeout: g.opts.QueryTimeout}
+	}
+	za, err := g.cmp.Decide(ctx, q)
+	if err != nil {
+		return err
+	}
+	g.opts.Compare(q, Answer{Verdict: Unsat, Prefilter: true}, za)
 	return nil
 }
 
@@ -600,12 +645,19 @@ func (g *Generator) finalPivots(ctx context.Context, a *analysis, add func(Seed)
 		}
 		final := a.ev[last].WVal
 		seen := map[int64]bool{final: true}
+		var possible map[int64]bool
+		if a.mi != nil {
+			possible = a.mi.finalValues(loc)
+		}
 		for _, w := range ws {
 			v := a.ev[w].WVal
 			if seen[v] {
 				continue
 			}
 			seen[v] = true
+			if possible != nil && !possible[v] {
+				continue // a write of another value must follow every write of v
+			}
 			g.push()
 			// Everything is in the prefix: a cutoff after every step.
 			end := a.b.NewVar("END")
