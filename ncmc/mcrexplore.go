@@ -211,6 +211,10 @@ type mcrResult struct {
 	x     *Execution
 	seeds []mcr.Seed
 	err   error
+	// gs is the seed generation's work; nativeFail marks a native seed
+	// whose replay failed (its parent's seeds were asked to Z3).
+	gs         mcr.Stats
+	nativeFail bool
 }
 
 // next hands out the next seed, or nil when the exploration is over.
@@ -258,14 +262,13 @@ func (st *mcrState) stop(reason, kind string) {
 
 // finish records the execution of sd and the seeds it produced, and applies
 // the finished results in seed order.
-func (st *mcrState) finish(sd *mcr.Seed, x *Execution, seeds []mcr.Seed, replay time.Duration, gs mcr.Stats, err error) {
+func (st *mcrState) finish(r mcrResult, replay time.Duration) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.active--
 	defer st.wake.Broadcast()
 	st.replay += replay
-	st.gstats.Add(gs)
-	st.results[sd.ID] = mcrResult{sd, x, seeds, err}
+	st.results[r.sd.ID] = r
 	for !st.done {
 		r, ok := st.results[st.applied]
 		if !ok {
@@ -284,6 +287,12 @@ func (st *mcrState) finish(sd *mcr.Seed, x *Execution, seeds []mcr.Seed, replay 
 
 // apply counts the execution of one seed and queues its new seeds.
 func (st *mcrState) apply(r mcrResult) {
+	// Only applied results count, so that counts do not depend on how far
+	// other workers got past a stop.
+	st.gstats.Add(r.gs)
+	if r.nativeFail {
+		st.nativeFails++
+	}
 	if r.err != nil {
 		if st.err == nil {
 			st.err = r.err
@@ -358,17 +367,17 @@ func (st *mcrState) worker(ctx context.Context) {
 		x, err := st.replaySeed(sd)
 		replay := time.Since(t0)
 		var seeds []mcr.Seed
+		var zs mcr.Stats
+		nativeFail := false
 		if err != nil && sd.Native && sd.From != nil && interruption(ctx, err) == nil {
 			// A native witness that does not replay: a decider bug,
 			// counted; the parent's seeds are asked to Z3 instead.
 			if st.opts.Debug != nil {
 				st.opts.Debug("seed #%d (native) failed to replay: %v", sd.ID, err)
 			}
-			st.mu.Lock()
-			st.nativeFails++
-			st.mu.Unlock()
+			nativeFail = true
 			x = nil
-			seeds, err = st.z3Seeds(ctx, sd.From)
+			seeds, zs, err = st.z3Seeds(ctx, sd.From)
 		}
 		sd.From = nil
 		if err == nil && x != nil && !(violated(x) && !st.opts.KeepGoing) {
@@ -418,7 +427,9 @@ func (st *mcrState) worker(ctx context.Context) {
 				st.opts.Debug("  new seed: %s (%d steps)", s.Why, len(s.Steps))
 			}
 		}
-		st.finish(sd, x, seeds, replay, gen.Stats.Sub(before), err)
+		gs := gen.Stats.Sub(before)
+		gs.Add(zs)
+		st.finish(mcrResult{sd: sd, x: x, seeds: seeds, err: err, gs: gs, nativeFail: nativeFail}, replay)
 	}
 }
 
@@ -436,10 +447,10 @@ func (st *mcrState) generator(decider string) (*mcr.Generator, *thesisRule) {
 
 // z3Seeds replays parent and asks Z3 alone for the seeds of its execution
 // (the recovery from a native witness that failed to replay).
-func (st *mcrState) z3Seeds(ctx context.Context, parent *mcr.Seed) ([]mcr.Seed, error) {
+func (st *mcrState) z3Seeds(ctx context.Context, parent *mcr.Seed) ([]mcr.Seed, mcr.Stats, error) {
 	x, err := st.replaySeed(parent)
 	if err != nil || x == nil {
-		return nil, err
+		return nil, mcr.Stats{}, err
 	}
 	gen, rule := st.generator("z3")
 	defer gen.Close()
@@ -448,13 +459,10 @@ func (st *mcrState) z3Seeds(ctx context.Context, parent *mcr.Seed) ([]mcr.Seed, 
 		rule.x, rule.tr = x, tr
 	}
 	seeds, err := gen.Seeds(ctx, tr)
-	st.mu.Lock()
-	st.gstats.Add(gen.Stats)
-	st.mu.Unlock()
 	if err == nil && rule != nil && rule.err != nil {
 		err = rule.err
 	}
-	return seeds, err
+	return seeds, gen.Stats, err
 }
 
 func exploreMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
