@@ -91,11 +91,14 @@ func (d *Z3Decider) Decide(ctx context.Context, q *Query) (Answer, error) {
 	d.Checks++
 	if d.Fresh {
 		s := smt.New(smt.Options{Timeout: d.Timeout, Builder: q.Builder})
-		defer s.Close()
 		for _, f := range q.Assertions {
 			s.Assert(f)
 		}
-		return z3Answer(ctx, s, q)
+		ans, err, abandoned := z3Bounded(ctx, s, q)
+		if !abandoned {
+			s.Close()
+		}
+		return ans, err
 	}
 	if d.s == nil {
 		d.s = smt.New(smt.Options{Timeout: d.Timeout, Builder: q.Builder})
@@ -118,7 +121,51 @@ func (d *Z3Decider) Decide(ctx context.Context, q *Query) (Answer, error) {
 		d.s.Assert(f)
 		d.cur = append(d.cur, f)
 	}
-	return z3Answer(ctx, d.s, q)
+	ans, err, abandoned := z3Bounded(ctx, d.s, q)
+	if abandoned {
+		// The solver still works for the abandoned call: start afresh.
+		d.s, d.b, d.cur = nil, nil, nil
+	}
+	return ans, err
+}
+
+// z3Grace is how long a Z3 call may go on after its context is done before
+// it is abandoned: Z3 polls its interrupt flag only now and then (not while
+// it internalises a large formula), and the translation of the formula to
+// Z3 terms does not look at the context at all.
+const z3Grace = 300 * time.Millisecond
+
+// z3Bounded runs z3Answer in its own goroutine and returns its answer, or
+// ctx's error if ctx is done and the call has not returned z3Grace later,
+// or a timeout error if it has not returned z3Grace after the solver's own
+// per-query timeout (abandoned: the call runs on with s, which the caller
+// must not use again; the garbage collector frees it afterwards).
+func z3Bounded(ctx context.Context, s *smt.Solver, q *Query) (Answer, error, bool) {
+	limit := s.Options().Timeout
+	over := time.NewTimer(limit + z3Grace)
+	defer over.Stop()
+	type result struct {
+		a   Answer
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		a, err := z3Answer(ctx, s, q)
+		ch <- result{a, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.a, r.err, false
+	case <-over.C:
+		return Answer{}, &smt.UnknownError{Reason: "timeout", Timeout: limit}, true
+	case <-ctx.Done():
+	}
+	select {
+	case r := <-ch:
+		return r.a, r.err, false
+	case <-time.After(z3Grace):
+		return Answer{}, ctx.Err(), true
+	}
 }
 
 func z3Answer(ctx context.Context, s *smt.Solver, q *Query) (Answer, error) {

@@ -177,6 +177,9 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 		if r < tr.Frozen {
 			continue
 		}
+		if err := ctx.Err(); err != nil {
+			return seeds, err // building a large query does not look at ctx
+		}
 		for _, end := range a.pivotEnds(r) {
 			if err := g.readPivots(ctx, a, r, end, add); err != nil {
 				return seeds, err
