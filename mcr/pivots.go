@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"time"
 
 	"ncmc/seg"
@@ -399,20 +398,23 @@ func (a *analysis) srcName(w int) string {
 	return fmt.Sprintf("step %d", w)
 }
 
-// preferObserved extends the satisfiable pivot query of read r (asserted on
-// the solver) with, thread by thread, the longest program-order prefix of the
-// steps the thread took before r in the observed execution that can still
-// precede r, and returns the final model (nil if the query is not satisfiable).
+// preferObserved extends the satisfiable pivot query of read r (asserted,
+// its model the last one found) with, thread by thread, the longest
+// program-order prefix of the steps the thread took before r in the
+// observed execution that can still precede r, and returns a model of the
+// extended query (nil if the query is not satisfiable). A prefix that a
+// model at hand already places before r is feasible without asking; the
+// search then asks the next longer prefix first (a witness that follows the
+// observed order usually places every feasible step), then halves.
 func (g *Generator) preferObserved(ctx context.Context, a *analysis, r int) ([]int64, error) {
+	if g.last == nil {
+		return nil, nil
+	}
+	model, native := slices.Clone(g.last), g.lastNative
 	g.push()
 	defer g.pop()
-	ts := make([]int32, 0, len(a.thr))
-	for _, t := range sortedKeys(a.thr) {
-		ts = append(ts, t)
-	}
-	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
 	rt := a.tr.Steps[r].T
-	for _, t := range ts {
+	for _, t := range sortedKeys(a.thr) {
 		if t == rt {
 			continue
 		}
@@ -422,10 +424,22 @@ func (g *Generator) preferObserved(ctx context.Context, a *analysis, r int) ([]i
 				cand = append(cand, i)
 			}
 		}
-		// Binary search for the longest prefix cand[:k] that can precede r.
-		lo, hi := 0, len(cand)
+		// placed is the longest prefix of cand that model puts before r.
+		placed := func(from int) int {
+			k := from
+			for k < len(cand) && model[a.o[cand[k]]] < model[a.o[r]] {
+				k++
+			}
+			return k
+		}
+		lo, hi := placed(0), len(cand)
+		next := true // ask lo+1 first
 		for lo < hi {
 			mid := (lo + hi + 1) / 2
+			if next {
+				mid = lo + 1
+				next = false
+			}
 			g.push()
 			g.assert(a.lt(cand[mid-1], r))
 			ok, err := g.check(ctx)
@@ -434,7 +448,8 @@ func (g *Generator) preferObserved(ctx context.Context, a *analysis, r int) ([]i
 				return nil, err
 			}
 			if ok {
-				lo = mid
+				model, native = slices.Clone(g.last), g.lastNative
+				lo = placed(mid)
 			} else {
 				hi = mid - 1
 			}
@@ -443,11 +458,14 @@ func (g *Generator) preferObserved(ctx context.Context, a *analysis, r int) ([]i
 			g.assert(a.lt(cand[lo-1], r))
 		}
 	}
-	ok, err := g.check(ctx)
-	if err != nil || !ok {
-		return nil, err
+	// model satisfies every assertion: the pivot query's, and each
+	// thread's prefix (placed by model itself or by the check that found it).
+	g.lastNative = native
+	m := make([]int64, len(a.o))
+	for i, v := range a.o {
+		m[i] = model[v]
 	}
-	return g.model(a), nil
+	return m, nil
 }
 
 // mayKeepMore reports whether some other thread took, before r in the

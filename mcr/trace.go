@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"ncmc/seg"
@@ -197,16 +198,35 @@ func (s *Seed) FrozenKey() string {
 		flush bool
 		loc   int64
 	}
-	per := map[group][]string{}
+	// Built with strconv rather than fmt: keys are computed for every seed
+	// (the same text as "%d/%v/%d/%d/%d/%v/%v" per step).
+	per := map[group][]byte{}
 	for i, st := range s.Steps {
 		if st.Flush {
 			g := group{st.T, true, st.Loc}
-			per[g] = append(per[g], "f")
+			per[g] = append(per[g], 'f')
 			continue
 		}
 		e := s.Expect[i]
 		g := group{t: st.T}
-		per[g] = append(per[g], fmt.Sprintf("%d/%v/%d/%d/%d/%v/%v", e.Kind, e.HasEvent, e.Loc, e.RVal, e.WVal, e.AnyWVal, e.LeavesAtomic))
+		buf := per[g]
+		if len(buf) > 0 {
+			buf = append(buf, ',')
+		}
+		buf = strconv.AppendInt(buf, int64(e.Kind), 10)
+		buf = append(buf, '/')
+		buf = strconv.AppendBool(buf, e.HasEvent)
+		buf = append(buf, '/')
+		buf = strconv.AppendInt(buf, e.Loc, 10)
+		buf = append(buf, '/')
+		buf = strconv.AppendInt(buf, e.RVal, 10)
+		buf = append(buf, '/')
+		buf = strconv.AppendInt(buf, e.WVal, 10)
+		buf = append(buf, '/')
+		buf = strconv.AppendBool(buf, e.AnyWVal)
+		buf = append(buf, '/')
+		buf = strconv.AppendBool(buf, e.LeavesAtomic)
+		per[g] = buf
 	}
 	gs := make([]group, 0, len(per))
 	for g := range per {
@@ -229,7 +249,10 @@ func (s *Seed) FrozenKey() string {
 		if g.flush {
 			fmt.Fprintf(&b, "f%d:%d=%d;", g.t, g.loc, len(per[g]))
 		} else {
-			fmt.Fprintf(&b, "%d=%s;", g.t, strings.Join(per[g], ","))
+			b.WriteString(strconv.Itoa(int(g.t)))
+			b.WriteByte('=')
+			b.Write(per[g])
+			b.WriteByte(';')
 		}
 	}
 	for _, t := range sortedKeys(s.Choices) {
