@@ -1,7 +1,6 @@
 package mcr
 
 import (
-	"container/heap"
 	"context"
 	"slices"
 	"time"
@@ -60,6 +59,9 @@ type NativeDecider struct {
 	budget    int
 	hint      []int64
 	tails     []int32
+	off       []int32
+	preds     []int32
+	ready     []int32
 	active    []int32
 	ctx       context.Context
 	cancelled bool
@@ -202,14 +204,27 @@ func (d *NativeDecider) Decide(ctx context.Context, q *Query) (Answer, error) {
 	for _, u := range units {
 		d.succ[u[0]] = append(d.succ[u[0]], u[1])
 	}
-	preds := make(map[int32][]int32, len(units)) // only for chain building
+	// Predecessors by unit atoms, in compressed rows (off[v]..off[v+1]).
+	d.off = resize(d.off, nv+1)
+	clear(d.off)
 	for _, u := range units {
-		preds[u[1]] = append(preds[u[1]], u[0])
+		d.off[u[1]+1]++
 	}
+	for v := range nv {
+		d.off[v+1] += d.off[v]
+	}
+	d.preds = resize(d.preds, len(units))
+	fill := resize(d.indeg[:0], nv)
+	copy(fill, d.off[:nv])
+	for _, u := range units {
+		d.preds[fill[u[1]]] = u[0]
+		fill[u[1]]++
+	}
+	d.indeg = fill
 	d.tails = d.tails[:0]
 	for _, v := range active {
 		c := int32(-1)
-		for _, p := range preds[v] {
+		for _, p := range d.preds[d.off[v]:d.off[v+1]] {
 			if pc := d.chain[p]; pc >= 0 && d.tails[pc] == p {
 				c = pc
 				break
@@ -228,8 +243,11 @@ func (d *NativeDecider) Decide(ctx context.Context, q *Query) (Answer, error) {
 	k := len(d.tails)
 	d.k = k
 	d.clock = resize(d.clock, nv*k)
-	for i := range d.clock {
-		d.clock[i] = -1
+	for _, v := range active {
+		row := d.clock[int(v)*k : int(v)*k+k]
+		for c := range row {
+			row[c] = -1
+		}
 	}
 	// Initial clocks: a topological order of the unit graph.
 	d.indeg = resize(d.indeg, nv)
@@ -598,44 +616,62 @@ func (d *NativeDecider) witness() {
 			d.indeg[w]++
 		}
 	}
-	h := &readyHeap{d: d}
-	for v := range nv {
-		if d.indeg[v] == 0 {
-			h.items = append(h.items, int32(v))
+	// A binary heap of ready variables by (hint, Var).
+	h := d.ready[:0]
+	less := func(x, y int32) bool {
+		if hx, hy := d.hintOf(x), d.hintOf(y); hx != hy {
+			return hx < hy
+		}
+		return x < y
+	}
+	push := func(v int32) {
+		h = append(h, v)
+		for i := len(h) - 1; i > 0; {
+			p := (i - 1) / 2
+			if !less(h[i], h[p]) {
+				break
+			}
+			h[i], h[p] = h[p], h[i]
+			i = p
 		}
 	}
-	heap.Init(h)
+	pop := func() int32 {
+		top := h[0]
+		last := len(h) - 1
+		h[0] = h[last]
+		h = h[:last]
+		for i := 0; ; {
+			l, m := 2*i+1, i
+			if l < len(h) && less(h[l], h[m]) {
+				m = l
+			}
+			if l+1 < len(h) && less(h[l+1], h[m]) {
+				m = l + 1
+			}
+			if m == i {
+				break
+			}
+			h[i], h[m] = h[m], h[i]
+			i = m
+		}
+		return top
+	}
+	for v := range nv {
+		if d.indeg[v] == 0 {
+			push(int32(v))
+		}
+	}
 	n := int64(0)
-	for h.Len() > 0 {
-		v := heap.Pop(h).(int32)
+	for len(h) > 0 {
+		v := pop()
 		d.place[v] = n
 		n++
 		for _, w := range d.succ[v] {
 			d.indeg[w]--
 			if d.indeg[w] == 0 {
-				heap.Push(h, w)
+				push(w)
 			}
 		}
 	}
-}
-
-type readyHeap struct {
-	d     *NativeDecider
-	items []int32
-}
-
-func (h *readyHeap) Len() int { return len(h.items) }
-func (h *readyHeap) Less(i, j int) bool {
-	x, y := h.items[i], h.items[j]
-	if hx, hy := h.d.hintOf(x), h.d.hintOf(y); hx != hy {
-		return hx < hy
-	}
-	return x < y
-}
-func (h *readyHeap) Swap(i, j int) { h.items[i], h.items[j] = h.items[j], h.items[i] }
-func (h *readyHeap) Push(x any)    { h.items = append(h.items, x.(int32)) }
-func (h *readyHeap) Pop() any {
-	x := h.items[len(h.items)-1]
-	h.items = h.items[:len(h.items)-1]
-	return x
+	d.ready = h[:0]
 }
