@@ -134,6 +134,8 @@ type Stats struct {
 	Queue      int           `json:"queue"`                 // pending work (choice points left on the DFS stack, or seeds)
 	Seeds      int           `json:"seeds,omitempty"`       // mcr: distinct seeds generated (incl. the initial one)
 	SMTQueries int           `json:"smt_queries,omitempty"` // mcr: solver queries
+	Nodes      int           `json:"nodes,omitempty"`       // vmcr: annotated partial traces visited
+	Runs       int           `json:"runs,omitempty"`        // vmcr: interpreter runs (one per node at most)
 	SMTTime    time.Duration `json:"-"`
 	ReplayTime time.Duration `json:"-"`
 	Elapsed    time.Duration `json:"-"`
@@ -158,6 +160,10 @@ type Classes struct {
 	// SEG counts distinct semantic execution graphs (with Options.Specs;
 	// seg.Semantic): the classes of NCMC's SC-equivalence.
 	SEG int `json:"seg,omitempty"`
+	// Values counts distinct (read-value vector, per-thread nondeterministic
+	// choices, final state) triples of complete executions: the classes
+	// the vmcr explorer explores one execution of.
+	Values int `json:"values"`
 }
 
 // Result is the answer of Verify.
@@ -317,6 +323,16 @@ func verifyAuto(ctx context.Context, prog *ir.Program, opts Options, autoNote st
 			res.Note = autoNote
 		}
 		return res, err
+	case "vmcr":
+		if why := vmcrUnsupported(prog, opts); why != "" {
+			opts.StateCache = true
+			res, err := exploreReference(ctx, prog, opts)
+			if res != nil {
+				res.Note = why + "; explored with the stateful reference explorer instead"
+			}
+			return res, err
+		}
+		return exploreVMCR(ctx, prog, opts) // vmcrexplore.go
 	case "mcr":
 		if why := mcrUnsupported(prog, opts); why != "" {
 			res, err := exploreReference(ctx, prog, opts)
@@ -327,7 +343,7 @@ func verifyAuto(ctx context.Context, prog *ir.Program, opts Options, autoNote st
 		}
 		return exploreMCR(ctx, prog, opts)
 	}
-	return nil, fmt.Errorf("explorer %q is not available (available: auto, mcr, reference, ncmc, coverability)", opts.Explorer)
+	return nil, fmt.Errorf("explorer %q is not available (available: auto, mcr, vmcr, reference, ncmc, coverability)", opts.Explorer)
 }
 
 // collector accumulates outcomes, classes and the verdict over executions.
@@ -342,6 +358,7 @@ type collector struct {
 	rvKeys   map[string]struct{}
 	rfKeys   map[string]struct{}
 	segKeys  map[string]struct{}
+	valKeys  map[string]struct{}
 
 	violation  string
 	violKind   string
@@ -352,7 +369,7 @@ type collector struct {
 
 func newCollector(prog *ir.Program, names *Names, opts Options) *collector {
 	return &collector{prog: prog, names: names, opts: opts, start: time.Now(),
-		outcomes: map[string]*Outcome{}, rvKeys: map[string]struct{}{}, rfKeys: map[string]struct{}{}, segKeys: map[string]struct{}{}}
+		outcomes: map[string]*Outcome{}, rvKeys: map[string]struct{}{}, rfKeys: map[string]struct{}{}, segKeys: map[string]struct{}{}, valKeys: map[string]struct{}{}}
 }
 
 // add records a finished execution; it reports whether it was a violation.
@@ -383,7 +400,9 @@ func (c *collector) add(x *Execution) bool {
 		}
 	}
 	if c.opts.Classes && (x.Complete()) {
-		c.rvKeys[x.G.Key(seg.KeyOpts{Kind: seg.KeyValues})] = struct{}{}
+		rv := x.G.Key(seg.KeyOpts{Kind: seg.KeyValues})
+		c.rvKeys[rv] = struct{}{}
+		c.valKeys[rv+"|"+choiceKey(x)+"|"+FinalState(x)] = struct{}{}
 		c.rfKeys[x.G.Key(seg.KeyOpts{Kind: seg.KeyRF})] = struct{}{}
 		if len(c.opts.Specs) > 0 {
 			if k, err := segKey(c.prog, c.opts, x); err == nil { // ncmcthesis.go
@@ -440,7 +459,7 @@ func (c *collector) result(explorer, stopped, stopKind string) *Result {
 		r.Outcomes = []Outcome{}
 	}
 	if c.opts.Classes {
-		r.Classes = &Classes{ReadValues: len(c.rvKeys), RF: len(c.rfKeys), SEG: len(c.segKeys)}
+		r.Classes = &Classes{ReadValues: len(c.rvKeys), RF: len(c.rfKeys), SEG: len(c.segKeys), Values: len(c.valKeys)}
 	}
 	switch {
 	case c.violation != "":

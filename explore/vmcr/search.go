@@ -1,0 +1,283 @@
+package vmcr
+
+import (
+	"encoding/binary"
+	"sort"
+)
+
+// wsearch looks for a witness of an annotation over the steps of a trace:
+// a schedule in which every annotated read reads from one of its good
+// writes. Steps that do not write are taken as soon as they are enabled
+// (they cannot disable anything); the search branches only on writes, in
+// the order of the trace, and remembers the states it has failed from.
+type wsearch struct {
+	e      *explorer
+	n      *node
+	tr     *Trace
+	limit  []int
+	need   []int
+	finals []final
+	rel    []int64
+	pos    []int
+	mem    map[int64]Ref
+	trail  []undo
+	sched  []int32
+	failed map[string]struct{}
+	key    []byte
+	states int
+	over   bool
+}
+
+type final struct {
+	loc  int64
+	good []Ref
+}
+
+type undo struct {
+	t    int32
+	loc  int64
+	prev Ref
+	had  bool
+	w    bool
+}
+
+// search returns a witness of c's annotation over tr's steps, each thread
+// u taking at most limit[u] steps, or nil if there is none. With all, every
+// thread must run to its end (the observer's reads).
+func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, error) {
+	e.stats.Searches++
+	nt := len(tr.Threads)
+	s := &wsearch{e: e, n: c, tr: tr, limit: limit, need: make([]int, nt), pos: make([]int, nt),
+		mem: map[int64]Ref{}, failed: map[string]struct{}{}}
+	relSet := map[int64]bool{}
+	parked := map[int32]int{}
+	for t := 0; t < nt; t++ {
+		if all {
+			s.need[t] = limit[t]
+		}
+		as := c.annOf(t)
+		for k, a := range as {
+			if a.choice {
+				continue
+			}
+			st := tr.dec[t][k].step
+			loc := tr.Threads[t].Steps[st].Loc
+			relSet[loc] = true
+			if a.stuck {
+				s.need[t] = max(s.need[t], st)
+				if limit[t] > st {
+					limit[t] = st
+				}
+				parked[int32(t)] = st
+				s.finals = append(s.finals, final{loc: loc, good: a.good})
+				continue
+			}
+			s.need[t] = max(s.need[t], st+1)
+		}
+		if s.need[t] > limit[t] {
+			return nil, nil
+		}
+	}
+	for k, a := range c.obs {
+		l := e.opts.Observed[k]
+		relSet[l] = true
+		s.finals = append(s.finals, final{loc: l, good: a.good})
+	}
+	for l := range relSet {
+		s.rel = append(s.rel, l)
+	}
+	sort.Slice(s.rel, func(i, j int) bool { return s.rel[i] < s.rel[j] })
+	ok := s.dfs()
+	e.stats.SearchStates += s.states
+	if s.over {
+		return nil, ErrSearchBudget
+	}
+	if !ok {
+		return nil, nil
+	}
+	w := &Witness{Sched: s.sched, Choices: c.choices()}
+	if len(parked) > 0 {
+		w.Parked = parked
+	}
+	return w, nil
+}
+
+// annAt returns the annotation of step (t, i) if it is an annotated read.
+func (s *wsearch) annAt(t, i int) *ann {
+	as := s.n.annOf(t)
+	k := s.tr.rdec[t][i]
+	if k < 0 || int(k) >= len(as) {
+		return nil
+	}
+	return &as[k]
+}
+
+func (s *wsearch) started(t int) bool {
+	sp := s.tr.Threads[t].Spawn
+	return sp.T < 0 || s.pos[sp.T] > int(sp.I)
+}
+
+// next reports whether thread t's next step can be taken, and whether it writes.
+func (s *wsearch) next(t int) (ok, writes bool) {
+	i := s.pos[t]
+	if i >= s.limit[t] || !s.started(t) {
+		return false, false
+	}
+	st := &s.tr.Threads[t].Steps[i]
+	switch st.Op {
+	case OpJoin:
+		c := int(st.Other)
+		if c < 0 || c >= len(s.tr.Threads) {
+			return false, false
+		}
+		ct := &s.tr.Threads[c]
+		return ct.End == EndDone && s.pos[c] == len(ct.Steps) && s.limit[c] == len(ct.Steps), false
+	case OpRead, OpRMW, OpLock:
+		a := s.annAt(t, i)
+		if a == nil || a.stuck {
+			return false, false
+		}
+		cur, ok := s.mem[st.Loc]
+		if !ok {
+			cur = Init
+		}
+		if !inRefs(cur, a.good) {
+			return false, false
+		}
+		if st.WriteFor != nil {
+			w, _ := st.WriteFor(a.val)
+			return true, w
+		}
+		return true, st.Wrote
+	case OpWrite, OpUnlock:
+		return true, true
+	}
+	return !st.Pending, false
+}
+
+func (s *wsearch) do(t int, writes bool) {
+	i := s.pos[t]
+	u := undo{t: int32(t), w: writes}
+	if writes {
+		loc := s.tr.Threads[t].Steps[i].Loc
+		u.loc = loc
+		u.prev, u.had = s.mem[loc]
+		s.mem[loc] = Ref{int32(t), int32(i)}
+	}
+	s.trail = append(s.trail, u)
+	s.pos[t]++
+	s.sched = append(s.sched, int32(t))
+}
+
+func (s *wsearch) undoTo(n int) {
+	for len(s.trail) > n {
+		u := s.trail[len(s.trail)-1]
+		s.trail = s.trail[:len(s.trail)-1]
+		s.pos[u.t]--
+		s.sched = s.sched[:len(s.sched)-1]
+		if u.w {
+			if u.had {
+				s.mem[u.loc] = u.prev
+			} else {
+				delete(s.mem, u.loc)
+			}
+		}
+	}
+}
+
+func (s *wsearch) goal() bool {
+	for t, n := range s.need {
+		if s.pos[t] < n {
+			return false
+		}
+	}
+	for _, f := range s.finals {
+		cur, ok := s.mem[f.loc]
+		if !ok {
+			cur = Init
+		}
+		if !inRefs(cur, f.good) {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *wsearch) stateKey() string {
+	b := s.key[:0]
+	for _, p := range s.pos {
+		b = binary.AppendUvarint(b, uint64(p))
+	}
+	for _, l := range s.rel {
+		r, ok := s.mem[l]
+		if !ok {
+			r = Init
+		}
+		b = binary.AppendVarint(b, int64(r.T))
+		b = binary.AppendUvarint(b, uint64(r.I))
+	}
+	s.key = b
+	return string(b)
+}
+
+func (s *wsearch) dfs() bool {
+	s.states++
+	if s.states > s.e.opts.MaxSearch {
+		s.over = true
+		return false
+	}
+	mark := len(s.trail)
+	// Take every enabled step that does not write.
+	for progress := true; progress; {
+		progress = false
+		for t := range s.pos {
+			for {
+				ok, w := s.next(t)
+				if !ok || w {
+					break
+				}
+				s.do(t, false)
+				progress = true
+			}
+		}
+	}
+	if s.goal() {
+		return true
+	}
+	k := s.stateKey()
+	if _, bad := s.failed[k]; bad {
+		s.undoTo(mark)
+		return false
+	}
+	var moves []int
+	for t := range s.pos {
+		if ok, w := s.next(t); ok && w {
+			moves = append(moves, t)
+		}
+	}
+	sort.Slice(moves, func(i, j int) bool {
+		return s.tpos(moves[i]) < s.tpos(moves[j])
+	})
+	for _, t := range moves {
+		m := len(s.trail)
+		s.do(t, true)
+		if s.dfs() {
+			return true
+		}
+		if s.over {
+			return false
+		}
+		s.undoTo(m)
+	}
+	s.failed[k] = struct{}{}
+	s.undoTo(mark)
+	return false
+}
+
+func (s *wsearch) tpos(t int) int32 {
+	i := s.pos[t]
+	if i < len(s.tr.tpos[t]) {
+		return s.tr.tpos[t][i]
+	}
+	return 1 << 30
+}
