@@ -266,6 +266,9 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 	stopped, stopKind := "", ""
 	leaf := func(tr *vmcr.Trace) bool {
 		run := tr.Payload.(*vmcrRun)
+		if opts.Debug != nil {
+			opts.Debug("vmcr leaf: %s | %s | %s (complete %v)", run.x.G.Key(seg.KeyOpts{Kind: seg.KeyValues}), choiceKey(run.x), FinalState(run.x), run.x.Complete())
+		}
 		if col.add(run.x) && cex == nil {
 			cex = run.w
 			if !opts.KeepGoing {

@@ -30,6 +30,7 @@ type Stats struct {
 	Searches     int // witness searches
 	SearchStates int // states visited by witness searches
 	Infeasible   int // annotations without a witness
+	Duplicates   int // leaves whose class an elder sibling subtree holds (not reported)
 }
 
 // ErrSearchBudget is returned when one witness search exceeds MaxSearch.
@@ -45,11 +46,11 @@ type ann struct {
 
 // node is an annotated trace.
 type node struct {
-	ann [][]ann        // per thread, its first decisions
-	obs []ann          // the observer's reads, Observed[k] for obs[k]
-	neg map[Ref][]int  // read -> per-thread extent of the writes it may not read (nor Init)
-	tr  *Trace         // a run consistent with ann
-	wit *Witness       // the witness tr was run from
+	ann [][]ann       // per thread, its first decisions
+	obs []ann         // the observer's reads, Observed[k] for obs[k]
+	neg map[Ref][]int // read -> per-thread extent of the writes it may not read (nor Init)
+	tr  *Trace        // a run consistent with ann
+	wit *Witness      // the witness tr was run from
 }
 
 // front is a frontier decision.
@@ -76,9 +77,12 @@ type part struct {
 
 // frame is a node on the search path, for backtrack points.
 type frame struct {
-	ext   []int
-	reads []front
-	newW  []bool // a descendant wrote reads[i]'s location beyond ext in another thread
+	node   *node
+	ext    []int
+	reads  []front
+	newW   []bool    // a descendant wrote reads[i]'s location beyond ext in another thread
+	cur    int       // the read being branched on
+	groups [][]group // the value groups of the reads branched on so far
 }
 
 type explorer struct {
@@ -377,7 +381,7 @@ func (e *explorer) explore(n *node) {
 		}
 		return reads[i].t < reads[j].t
 	})
-	fr := &frame{ext: p.ext, reads: reads, newW: make([]bool, len(reads))}
+	fr := &frame{node: n, ext: p.ext, reads: reads, newW: make([]bool, len(reads)), groups: make([][]group, len(reads))}
 	// A read that may only read writes beyond an ancestor's partial trace
 	// may have no candidate here; its later writes can only come from the
 	// other frontier reads, so they are always tried.
@@ -399,7 +403,9 @@ func (e *explorer) explore(n *node) {
 			}
 		}
 		xr := Ref{int32(x.t), int32(x.step)}
-		for _, g := range e.candidates(n, p, x, neg[xr]) {
+		fr.cur = i
+		fr.groups[i] = e.candidates(n, p, x, neg[xr])
+		for _, g := range fr.groups[i] {
 			c := n.with(x.t, ann{val: g.val, good: g.ws, stuck: g.stuck})
 			c.neg = neg
 			e.child(n, p, c, x, g)
@@ -677,6 +683,15 @@ func (e *explorer) leaf(n *node) {
 		e.stats.Discarded++
 		return
 	}
+	dup, err := e.duplicate(n)
+	if err != nil {
+		e.fail(err)
+		return
+	}
+	if dup {
+		e.stats.Duplicates++
+		return
+	}
 	e.stats.Leaves++
 	if e.opts.Leaf != nil && e.opts.Leaf(n.tr) {
 		e.stop = true
@@ -733,4 +748,108 @@ func (e *explorer) validate(c *node) bool {
 		}
 	}
 	return true
+}
+
+// duplicate reports whether the class of leaf n lies in a subtree explored
+// before: at an ancestor that branched on its frontier reads x_1..x_i, the
+// leaf lies in x_i's subtree (x_1..x_{i-1} read writes beyond the
+// ancestor's partial trace), and x_j (j < i) had a value group of the
+// leaf's value; if the leaf's class has a schedule in which x_j reads from
+// that group (and x_1..x_{j-1} from beyond the partial trace), x_j's
+// subtree holds it.
+func (e *explorer) duplicate(n *node) (bool, error) {
+	tr := n.tr
+	for _, f := range e.stack {
+		for j := 0; j < f.cur; j++ {
+			x := f.reads[j]
+			st := &tr.Threads[x.t].Steps[x.step]
+			for _, g := range f.groups[j] {
+				if g.stuck != st.Pending || !g.stuck && g.val != st.RVal {
+					continue
+				}
+				ok, err := e.realizable(n, f, j, g)
+				if err != nil || ok {
+					return ok, err
+				}
+			}
+		}
+	}
+	return false, nil
+}
+
+// realizable reports whether leaf n's class has a schedule that agrees
+// with frame f's annotation, in which f's read j reads from group g and
+// f's reads before j read writes beyond f's partial trace.
+func (e *explorer) realizable(n *node, f *frame, j int, g group) (bool, error) {
+	e.stats.Searches++
+	tr := n.tr
+	nt := len(tr.Threads)
+	s := &wsearch{e: e, tr: tr, limit: make([]int, nt), need: make([]int, nt), pos: make([]int, nt),
+		mem: map[int64]Ref{}, failed: map[string]struct{}{}}
+	xs := map[Ref]int{}
+	for k := 0; k <= j; k++ {
+		xs[Ref{int32(f.reads[k].t), int32(f.reads[k].step)}] = k
+	}
+	s.consAt = func(t, i int) *cons {
+		st := &tr.Threads[t].Steps[i]
+		if st.Pending || !st.Op.IsRead() {
+			return nil
+		}
+		if k, ok := xs[Ref{int32(t), int32(i)}]; ok {
+			if k == j {
+				return &cons{mode: mGood, val: g.val, good: g.ws}
+			}
+			return &cons{mode: mNeg, val: st.RVal, neg: f.ext}
+		}
+		as := f.node.annOf(t)
+		if d := tr.rdec[t][i]; d >= 0 && int(d) < len(as) {
+			return &cons{mode: mGood, val: as[d].val, good: as[d].good}
+		}
+		return &cons{mode: mValue, val: st.RVal}
+	}
+	rel := map[int64]bool{}
+	complete := true
+	for t := 0; t < nt; t++ {
+		th := &tr.Threads[t]
+		if th.End == EndAbsent {
+			continue
+		}
+		if th.End != EndDone {
+			complete = false
+		}
+		m := len(th.Steps)
+		if m > 0 && th.Steps[m-1].Pending {
+			m--
+			loc := th.Steps[m].Loc
+			rel[loc] = true
+			fin := final{loc: loc, nonzero: true}
+			if x := f.reads[j]; x.t == t && x.step == m {
+				fin.good = g.ws
+			} else if as := f.node.annOf(t); len(as) > 0 && as[len(as)-1].stuck && tr.dec[t][len(as)-1].step == m {
+				fin.good = as[len(as)-1].good
+			}
+			s.finals = append(s.finals, fin)
+		}
+		s.limit[t], s.need[t] = m, m
+		for i := 0; i < m; i++ {
+			if th.Steps[i].Op.IsRead() {
+				rel[th.Steps[i].Loc] = true
+			}
+		}
+	}
+	if complete {
+		for _, l := range e.opts.Observed {
+			v := tr.initVal(l)
+			if w, ok := tr.final[l]; ok {
+				v = tr.value(w, l)
+			}
+			rel[l] = true
+			s.finals = append(s.finals, final{loc: l, byVal: true, val: v})
+		}
+	}
+	for l := range rel {
+		s.rel = append(s.rel, l)
+	}
+	sort.Slice(s.rel, func(a, b int) bool { return s.rel[a] < s.rel[b] })
+	return s.run()
 }

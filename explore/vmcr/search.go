@@ -12,7 +12,7 @@ import (
 // the order of the trace, and remembers the states it has failed from.
 type wsearch struct {
 	e      *explorer
-	n      *node
+	consAt func(t, i int) *cons
 	tr     *Trace
 	limit  []int
 	need   []int
@@ -28,9 +28,29 @@ type wsearch struct {
 	over   bool
 }
 
+// final is a condition on the last write of a location at the end.
 type final struct {
-	loc  int64
+	loc     int64
+	good    []Ref // the last write is one of these (if not nil)
+	byVal   bool  // the last value is val
+	val     int64
+	nonzero bool // the last value is not 0 (a mutex stays held)
+}
+
+type mode uint8
+
+const (
+	mGood  mode = iota + 1 // read from one of good
+	mValue                 // read the value val from any write
+	mNeg                   // read the value val from a write beyond the extents neg
+)
+
+// cons is what a read must read in a witness.
+type cons struct {
+	mode mode
+	val  int64
 	good []Ref
+	neg  []int
 }
 
 type undo struct {
@@ -47,8 +67,16 @@ type undo struct {
 func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, error) {
 	e.stats.Searches++
 	nt := len(tr.Threads)
-	s := &wsearch{e: e, n: c, tr: tr, limit: limit, need: make([]int, nt), pos: make([]int, nt),
+	s := &wsearch{e: e, tr: tr, limit: limit, need: make([]int, nt), pos: make([]int, nt),
 		mem: map[int64]Ref{}, failed: map[string]struct{}{}}
+	s.consAt = func(t, i int) *cons {
+		as := c.annOf(t)
+		k := tr.rdec[t][i]
+		if k < 0 || int(k) >= len(as) || as[k].stuck {
+			return nil
+		}
+		return &cons{mode: mGood, val: as[k].val, good: as[k].good}
+	}
 	relSet := map[int64]bool{}
 	parked := map[int32]int{}
 	for t := 0; t < nt; t++ {
@@ -87,13 +115,9 @@ func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, 
 		s.rel = append(s.rel, l)
 	}
 	sort.Slice(s.rel, func(i, j int) bool { return s.rel[i] < s.rel[j] })
-	ok := s.dfs()
-	e.stats.SearchStates += s.states
-	if s.over {
-		return nil, ErrSearchBudget
-	}
-	if !ok {
-		return nil, nil
+	ok, err := s.run()
+	if !ok || err != nil {
+		return nil, err
 	}
 	w := &Witness{Sched: s.sched, Choices: c.choices()}
 	if len(parked) > 0 {
@@ -102,14 +126,53 @@ func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, 
 	return w, nil
 }
 
-// annAt returns the annotation of step (t, i) if it is an annotated read.
-func (s *wsearch) annAt(t, i int) *ann {
-	as := s.n.annOf(t)
-	k := s.tr.rdec[t][i]
-	if k < 0 || int(k) >= len(as) {
-		return nil
+func (s *wsearch) run() (bool, error) {
+	ok := s.dfs()
+	s.e.stats.SearchStates += s.states
+	if s.over {
+		return false, ErrSearchBudget
 	}
-	return &as[k]
+	return ok, nil
+}
+
+// wval is the value write w stores (at loc for Init).
+func (s *wsearch) wval(w Ref, loc int64) int64 {
+	if w.T < 0 {
+		return s.tr.initVal(loc)
+	}
+	st := &s.tr.Threads[w.T].Steps[w.I]
+	if st.WriteFor != nil {
+		if c := s.consAt(int(w.T), int(w.I)); c != nil {
+			_, v := st.WriteFor(c.val)
+			return v
+		}
+	}
+	return st.WVal
+}
+
+func (s *wsearch) cur(loc int64) Ref {
+	r, ok := s.mem[loc]
+	if !ok {
+		return Init
+	}
+	return r
+}
+
+// reads reports whether c admits reading the current write of loc.
+func (s *wsearch) reads(c *cons, loc int64) bool {
+	r := s.cur(loc)
+	switch c.mode {
+	case mGood:
+		return inRefs(r, c.good)
+	case mValue:
+		return s.wval(r, loc) == c.val
+	case mNeg:
+		if r.T < 0 || (int(r.T) < len(c.neg) && int(r.I) < c.neg[r.T]) {
+			return false
+		}
+		return s.wval(r, loc) == c.val
+	}
+	return false
 }
 
 func (s *wsearch) started(t int) bool {
@@ -133,19 +196,12 @@ func (s *wsearch) next(t int) (ok, writes bool) {
 		ct := &s.tr.Threads[c]
 		return ct.End == EndDone && s.pos[c] == len(ct.Steps) && s.limit[c] == len(ct.Steps), false
 	case OpRead, OpRMW, OpLock:
-		a := s.annAt(t, i)
-		if a == nil || a.stuck {
-			return false, false
-		}
-		cur, ok := s.mem[st.Loc]
-		if !ok {
-			cur = Init
-		}
-		if !inRefs(cur, a.good) {
+		c := s.consAt(t, i)
+		if c == nil || st.Pending && st.Op != OpLock || !s.reads(c, st.Loc) {
 			return false, false
 		}
 		if st.WriteFor != nil {
-			w, _ := st.WriteFor(a.val)
+			w, _ := st.WriteFor(c.val)
 			return true, w
 		}
 		return true, st.Wrote
@@ -192,11 +248,11 @@ func (s *wsearch) goal() bool {
 		}
 	}
 	for _, f := range s.finals {
-		cur, ok := s.mem[f.loc]
-		if !ok {
-			cur = Init
+		cur := s.cur(f.loc)
+		if f.good != nil && !inRefs(cur, f.good) {
+			return false
 		}
-		if !inRefs(cur, f.good) {
+		if f.byVal && s.wval(cur, f.loc) != f.val || f.nonzero && s.wval(cur, f.loc) == 0 {
 			return false
 		}
 	}
