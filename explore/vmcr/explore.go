@@ -130,7 +130,20 @@ func (f *frame) mark(tr *Trace) {
 		if f.newW[i] {
 			continue
 		}
-		m := tr.maxW[x.loc]
+		f.newW[i] = f.beyond(x, tr.maxW[x.loc])
+		// A read that writes (RMW, CAS, lock) changes what a later RMW of
+		// another thread reads, and so whether and what it writes: such an
+		// RMW beyond the partial trace may be a new write.
+		if !f.newW[i] && (x.op == OpRMW || x.op == OpLock) {
+			f.newW[i] = f.beyond(x, tr.maxM[x.loc])
+		}
+	}
+}
+
+// beyond reports whether m (per thread, a step index or -1) names a step
+// of a thread other than x's beyond f's partial trace.
+func (f *frame) beyond(x front, m []int32) bool {
+	{
 		for u, idx := range m {
 			if u == x.t || idx < 0 {
 				continue
@@ -140,11 +153,11 @@ func (f *frame) mark(tr *Trace) {
 				lim = f.ext[u]
 			}
 			if int(idx) >= lim {
-				f.newW[i] = true
-				break
+				return true
 			}
 		}
 	}
+	return false
 }
 
 func (e *explorer) fail(err error) {

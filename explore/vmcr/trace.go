@@ -107,6 +107,7 @@ type Trace struct {
 	tpos  [][]int32    // tpos[t][i]: index of step (t, i) in Order
 	final map[int64]Ref
 	maxW  map[int64][]int32 // per location, per thread: highest step index that wrote it (-1: none)
+	maxM  map[int64][]int32 // the same for steps that may write it when they read (RMW, CAS, lock), pending or not
 }
 
 // Witness is what a Runner runs: Sched lists the thread of each step to
@@ -137,6 +138,18 @@ func (tr *Trace) prepare() {
 	tr.rdec = make([][]int32, n)
 	tr.tpos = make([][]int32, n)
 	tr.maxW = map[int64][]int32{}
+	tr.maxM = map[int64][]int32{}
+	note := func(m map[int64][]int32, loc int64, t, i int) {
+		a := m[loc]
+		if a == nil {
+			a = make([]int32, n)
+			for k := range a {
+				a[k] = -1
+			}
+			m[loc] = a
+		}
+		a[t] = int32(i)
+	}
 	tr.final = map[int64]Ref{}
 	for t := range tr.Threads {
 		th := &tr.Threads[t]
@@ -153,15 +166,10 @@ func (tr *Trace) prepare() {
 				ds = append(ds, decision{step: i})
 			}
 			if s.Wrote && !s.Pending {
-				m := tr.maxW[s.Loc]
-				if m == nil {
-					m = make([]int32, n)
-					for k := range m {
-						m[k] = -1
-					}
-					tr.maxW[s.Loc] = m
-				}
-				m[t] = int32(i)
+				note(tr.maxW, s.Loc, t, i)
+			}
+			if s.Op == OpRMW || s.Op == OpLock {
+				note(tr.maxM, s.Loc, t, i)
 			}
 		}
 		for _, c := range th.Tail {
