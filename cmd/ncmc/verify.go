@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -36,6 +37,7 @@ type verifyCmd struct {
 	Spec          []string      `help:"Commutativity specification (YAML, docs/commspec.md) of an object type of the program; repeatable, one per object type. Selects the ncmc explorer (sc only): executions that differ only in the order of commuting invocations are explored once, and outcomes show objects by their abstraction functions." type:"existingfile"`
 	NCMCRule      string        `name:"ncmc-rule" help:"Reduction of the ncmc explorer: complete (default; semantically complete partial-order reduction, docs/ncmc.md) or thesis (the NCMC thesis's scoped-read pruning; known to miss behaviours)." default:"complete" enum:"complete,thesis"`
 	DebugMCR      bool          `name:"debug-mcr" help:"Print every mcr execution and the seeds it produced (to stderr)." hidden:""`
+	CPUProfile    string        `name:"cpuprofile" help:"Write a CPU profile of the exploration to this file (for developers)." hidden:""`
 }
 
 // jsonResult is the --json output: one object per run.
@@ -65,6 +67,12 @@ type jsonResult struct {
 }
 
 func (v *verifyCmd) run(e *env) int {
+	if v.CPUProfile != "" {
+		f, err := os.Create(v.CPUProfile)
+		if err == nil && pprof.StartCPUProfile(f) == nil {
+			defer func() { pprof.StopCPUProfile(); f.Close() }()
+		}
+	}
 	property := ""
 	if v.Property != "" {
 		property, _, _ = readProperty(v.Property)

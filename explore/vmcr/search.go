@@ -26,6 +26,67 @@ type wsearch struct {
 	key    []byte
 	states int
 	over   bool
+	cs     [][]*cons     // cs[t][i]: the constraint of read step (t, i) within the limit
+	pend   map[int64]int // per location: constrained reads not taken yet, plus finals
+	creads []cread       // the constrained reads with a good set
+}
+
+type cread struct {
+	t, i int
+	loc  int64
+	c    *cons
+}
+
+// setup caches the constraints and counts the pending reads per location.
+func (s *wsearch) setup() {
+	s.cs = make([][]*cons, len(s.tr.Threads))
+	s.pend = map[int64]int{}
+	for t := range s.tr.Threads {
+		n := min(s.limit[t], len(s.tr.Threads[t].Steps))
+		s.cs[t] = make([]*cons, n)
+		for i := 0; i < n; i++ {
+			st := &s.tr.Threads[t].Steps[i]
+			if !st.Op.IsRead() {
+				continue
+			}
+			c := s.consAt(t, i)
+			s.cs[t][i] = c
+			if c != nil {
+				s.pend[st.Loc]++
+				if c.mode == mGood {
+					s.creads = append(s.creads, cread{t: t, i: i, loc: st.Loc, c: c})
+				}
+			}
+		}
+	}
+	for _, f := range s.finals {
+		s.pend[f.loc]++
+	}
+}
+
+// hopeless reports whether some pending read can no longer read from its
+// good set: the current write is not in it and every write in it has run.
+func (s *wsearch) hopeless() bool {
+	for _, r := range s.creads {
+		if s.pos[r.t] > r.i {
+			continue
+		}
+		cur := s.cur(r.loc)
+		if inRefs(cur, r.c.good) {
+			continue
+		}
+		alive := false
+		for _, g := range r.c.good {
+			if g.T >= 0 && s.pos[g.T] <= int(g.I) && int(g.I) < s.limit[g.T] {
+				alive = true
+				break
+			}
+		}
+		if !alive {
+			return true
+		}
+	}
+	return false
 }
 
 // final is a condition on the last write of a location at the end.
@@ -59,6 +120,8 @@ type undo struct {
 	prev Ref
 	had  bool
 	w    bool
+	r    bool // a constrained read
+	rloc int64
 }
 
 // search returns a witness of c's annotation over tr's steps, each thread
@@ -127,6 +190,7 @@ func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, 
 }
 
 func (s *wsearch) run() (bool, error) {
+	s.setup()
 	ok := s.dfs()
 	s.e.stats.SearchStates += s.states
 	if s.over {
@@ -142,7 +206,7 @@ func (s *wsearch) wval(w Ref, loc int64) int64 {
 	}
 	st := &s.tr.Threads[w.T].Steps[w.I]
 	if st.WriteFor != nil {
-		if c := s.consAt(int(w.T), int(w.I)); c != nil {
+		if c := s.consOf(int(w.T), int(w.I)); c != nil {
 			_, v := st.WriteFor(c.val)
 			return v
 		}
@@ -196,7 +260,7 @@ func (s *wsearch) next(t int) (ok, writes bool) {
 		ct := &s.tr.Threads[c]
 		return ct.End == EndDone && s.pos[c] == len(ct.Steps) && s.limit[c] == len(ct.Steps), false
 	case OpRead, OpRMW, OpLock:
-		c := s.consAt(t, i)
+		c := s.cs[t][i]
 		if c == nil || st.Pending && st.Op != OpLock || !s.reads(c, st.Loc) {
 			return false, false
 		}
@@ -211,9 +275,20 @@ func (s *wsearch) next(t int) (ok, writes bool) {
 	return !st.Pending, false
 }
 
+func (s *wsearch) consOf(t, i int) *cons {
+	if i < len(s.cs[t]) {
+		return s.cs[t][i]
+	}
+	return nil
+}
+
 func (s *wsearch) do(t int, writes bool) {
 	i := s.pos[t]
 	u := undo{t: int32(t), w: writes}
+	if i < len(s.cs[t]) && s.cs[t][i] != nil {
+		u.r, u.rloc = true, s.tr.Threads[t].Steps[i].Loc
+		s.pend[u.rloc]--
+	}
 	if writes {
 		loc := s.tr.Threads[t].Steps[i].Loc
 		u.loc = loc
@@ -231,6 +306,9 @@ func (s *wsearch) undoTo(n int) {
 		s.trail = s.trail[:len(s.trail)-1]
 		s.pos[u.t]--
 		s.sched = s.sched[:len(s.sched)-1]
+		if u.r {
+			s.pend[u.rloc]++
+		}
 		if u.w {
 			if u.had {
 				s.mem[u.loc] = u.prev
@@ -265,6 +343,10 @@ func (s *wsearch) stateKey() string {
 		b = binary.AppendUvarint(b, uint64(p))
 	}
 	for _, l := range s.rel {
+		if s.pend[l] == 0 {
+			b = append(b, 0xff)
+			continue
+		}
 		r, ok := s.mem[l]
 		if !ok {
 			r = Init
@@ -283,22 +365,27 @@ func (s *wsearch) dfs() bool {
 		return false
 	}
 	mark := len(s.trail)
-	// Take every enabled step that does not write.
+	// Take every enabled step that does not write, or writes a location
+	// no pending read (other than itself) or final condition looks at.
 	for progress := true; progress; {
 		progress = false
 		for t := range s.pos {
 			for {
 				ok, w := s.next(t)
-				if !ok || w {
+				if !ok || w && !s.free(t) {
 					break
 				}
-				s.do(t, false)
+				s.do(t, w)
 				progress = true
 			}
 		}
 	}
 	if s.goal() {
 		return true
+	}
+	if s.hopeless() {
+		s.undoTo(mark)
+		return false
 	}
 	k := s.stateKey()
 	if _, bad := s.failed[k]; bad {
@@ -328,6 +415,19 @@ func (s *wsearch) dfs() bool {
 	s.failed[k] = struct{}{}
 	s.undoTo(mark)
 	return false
+}
+
+// free reports whether thread t's next step (a write) can be taken at once:
+// no pending read or final condition but the step itself looks at its
+// location.
+func (s *wsearch) free(t int) bool {
+	i := s.pos[t]
+	st := &s.tr.Threads[t].Steps[i]
+	p := s.pend[st.Loc]
+	if i < len(s.cs[t]) && s.cs[t][i] != nil {
+		p--
+	}
+	return p == 0
 }
 
 func (s *wsearch) tpos(t int) int32 {
