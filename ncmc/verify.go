@@ -144,6 +144,8 @@ type Stats struct {
 	Native     int   `json:"native,omitempty"`       // mcr: queries decided by the native decider
 	Z3Calls    int   `json:"z3_calls,omitempty"`     // mcr: queries decided by Z3 (fallbacks, or all with Decider "z3")
 	Fallbacks  int   `json:"z3_fallbacks,omitempty"` // mcr: native unknown answers passed to Z3
+	Nodes      int   `json:"nodes,omitempty"`        // vmcr: annotated partial traces visited
+	Runs       int   `json:"runs,omitempty"`         // vmcr: interpreter runs (one per node at most)
 	// NativeReplayFailures counts seeds from native witnesses whose replay
 	// failed (a decider bug): their parent's seeds were asked to Z3 again.
 	NativeReplayFailures int           `json:"native_replay_failures,omitempty"`
@@ -171,6 +173,10 @@ type Classes struct {
 	// SEG counts distinct semantic execution graphs (with Options.Specs;
 	// seg.Semantic): the classes of NCMC's SC-equivalence.
 	SEG int `json:"seg,omitempty"`
+	// Values counts distinct (read-value vector, per-thread nondeterministic
+	// choices, final state) triples of complete executions: the classes
+	// the vmcr explorer explores one execution of.
+	Values int `json:"values"`
 }
 
 // Result is the answer of Verify.
@@ -330,6 +336,16 @@ func verifyAuto(ctx context.Context, prog *ir.Program, opts Options, autoNote st
 			res.Note = autoNote
 		}
 		return res, err
+	case "vmcr":
+		if why := vmcrUnsupported(prog, opts); why != "" {
+			opts.StateCache = true
+			res, err := exploreReference(ctx, prog, opts)
+			if res != nil {
+				res.Note = why + "; explored with the stateful reference explorer instead"
+			}
+			return res, err
+		}
+		return exploreVMCR(ctx, prog, opts) // vmcrexplore.go
 	case "mcr":
 		if why := mcrUnsupported(prog, opts); why != "" {
 			res, err := exploreReference(ctx, prog, opts)
@@ -340,7 +356,7 @@ func verifyAuto(ctx context.Context, prog *ir.Program, opts Options, autoNote st
 		}
 		return exploreMCR(ctx, prog, opts)
 	}
-	return nil, fmt.Errorf("explorer %q is not available (available: auto, mcr, reference, ncmc, coverability)", opts.Explorer)
+	return nil, fmt.Errorf("explorer %q is not available (available: auto, mcr, vmcr, reference, ncmc, coverability)", opts.Explorer)
 }
 
 // collector accumulates outcomes, classes and the verdict over executions.
@@ -355,6 +371,7 @@ type collector struct {
 	rvKeys   map[string]struct{}
 	rfKeys   map[string]struct{}
 	segKeys  map[string]struct{}
+	valKeys  map[string]struct{}
 
 	violation  string
 	violKind   string
@@ -365,7 +382,7 @@ type collector struct {
 
 func newCollector(prog *ir.Program, names *Names, opts Options) *collector {
 	return &collector{prog: prog, names: names, opts: opts, start: time.Now(),
-		outcomes: map[string]*Outcome{}, rvKeys: map[string]struct{}{}, rfKeys: map[string]struct{}{}, segKeys: map[string]struct{}{}}
+		outcomes: map[string]*Outcome{}, rvKeys: map[string]struct{}{}, rfKeys: map[string]struct{}{}, segKeys: map[string]struct{}{}, valKeys: map[string]struct{}{}}
 }
 
 // add records a finished execution; it reports whether it was a violation.
@@ -396,7 +413,9 @@ func (c *collector) add(x *Execution) bool {
 		}
 	}
 	if c.opts.Classes && (x.Complete()) {
-		c.rvKeys[x.G.Key(seg.KeyOpts{Kind: seg.KeyValues})] = struct{}{}
+		rv := x.G.Key(seg.KeyOpts{Kind: seg.KeyValues})
+		c.rvKeys[rv] = struct{}{}
+		c.valKeys[rv+"|"+choiceKey(x)+"|"+FinalState(x)] = struct{}{}
 		c.rfKeys[x.G.Key(seg.KeyOpts{Kind: seg.KeyRF})] = struct{}{}
 		if len(c.opts.Specs) > 0 {
 			if k, err := segKey(c.prog, c.opts, x); err == nil { // ncmcthesis.go
@@ -453,7 +472,7 @@ func (c *collector) result(explorer, stopped, stopKind string) *Result {
 		r.Outcomes = []Outcome{}
 	}
 	if c.opts.Classes {
-		r.Classes = &Classes{ReadValues: len(c.rvKeys), RF: len(c.rfKeys), SEG: len(c.segKeys)}
+		r.Classes = &Classes{ReadValues: len(c.rvKeys), RF: len(c.rfKeys), SEG: len(c.segKeys), Values: len(c.valKeys)}
 	}
 	switch {
 	case c.violation != "":

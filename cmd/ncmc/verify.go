@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -16,7 +17,7 @@ import (
 type verifyCmd struct {
 	File          string        `arg:"" help:"Program to verify (.cir, or C: .c, .i)."`
 	Model         string        `help:"Memory model: sc, tso, pso, ra or rc11 (tso/pso: operational store buffers; ra/rc11: reference explorer over execution graphs, rf and mo choices checked against the model, data races on non-atomic accesses are violations)." default:"sc" enum:"sc,tso,pso,ra,rc11"`
-	Explorer      string        `help:"Exploration algorithm: auto (mcr under sc/tso/pso; the stateful reference explorer, with a note, for programs mcr does not support (condition variables, trylock); graph exploration under ra/rc11; under sc, when main spawns threads in a loop and the bounded exploration hits a bound, then the coverability explorer for the time left, 60s without --timeout), mcr (maximal causality reduction with Z3; falls back to reference where unsupported, and says so), reference (enumerates every interleaving; the oracle) or ncmc (with --spec: invocations of linearizable methods as atomic steps, commuting ones not reordered; docs/ncmc.md). auto with --spec is ncmc. coverability (sc, C/CIR programs whose threads are interchangeable and whose spawned handles are never used, e.g. main spawning in an endless loop): the Karp-Miller construction, which can prove programs with unboundedly many threads safe; it never answers violation (a violation it reaches is unknown)." default:"auto" enum:"auto,mcr,reference,ncmc,coverability"`
+	Explorer      string        `help:"Exploration algorithm: auto (mcr under sc/tso/pso; the stateful reference explorer, with a note, for programs mcr does not support (condition variables, trylock); graph exploration under ra/rc11; under sc, when main spawns threads in a loop and the bounded exploration hits a bound, then the coverability explorer for the time left, 60s without --timeout), mcr (maximal causality reduction with Z3; falls back to reference where unsupported, and says so), reference (enumerates every interleaving; the oracle) or ncmc (with --spec: invocations of linearizable methods as atomic steps, commuting ones not reordered; docs/ncmc.md). auto with --spec is ncmc. coverability (sc, C/CIR programs whose threads are interchangeable and whose spawned handles are never used, e.g. main spawning in an endless loop): the Karp-Miller construction, which can prove programs with unboundedly many threads safe; it never answers violation (a violation it reaches is unknown)." default:"auto" enum:"auto,mcr,vmcr,reference,ncmc,coverability"`
 	Unroll        int           `help:"Default loop bound: a loop whose body runs more often stops the execution with 'bound hit' (verdict unknown). Loops annotated @unroll(N) use N." default:"8"`
 	MaxExecutions int           `name:"max-executions" help:"Stop after N executions (0: no limit); stopping early gives unknown." default:"0"`
 	MaxSteps      int           `name:"max-steps" help:"Visible steps allowed per execution before it counts as a bound hit." default:"100000"`
@@ -37,6 +38,7 @@ type verifyCmd struct {
 	NCMCRule      string        `name:"ncmc-rule" help:"Reduction of the ncmc explorer: complete (default; semantically complete partial-order reduction, docs/ncmc.md) or thesis (the NCMC thesis's scoped-read pruning; known to miss behaviours)." default:"complete" enum:"complete,thesis"`
 	Decider       string        `help:"How mcr decides its feasibility queries: native (a native decider, Z3 only when it cannot decide) or z3 (every query to Z3, as before)." default:"native" enum:"native,z3"`
 	DebugMCR      bool          `name:"debug-mcr" help:"Print every mcr execution and the seeds it produced (to stderr)." hidden:""`
+	CPUProfile    string        `name:"cpuprofile" help:"Write a CPU profile of the exploration to this file (for developers)." hidden:""`
 }
 
 // jsonResult is the --json output: one object per run.
@@ -66,6 +68,12 @@ type jsonResult struct {
 }
 
 func (v *verifyCmd) run(e *env) int {
+	if v.CPUProfile != "" {
+		f, err := os.Create(v.CPUProfile)
+		if err == nil && pprof.StartCPUProfile(f) == nil {
+			defer func() { pprof.StopCPUProfile(); f.Close() }()
+		}
+	}
 	property := ""
 	if v.Property != "" {
 		property, _, _ = readProperty(v.Property)

@@ -1,0 +1,868 @@
+package vmcr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// Options configure Explore.
+type Options struct {
+	// Observed are the locations whose final values are outcomes: a
+	// virtual observer reads each of them after every thread has finished,
+	// so executions that differ only in final values are told apart.
+	Observed []int64
+	// Leaf receives every explored execution (one per class); it returns
+	// true to stop the exploration.
+	Leaf func(tr *Trace) bool
+	// MaxSearch bounds the states of one witness search (0: 1,000,000).
+	MaxSearch int
+}
+
+// Stats count the work of an exploration.
+type Stats struct {
+	Nodes        int // annotated partial traces visited
+	Runs         int // interpreter runs
+	Reused       int // children that reused their parent's run
+	Leaves       int // executions reported (one per class)
+	Discarded    int // leaves whose parked thread could move (no execution)
+	Searches     int // witness searches
+	SearchStates int // states visited by witness searches
+	Infeasible   int // annotations without a witness
+	Duplicates   int // leaves whose class an elder sibling subtree holds (not reported)
+}
+
+// ErrSearchBudget is returned when one witness search exceeds MaxSearch.
+var ErrSearchBudget = errors.New("vmcr: witness search budget exhausted")
+
+// ann is the annotation of one decision of a thread.
+type ann struct {
+	choice bool
+	val    int64
+	good   []Ref // reads: the writes it may read from (all of value val)
+	stuck  bool  // lock acquire that never happens: the mutex stays held by a write of good
+}
+
+// node is an annotated trace.
+type node struct {
+	ann [][]ann       // per thread, its first decisions
+	obs []ann         // the observer's reads, Observed[k] for obs[k]
+	neg map[Ref][]int // read -> per-thread extent of the writes it may not read (nor Init)
+	tr  *Trace        // a run consistent with ann
+	wit *Witness      // the witness tr was run from
+}
+
+// front is a frontier decision.
+type front struct {
+	t      int
+	k      int // decision index
+	step   int
+	choice bool
+	n      int
+	op     Op
+	loc    int64
+	hasNeg bool
+}
+
+// part is the partial trace of a node: per thread the steps the
+// annotation determines and the frontier.
+type part struct {
+	ext      []int // steps of each thread in the partial trace (frontier excluded)
+	front    []front
+	parked   map[int32]int
+	complete bool // every thread finished normally with every decision annotated
+	dead     bool
+}
+
+// frame is a node on the search path, for backtrack points.
+type frame struct {
+	node   *node
+	ext    []int
+	reads  []front
+	newW   []bool    // a descendant wrote reads[i]'s location beyond ext in another thread
+	cur    int       // the read being branched on
+	groups [][]group // the value groups of the reads branched on so far
+}
+
+type explorer struct {
+	ctx   context.Context
+	run   Runner
+	opts  Options
+	stats Stats
+	stack []*frame
+	stop  bool
+	err   error
+}
+
+// Explore explores the executions of the program r runs, one per class of
+// per-thread decision values (values read and choices made) and final
+// values of opts.Observed, reporting each to opts.Leaf.
+func Explore(ctx context.Context, r Runner, opts Options) (Stats, error) {
+	if opts.MaxSearch == 0 {
+		opts.MaxSearch = 1000000
+	}
+	e := &explorer{ctx: ctx, run: r, opts: opts}
+	w := &Witness{}
+	tr, err := e.runW(w)
+	if err != nil {
+		return e.stats, err
+	}
+	e.explore(&node{tr: tr, wit: w, neg: map[Ref][]int{}})
+	return e.stats, e.err
+}
+
+func (e *explorer) runW(w *Witness) (*Trace, error) {
+	e.stats.Runs++
+	tr, err := e.run.Run(e.ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	tr.prepare()
+	for _, f := range e.stack {
+		f.mark(tr)
+	}
+	return tr, nil
+}
+
+func (f *frame) mark(tr *Trace) {
+	for i, x := range f.reads {
+		if f.newW[i] {
+			continue
+		}
+		f.newW[i] = f.beyond(x, tr.maxW[x.loc])
+		// A read that writes (RMW, CAS, lock) changes what a later RMW of
+		// another thread reads, and so whether and what it writes: such an
+		// RMW beyond the partial trace may be a new write.
+		if !f.newW[i] && (x.op == OpRMW || x.op == OpLock) {
+			f.newW[i] = f.beyond(x, tr.maxM[x.loc])
+		}
+	}
+}
+
+// beyond reports whether m (per thread, a step index or -1) names a step
+// of a thread other than x's beyond f's partial trace.
+func (f *frame) beyond(x front, m []int32) bool {
+	{
+		for u, idx := range m {
+			if u == x.t || idx < 0 {
+				continue
+			}
+			lim := 0
+			if u < len(f.ext) {
+				lim = f.ext[u]
+			}
+			if int(idx) >= lim {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (e *explorer) fail(err error) {
+	if e.err == nil {
+		e.err = err
+	}
+	e.stop = true
+}
+
+// annOf returns thread t's annotations (nil beyond the slice).
+func (n *node) annOf(t int) []ann {
+	if t < len(n.ann) {
+		return n.ann[t]
+	}
+	return nil
+}
+
+// with returns a copy of n whose thread t has annotation a appended.
+func (n *node) with(t int, a ann) *node {
+	c := &node{obs: n.obs, neg: n.neg}
+	size := max(len(n.ann), t+1)
+	c.ann = make([][]ann, size)
+	copy(c.ann, n.ann)
+	old := c.ann[t]
+	c.ann[t] = append(old[:len(old):len(old)], a)
+	return c
+}
+
+// computePart derives the partial trace of n from its run.
+func (e *explorer) computePart(n *node) *part {
+	tr := n.tr
+	nt := len(tr.Threads)
+	p := &part{ext: make([]int, nt), parked: map[int32]int{}}
+	limit := make([]int, nt) // before join cuts
+	fr := make([]*front, nt)
+	for t := 0; t < nt; t++ {
+		th := &tr.Threads[t]
+		if th.End == EndAbsent {
+			continue
+		}
+		as := n.annOf(t)
+		ds := tr.dec[t]
+		if len(as) > len(ds) {
+			e.fail(fmt.Errorf("internal error: vmcr: thread %d has %d annotations but %d decisions", t, len(as), len(ds)))
+			p.dead = true
+			return p
+		}
+		if k := len(as); k > 0 && as[k-1].stuck {
+			p.parked[int32(t)] = ds[k-1].step
+			limit[t] = ds[k-1].step
+			continue
+		}
+		if k := len(as); k < len(ds) {
+			d := ds[k]
+			limit[t] = d.step
+			f := &front{t: t, k: k, step: d.step, choice: d.choice, n: d.n}
+			if !d.choice {
+				s := &th.Steps[d.step]
+				f.op, f.loc = s.Op, s.Loc
+				_, f.hasNeg = n.neg[Ref{int32(t), int32(d.step)}]
+			}
+			fr[t] = f
+			continue
+		}
+		limit[t] = len(th.Steps)
+		if limit[t] > 0 && th.Steps[limit[t]-1].Pending {
+			e.fail(fmt.Errorf("internal error: vmcr: pending step of thread %d without a decision", t))
+			p.dead = true
+			return p
+		}
+	}
+	copy(p.ext, limit)
+	cut := make([]bool, nt)
+	for changed := true; changed; {
+		changed = false
+		for t := 0; t < nt; t++ {
+			th := &tr.Threads[t]
+			if th.End == EndAbsent || p.ext[t] == 0 {
+				continue
+			}
+			if sp := th.Spawn; sp.T >= 0 && int(sp.I) >= p.ext[sp.T] {
+				p.ext[t], cut[t], changed = 0, true, true
+				continue
+			}
+			for i := 0; i < p.ext[t]; i++ {
+				s := &th.Steps[i]
+				if s.Op != OpJoin {
+					continue
+				}
+				c := int(s.Other)
+				if !p.finished(tr, c, fr, cut) {
+					p.ext[t], cut[t], changed = i, true, true
+					break
+				}
+			}
+		}
+	}
+	// A thread spawned after its parent's frontier has not started.
+	for t := 0; t < nt; t++ {
+		th := &tr.Threads[t]
+		if th.End == EndAbsent {
+			continue
+		}
+		if sp := th.Spawn; sp.T >= 0 && int(sp.I) >= p.ext[sp.T] {
+			p.ext[t], cut[t] = 0, true
+		}
+	}
+	p.complete = true
+	for t := 0; t < nt; t++ {
+		th := &tr.Threads[t]
+		if th.End == EndAbsent {
+			continue
+		}
+		if fr[t] != nil && !cut[t] {
+			p.front = append(p.front, *fr[t])
+		}
+		if fr[t] != nil || cut[t] || th.End != EndDone || p.ext[t] != len(th.Steps) {
+			p.complete = false
+		}
+		if _, ok := p.parked[int32(t)]; ok {
+			p.complete = false
+		}
+	}
+	// A parked thread needs a holder that keeps its mutex.
+	for t, i := range p.parked {
+		a := n.ann[t][len(n.ann[t])-1]
+		s := &tr.Threads[t].Steps[i]
+		if !e.holdable(tr, p.ext, a.good, s.Loc) {
+			p.dead = true
+		}
+	}
+	return p
+}
+
+// finished reports whether thread c lies wholly in the partial trace.
+func (p *part) finished(tr *Trace, c int, fr []*front, cut []bool) bool {
+	if c < 0 || c >= len(tr.Threads) {
+		return false
+	}
+	th := &tr.Threads[c]
+	return th.End == EndDone && fr[c] == nil && !cut[c] && p.ext[c] == len(th.Steps) && p.parked[int32(c)] == 0 && !p.isParked(c)
+}
+
+func (p *part) isParked(c int) bool { _, ok := p.parked[int32(c)]; return ok }
+
+// holdable reports whether some write of good (lock acquisitions of mutex
+// loc) is not released by its thread within the extents ext.
+func (e *explorer) holdable(tr *Trace, ext []int, good []Ref, loc int64) bool {
+	for _, g := range good {
+		if g.T < 0 {
+			continue
+		}
+		released := false
+		steps := tr.Threads[g.T].Steps
+		for i := int(g.I) + 1; i < ext[g.T] && i < len(steps); i++ {
+			if steps[i].Loc == loc && steps[i].Op == OpUnlock {
+				released = true
+				break
+			}
+		}
+		if !released {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *explorer) explore(n *node) {
+	if e.stop {
+		return
+	}
+	if err := e.ctx.Err(); err != nil {
+		e.fail(err)
+		return
+	}
+	e.stats.Nodes++
+	p := e.computePart(n)
+	if p.dead {
+		return
+	}
+	tr := n.tr
+	if len(p.front) == 0 {
+		if p.complete {
+			e.observe(n, p)
+			return
+		}
+		e.leaf(n)
+		return
+	}
+	// A choice is branched on alone: its alternatives partition the classes.
+	for _, f := range p.front {
+		if !f.choice {
+			continue
+		}
+		w := e.prefixWitness(n, p)
+		for k := 0; k < f.n; k++ {
+			c := n.with(f.t, ann{choice: true, val: int64(k)})
+			if tr.choiceAt(f.t, f.k) == k {
+				c.tr, c.wit = tr, n.wit
+				e.stats.Reused++
+			} else {
+				cw := &Witness{Sched: w.Sched, Choices: c.choices(), Parked: c.parkedMap(tr)}
+				ct, err := e.runW(cw)
+				if err != nil {
+					e.fail(err)
+					return
+				}
+				c.tr, c.wit = ct, cw
+				if !e.validate(c) {
+					return
+				}
+			}
+			e.explore(c)
+			if e.stop {
+				return
+			}
+		}
+		return
+	}
+	reads := append([]front(nil), p.front...)
+	rank := func(f front) int {
+		switch {
+		case f.hasNeg:
+			return 2
+		case f.op == OpLock:
+			return 0
+		}
+		return 1
+	}
+	sort.SliceStable(reads, func(i, j int) bool {
+		ri, rj := rank(reads[i]), rank(reads[j])
+		if ri != rj {
+			return ri < rj
+		}
+		return reads[i].t < reads[j].t
+	})
+	fr := &frame{node: n, ext: p.ext, reads: reads, newW: make([]bool, len(reads)), groups: make([][]group, len(reads))}
+	// A read that may only read writes beyond an ancestor's partial trace
+	// may have no candidate here; its later writes can only come from the
+	// other frontier reads, so they are always tried.
+	for i, x := range reads {
+		fr.newW[i] = x.hasNeg
+	}
+	fr.mark(tr)
+	e.stack = append(e.stack, fr)
+	defer func() { e.stack = e.stack[:len(e.stack)-1] }()
+	neg := n.neg
+	for i, x := range reads {
+		if i > 0 {
+			all := true
+			for _, b := range fr.newW[:i] {
+				all = all && b
+			}
+			if !all {
+				break
+			}
+		}
+		xr := Ref{int32(x.t), int32(x.step)}
+		fr.cur = i
+		fr.groups[i] = e.candidates(n, p, x, neg[xr])
+		for _, g := range fr.groups[i] {
+			c := n.with(x.t, ann{val: g.val, good: g.ws, stuck: g.stuck})
+			c.neg = neg
+			e.child(n, p, c, x, g)
+			if e.stop {
+				return
+			}
+		}
+		// Later siblings let x read only writes not in this partial trace.
+		nn := make(map[Ref][]int, len(neg)+1)
+		for k, v := range neg {
+			nn[k] = v
+		}
+		nn[xr] = p.ext
+		neg = nn
+	}
+}
+
+// child realises annotation c (n plus x's group g) and explores it.
+func (e *explorer) child(n *node, p *part, c *node, x front, g group) {
+	tr := n.tr
+	s := &tr.Threads[x.t].Steps[x.step]
+	if !g.stuck && !s.Pending && inRefs(s.Src, g.ws) {
+		c.tr, c.wit = tr, n.wit
+		e.stats.Reused++
+		e.explore(c)
+		return
+	}
+	if g.stuck && s.Pending && !tr.ParkedEnabled {
+		if f, ok := tr.final[x.loc]; ok && inRefs(f, g.ws) {
+			c.tr, c.wit = tr, n.wit
+			e.stats.Reused++
+			e.explore(c)
+			return
+		}
+	}
+	limit := append([]int(nil), p.ext...)
+	if g.stuck {
+		limit[x.t] = x.step
+	} else {
+		limit[x.t] = x.step + 1
+	}
+	w, err := e.search(c, tr, limit, false)
+	if err != nil {
+		e.fail(err)
+		return
+	}
+	if w == nil {
+		e.stats.Infeasible++
+		return
+	}
+	ct, err := e.runW(w)
+	if err != nil {
+		e.fail(err)
+		return
+	}
+	c.tr, c.wit = ct, w
+	if !e.validate(c) {
+		return
+	}
+	e.explore(c)
+}
+
+type group struct {
+	val   int64
+	ws    []Ref
+	stuck bool
+}
+
+// candidates groups by value the writes frontier read x may read: writes
+// of the partial trace to x's location (other threads' writes, and x's
+// thread's last one before x, or Init), without those neg forbids.
+func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
+	tr := n.tr
+	var ws []Ref
+	own := -1
+	steps := tr.Threads[x.t].Steps
+	for i := 0; i < x.step; i++ {
+		if steps[i].Wrote && steps[i].Loc == x.loc {
+			own = i
+		}
+	}
+	for u := range tr.Threads {
+		if u == x.t {
+			continue
+		}
+		lo := 0
+		if neg != nil {
+			lo = len(tr.Threads[u].Steps)
+			if u < len(neg) {
+				lo = neg[u]
+			} else {
+				lo = 0
+			}
+		}
+		us := tr.Threads[u].Steps
+		for i := lo; i < p.ext[u]; i++ {
+			if us[i].Wrote && !us[i].Pending && us[i].Loc == x.loc {
+				ws = append(ws, Ref{int32(u), int32(i)})
+			}
+		}
+	}
+	if neg == nil {
+		if own >= 0 {
+			ws = append(ws, Ref{int32(x.t), int32(own)})
+		} else {
+			ws = append(ws, Init)
+		}
+	}
+	var gs []group
+	if x.op == OpLock {
+		var free, held []Ref
+		for _, w := range ws {
+			if tr.value(w, x.loc) == 0 {
+				free = append(free, w)
+			} else {
+				held = append(held, w)
+			}
+		}
+		if len(free) > 0 {
+			gs = append(gs, group{val: 0, ws: free})
+		}
+		if len(held) > 0 && e.holdable(tr, p.ext, held, x.loc) {
+			gs = append(gs, group{val: 1, ws: held, stuck: true})
+		}
+		return gs
+	}
+	byVal := map[int64]int{}
+	for _, w := range ws {
+		v := tr.value(w, x.loc)
+		i, ok := byVal[v]
+		if !ok {
+			i = len(gs)
+			byVal[v] = i
+			gs = append(gs, group{val: v})
+		}
+		gs[i].ws = append(gs[i].ws, w)
+	}
+	sort.Slice(gs, func(i, j int) bool { return gs[i].val < gs[j].val })
+	return gs
+}
+
+func inRefs(r Ref, rs []Ref) bool {
+	for _, x := range rs {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+// choices lists the annotated choices of every thread.
+func (n *node) choices() map[int32][]int {
+	m := map[int32][]int{}
+	for t, as := range n.ann {
+		for _, a := range as {
+			if a.choice {
+				m[int32(t)] = append(m[int32(t)], int(a.val))
+			}
+		}
+	}
+	return m
+}
+
+// parkedMap lists the threads whose last annotation is a stuck lock, with
+// the step they stop before (steps are those of tr, which agrees with n up
+// to the annotations).
+func (n *node) parkedMap(tr *Trace) map[int32]int {
+	var m map[int32]int
+	for t, as := range n.ann {
+		if k := len(as); k > 0 && as[k-1].stuck {
+			if m == nil {
+				m = map[int32]int{}
+			}
+			m[int32(t)] = tr.dec[t][k-1].step
+		}
+	}
+	return m
+}
+
+// prefixWitness is the schedule of n's run restricted to its partial
+// trace: a witness of n's annotation.
+func (e *explorer) prefixWitness(n *node, p *part) *Witness {
+	var s []int32
+	for _, r := range n.tr.Order {
+		if int(r.I) < p.ext[r.T] {
+			s = append(s, r.T)
+		}
+	}
+	return &Witness{Sched: s}
+}
+
+// observe annotates the observer's reads of the final values (all threads
+// have finished): locations with one possible final value need no branch.
+func (e *explorer) observe(n *node, p *part) {
+	tr := n.tr
+	for len(n.obs) < len(e.opts.Observed) {
+		l := e.opts.Observed[len(n.obs)]
+		var ws []Ref
+		for u := range tr.Threads {
+			last := -1
+			for i, s := range tr.Threads[u].Steps {
+				if s.Wrote && s.Loc == l {
+					last = i
+				}
+			}
+			if last >= 0 {
+				ws = append(ws, Ref{int32(u), int32(last)})
+			}
+		}
+		if len(ws) == 0 {
+			ws = []Ref{Init}
+		}
+		var gs []group
+		byVal := map[int64]int{}
+		for _, w := range ws {
+			v := tr.value(w, l)
+			i, ok := byVal[v]
+			if !ok {
+				i = len(gs)
+				byVal[v] = i
+				gs = append(gs, group{val: v})
+			}
+			gs[i].ws = append(gs[i].ws, w)
+		}
+		if len(gs) == 1 {
+			c := &node{ann: n.ann, neg: n.neg, tr: tr, wit: n.wit}
+			c.obs = append(n.obs[:len(n.obs):len(n.obs)], ann{val: gs[0].val, good: gs[0].ws})
+			n = c
+			continue
+		}
+		sort.Slice(gs, func(i, j int) bool { return gs[i].val < gs[j].val })
+		for _, g := range gs {
+			c := &node{ann: n.ann, neg: n.neg}
+			c.obs = append(n.obs[:len(n.obs):len(n.obs)], ann{val: g.val, good: g.ws})
+			f, ok := tr.final[l]
+			if !ok {
+				f = Init
+			}
+			if inRefs(f, g.ws) {
+				c.tr, c.wit = tr, n.wit
+				e.stats.Reused++
+			} else {
+				w, err := e.search(c, tr, append([]int(nil), p.ext...), true)
+				if err != nil {
+					e.fail(err)
+					return
+				}
+				if w == nil {
+					e.stats.Infeasible++
+					continue
+				}
+				ct, err := e.runW(w)
+				if err != nil {
+					e.fail(err)
+					return
+				}
+				c.tr, c.wit = ct, w
+				if !e.validate(c) {
+					return
+				}
+			}
+			e.stats.Nodes++
+			e.observe(c, p)
+			if e.stop {
+				return
+			}
+		}
+		return
+	}
+	e.leaf(n)
+}
+
+func (e *explorer) leaf(n *node) {
+	if n.tr.ParkedEnabled {
+		e.stats.Discarded++
+		return
+	}
+	dup, err := e.duplicate(n)
+	if err != nil {
+		e.fail(err)
+		return
+	}
+	if dup {
+		e.stats.Duplicates++
+		return
+	}
+	e.stats.Leaves++
+	if e.opts.Leaf != nil && e.opts.Leaf(n.tr) {
+		e.stop = true
+	}
+}
+
+// validate checks that c's run agrees with c's annotation.
+func (e *explorer) validate(c *node) bool {
+	tr := c.tr
+	for t, as := range c.ann {
+		if len(as) == 0 {
+			continue
+		}
+		if t >= len(tr.Threads) || len(tr.dec[t]) < len(as) {
+			e.fail(fmt.Errorf("internal error: vmcr: the run of a witness lacks decisions of thread %d", t))
+			return false
+		}
+		for k, a := range as {
+			d := tr.dec[t][k]
+			if d.choice != a.choice {
+				e.fail(fmt.Errorf("internal error: vmcr: thread %d decision %d changed kind", t, k))
+				return false
+			}
+			if a.choice {
+				if tr.choiceAt(t, k) != int(a.val) {
+					e.fail(fmt.Errorf("internal error: vmcr: thread %d choice %d is %d, annotated %d", t, k, tr.choiceAt(t, k), a.val))
+					return false
+				}
+				continue
+			}
+			s := &tr.Threads[t].Steps[d.step]
+			if a.stuck {
+				if !s.Pending || k != len(as)-1 {
+					e.fail(fmt.Errorf("internal error: vmcr: thread %d step %d should be parked", t, d.step))
+					return false
+				}
+				continue
+			}
+			if s.Pending || s.RVal != a.val || !inRefs(s.Src, a.good) {
+				e.fail(fmt.Errorf("internal error: vmcr: thread %d step %d read %d from %v, annotated %d from %v", t, d.step, s.RVal, s.Src, a.val, a.good))
+				return false
+			}
+		}
+	}
+	for k, a := range c.obs {
+		l := e.opts.Observed[k]
+		f, ok := tr.final[l]
+		if !ok {
+			f = Init
+		}
+		if !inRefs(f, a.good) {
+			e.fail(fmt.Errorf("internal error: vmcr: final write of location %#x is %v, annotated %v", l, f, a.good))
+			return false
+		}
+	}
+	return true
+}
+
+// duplicate reports whether the class of leaf n lies in a subtree explored
+// before: at an ancestor that branched on its frontier reads x_1..x_i, the
+// leaf lies in x_i's subtree (x_1..x_{i-1} read writes beyond the
+// ancestor's partial trace), and x_j (j < i) had a value group of the
+// leaf's value; if the leaf's class has a schedule in which x_j reads from
+// that group (and x_1..x_{j-1} from beyond the partial trace), x_j's
+// subtree holds it.
+func (e *explorer) duplicate(n *node) (bool, error) {
+	tr := n.tr
+	for _, f := range e.stack {
+		for j := 0; j < f.cur; j++ {
+			x := f.reads[j]
+			st := &tr.Threads[x.t].Steps[x.step]
+			for _, g := range f.groups[j] {
+				if g.stuck != st.Pending || !g.stuck && g.val != st.RVal {
+					continue
+				}
+				ok, err := e.realizable(n, f, j, g)
+				if err != nil || ok {
+					return ok, err
+				}
+			}
+		}
+	}
+	return false, nil
+}
+
+// realizable reports whether leaf n's class has a schedule that agrees
+// with frame f's annotation, in which f's read j reads from group g and
+// f's reads before j read writes beyond f's partial trace.
+func (e *explorer) realizable(n *node, f *frame, j int, g group) (bool, error) {
+	e.stats.Searches++
+	tr := n.tr
+	nt := len(tr.Threads)
+	s := &wsearch{e: e, tr: tr, limit: make([]int, nt), need: make([]int, nt), pos: make([]int, nt),
+		mem: map[int64]Ref{}, failed: map[string]struct{}{}}
+	xs := map[Ref]int{}
+	for k := 0; k <= j; k++ {
+		xs[Ref{int32(f.reads[k].t), int32(f.reads[k].step)}] = k
+	}
+	s.consAt = func(t, i int) *cons {
+		st := &tr.Threads[t].Steps[i]
+		if st.Pending || !st.Op.IsRead() {
+			return nil
+		}
+		if k, ok := xs[Ref{int32(t), int32(i)}]; ok {
+			if k == j {
+				return &cons{mode: mGood, val: g.val, good: g.ws}
+			}
+			return &cons{mode: mNeg, val: st.RVal, neg: f.ext}
+		}
+		as := f.node.annOf(t)
+		if d := tr.rdec[t][i]; d >= 0 && int(d) < len(as) {
+			return &cons{mode: mGood, val: as[d].val, good: as[d].good}
+		}
+		return &cons{mode: mValue, val: st.RVal}
+	}
+	rel := map[int64]bool{}
+	complete := true
+	for t := 0; t < nt; t++ {
+		th := &tr.Threads[t]
+		if th.End == EndAbsent {
+			continue
+		}
+		if th.End != EndDone {
+			complete = false
+		}
+		m := len(th.Steps)
+		if m > 0 && th.Steps[m-1].Pending {
+			m--
+			loc := th.Steps[m].Loc
+			rel[loc] = true
+			fin := final{loc: loc, nonzero: true}
+			if x := f.reads[j]; x.t == t && x.step == m {
+				fin.good = g.ws
+			} else if as := f.node.annOf(t); len(as) > 0 && as[len(as)-1].stuck && tr.dec[t][len(as)-1].step == m {
+				fin.good = as[len(as)-1].good
+			}
+			s.finals = append(s.finals, fin)
+		}
+		s.limit[t], s.need[t] = m, m
+		for i := 0; i < m; i++ {
+			if th.Steps[i].Op.IsRead() {
+				rel[th.Steps[i].Loc] = true
+			}
+		}
+	}
+	if complete {
+		for _, l := range e.opts.Observed {
+			v := tr.initVal(l)
+			if w, ok := tr.final[l]; ok {
+				v = tr.value(w, l)
+			}
+			rel[l] = true
+			s.finals = append(s.finals, final{loc: l, byVal: true, val: v})
+		}
+	}
+	for l := range rel {
+		s.rel = append(s.rel, l)
+	}
+	sort.Slice(s.rel, func(a, b int) bool { return s.rel[a] < s.rel[b] })
+	return s.run()
+}

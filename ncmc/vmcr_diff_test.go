@@ -1,0 +1,136 @@
+package ncmc_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ncmc/frontend"
+	"ncmc/ir"
+	"ncmc/ncmc"
+	"ncmc/ncmc/internal/progen"
+)
+
+// The vmcr differential harness: the value-optimal explorer must reach the
+// outcomes and the verdict of the reference explorer, with exactly one
+// complete execution per class (distinct read values, choices and final
+// state of complete executions, counted by the plain reference explorer).
+
+var (
+	vmcrN    = flag.Int("vmcr.n", 0, "generated programs in the vmcr differential test (0: 2000, 200 with -short)")
+	vmcrSeed = flag.Uint64("vmcr.seed", 1, "first seed of the vmcr differential test")
+)
+
+// vmcrCompare runs vmcr and the reference explorer on prog. It returns the
+// disagreements ("" if none), the complete executions of vmcr, the classes,
+// and whether the comparison was made.
+func vmcrCompare(prog *ir.Program) (diff string, complete, classes int, ok bool) {
+	ctx := context.Background()
+	got, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "vmcr", KeepGoing: true})
+	if err != nil {
+		return "vmcr error: " + err.Error(), 0, 0, true
+	}
+	if got.Explorer != "vmcr" {
+		return "", 0, 0, false
+	}
+	// The plain reference explorer counts classes exactly (the stateful
+	// one cuts runs, and so classes).
+	ref, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", KeepGoing: true, MaxExecutions: 100000, Classes: true})
+	if err != nil {
+		return "reference error: " + err.Error(), 0, 0, true
+	}
+	if ref.Stopped != "" {
+		return "", 0, 0, false // over the reference's budget: its outcomes and classes are partial
+	}
+	var diffs []string
+	if got.Verdict != ref.Verdict {
+		diffs = append(diffs, fmt.Sprintf("verdict: vmcr %s (%s), reference %s (%s)", got.Verdict, got.Reason, ref.Verdict, ref.Reason))
+	}
+	rk, gk := outcomeKeys(ref), outcomeKeys(got)
+	in := map[string]bool{}
+	for _, k := range gk {
+		in[k] = true
+	}
+	for _, k := range rk {
+		if !in[k] {
+			diffs = append(diffs, "vmcr misses outcome: "+k)
+		}
+		delete(in, k)
+	}
+	for k := range in {
+		diffs = append(diffs, "vmcr has extra outcome: "+k)
+	}
+	if got.Stats.Complete > ref.Classes.Values {
+		diffs = append(diffs, fmt.Sprintf("redundancy: %d complete executions for %d classes", got.Stats.Complete, ref.Classes.Values))
+	}
+	if got.Stats.Complete < ref.Classes.Values {
+		diffs = append(diffs, fmt.Sprintf("missing classes: %d complete executions for %d classes", got.Stats.Complete, ref.Classes.Values))
+	}
+	return strings.Join(diffs, "\n"), got.Stats.Complete, ref.Classes.Values, true
+}
+
+// TestVMCRDifferential: 2000 generated SC programs (200 with -short).
+func TestVMCRDifferential(t *testing.T) {
+	n := uint64(*vmcrN)
+	if n == 0 {
+		n = 2000
+		if testing.Short() {
+			n = 200
+		}
+	}
+	const chunks = 4
+	for c := uint64(0); c < chunks; c++ {
+		from, to := *vmcrSeed+c*n/chunks, *vmcrSeed+(c+1)*n/chunks
+		t.Run(fmt.Sprintf("%d-%d", from, to), func(t *testing.T) {
+			t.Parallel()
+			cfg := progen.Default()
+			checked, skipped, execs, classes := 0, 0, 0, 0
+			for seed := from; seed < to; seed++ {
+				src := progen.Generate(rand.New(rand.NewPCG(seed, 0x6d6372)), cfg)
+				prog, err := frontend.ParseCIR(fmt.Sprintf("gen%d.cir", seed), []byte(src))
+				if err != nil {
+					t.Fatalf("seed %d: generated program does not compile: %v\n%s", seed, err, src)
+				}
+				d, ex, cl, ok := vmcrCompare(prog)
+				if !ok {
+					skipped++
+					continue
+				}
+				checked++
+				execs += ex
+				classes += cl
+				if d != "" {
+					t.Errorf("seed %d: vmcr disagrees with the reference explorer:\n%s\nprogram:\n%s", seed, d, src)
+				}
+			}
+			t.Logf("%d generated programs compared, %d skipped; %d complete executions for %d classes", checked, skipped, execs, classes)
+		})
+	}
+}
+
+// Every example and regression program agrees too.
+func TestVMCRExamples(t *testing.T) {
+	files, _ := filepath.Glob("testdata/regress/*.cir")
+	ex, _ := filepath.Glob("../examples/*.cir")
+	files = append(files, ex...)
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prog, err := frontend.ParseCIR(f, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d, _, _, ok := vmcrCompare(prog); ok && d != "" {
+				t.Errorf("vmcr disagrees with the reference explorer:\n%s", d)
+			}
+		})
+	}
+}

@@ -1,0 +1,329 @@
+package ncmc
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"ncmc/explore/vmcr"
+	"ncmc/ir"
+	"ncmc/seg"
+)
+
+// The glue between the interpreter and the value-optimal explorer of
+// package explore/vmcr: a Runner that runs a witness and turns the
+// execution into a vmcr.Trace, and exploreVMCR, which reports the
+// explorer's executions to a collector.
+
+// vmcrUnsupported says why the vmcr explorer cannot handle prog under
+// opts, or "".
+func vmcrUnsupported(prog *ir.Program, opts Options) string {
+	if opts.Model != "sc" {
+		return fmt.Sprintf("vmcr supports the sc model only (asked: %s)", opts.Model)
+	}
+	for _, f := range prog.Funcs {
+		if f.Kind == ir.FuncLinearizable {
+			return "vmcr does not support linearizable methods"
+		}
+		for i := range f.Body {
+			switch f.Body[i].Op {
+			case ir.IWait, ir.ISignal, ir.IBroadcast:
+				return fmt.Sprintf("vmcr does not support condition variables yet (%s at %s)", f.Body[i].Op, f.Body[i].Pos)
+			case ir.IAtomicBegin:
+				return fmt.Sprintf("vmcr does not support atomic blocks yet (at %s)", f.Body[i].Pos)
+			}
+		}
+	}
+	return ""
+}
+
+// vmcrRunner runs witnesses on the interpreter.
+type vmcrRunner struct {
+	prog    *ir.Program
+	names   *Names
+	cfg     Config
+	trylock map[ir.Pos]bool // positions of trylock instructions
+}
+
+// vmcrRun is the runner's payload of a trace: the execution and the
+// witness it ran.
+type vmcrRun struct {
+	x *Execution
+	w *vmcr.Witness
+}
+
+// seqChooser hands out per-thread choice sequences (0 beyond them).
+type seqChooser struct {
+	seq  map[int32][]int
+	used map[int32]int
+}
+
+func (c *seqChooser) Choose(t int32, kind ChoiceKind, n int) int {
+	i := c.used[t]
+	c.used[t]++
+	if ks := c.seq[t]; i < len(ks) && ks[i] < n {
+		return ks[i]
+	}
+	return 0
+}
+
+func (r *vmcrRunner) execute(w *vmcr.Witness, trace bool) (*Execution, bool, error) {
+	ch := &seqChooser{seq: w.Choices, used: map[int32]int{}}
+	x := NewExecution(r.prog, r.names, r.cfg, ch, trace)
+	x.checkEnd()
+	taken := map[int32]int{}
+	for i, t := range w.Sched {
+		if x.Finished() || int(t) >= len(x.threads) || x.threads[t] == nil || !x.enabled(x.threads[t]) {
+			return nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, t)
+		}
+		x.Step(Action{T: t})
+		taken[t]++
+	}
+	parkedEnabled := false
+	for !x.Finished() {
+		moved := false
+		for _, n := range x.live {
+			th := x.threads[n]
+			if !x.enabled(th) {
+				continue
+			}
+			if p, ok := w.Parked[n]; ok && taken[n] >= p {
+				parkedEnabled = true
+				continue
+			}
+			x.Step(Action{T: n})
+			taken[n]++
+			moved = true
+			break
+		}
+		if !moved {
+			break
+		}
+	}
+	return x, parkedEnabled, nil
+}
+
+// Run runs witness w and returns its trace.
+func (r *vmcrRunner) Run(ctx context.Context, w *vmcr.Witness) (*vmcr.Trace, error) {
+	x, parkedEnabled, err := r.execute(w, false)
+	if err != nil {
+		return nil, err
+	}
+	return r.traceOf(x, w, parkedEnabled), nil
+}
+
+func (r *vmcrRunner) traceOf(x *Execution, w *vmcr.Witness, parkedEnabled bool) *vmcr.Trace {
+	tr := &vmcr.Trace{Threads: make([]vmcr.Thread, len(x.threads)), InitVal: x.G.InitVal,
+		ParkedEnabled: parkedEnabled, Payload: &vmcrRun{x: x, w: w}}
+	// evStep[t][i]: the step of thread t that made its event i (-1: none).
+	evStep := make([][]int32, len(x.threads))
+	for t := range x.threads {
+		if t < len(x.G.Threads) {
+			evStep[t] = make([]int32, len(x.G.Threads[t]))
+			for i := range evStep[t] {
+				evStep[t][i] = -1
+			}
+		}
+		tr.Threads[t].End = vmcr.EndAbsent
+	}
+	steps := make([]int32, len(x.threads)) // steps per thread so far
+	tr.Order = make([]vmcr.Ref, len(x.Log))
+	for k, l := range x.Log {
+		t := l.Action.T
+		tr.Order[k] = vmcr.Ref{T: t, I: steps[t]}
+		if !l.Event.IsInit() {
+			evStep[t][l.Event.I] = steps[t]
+		}
+		steps[t]++
+	}
+	src := func(id seg.EventID) vmcr.Ref {
+		if id.IsInit() {
+			return vmcr.Init
+		}
+		return vmcr.Ref{T: id.T, I: evStep[id.T][id.I]}
+	}
+	for t, th := range x.threads {
+		if th == nil {
+			continue
+		}
+		vt := &tr.Threads[t]
+		vt.Spawn = vmcr.Init
+		if sp := x.G.SpawnedBy[t]; !sp.IsInit() {
+			vt.Spawn = vmcr.Ref{T: sp.T, I: evStep[sp.T][sp.I]}
+		}
+		vt.Steps = make([]vmcr.Step, 0, steps[t]+1)
+		switch th.status {
+		case Done:
+			vt.End = vmcr.EndDone
+		case Blocked:
+			vt.End = vmcr.EndBlocked
+		case Failed:
+			vt.End = vmcr.EndFailed
+		case BoundHit:
+			vt.End = vmcr.EndBound
+		default:
+			vt.End = vmcr.EndWaiting
+		}
+	}
+	for k, l := range x.Log {
+		t := l.Action.T
+		st := vmcr.Step{}
+		if !l.Event.IsInit() {
+			e := x.G.Event(l.Event)
+			st.Loc = e.Loc
+			switch e.Kind {
+			case seg.KRead:
+				st.Op, st.RVal, st.Src = vmcr.OpRead, e.RVal, src(e.RF)
+				if op := l.RMW; op != nil {
+					st.Op = vmcr.OpRMW
+					st.WriteFor = op.WriteFor
+				} else if r.trylock[e.Pos] {
+					st.Op = vmcr.OpRMW
+					st.WriteFor = lockWrite(x.handle(t))
+				}
+			case seg.KRMW:
+				st.Op, st.RVal, st.Src, st.WVal, st.Wrote = vmcr.OpRMW, e.RVal, src(e.RF), e.WVal, true
+				if op := l.RMW; op != nil {
+					st.WriteFor = op.WriteFor
+				}
+			case seg.KWrite:
+				st.Op, st.WVal, st.Wrote = vmcr.OpWrite, e.WVal, true
+			case seg.KLock:
+				st.Op, st.RVal, st.Src, st.WVal, st.Wrote = vmcr.OpLock, e.RVal, src(e.RF), e.WVal, true
+				st.WriteFor = lockWrite(e.WVal)
+				if r.trylock[e.Pos] {
+					st.Op = vmcr.OpRMW
+				}
+			case seg.KUnlock:
+				st.Op, st.WVal, st.Wrote = vmcr.OpUnlock, 0, true
+			case seg.KSpawn:
+				st.Op, st.Other = vmcr.OpSpawn, e.Other
+			case seg.KJoin:
+				st.Op, st.Other = vmcr.OpJoin, e.Other
+			}
+		}
+		_ = k
+		vt := &tr.Threads[t]
+		vt.Steps = append(vt.Steps, st)
+	}
+	// A thread waiting for a lock at the end has a pending acquire.
+	for _, n := range x.live {
+		th := x.threads[n]
+		if th.status != Runnable || len(th.frames) == 0 {
+			continue
+		}
+		fr := &th.frames[len(th.frames)-1]
+		in := &fr.fn.Body[fr.pc]
+		if in.Op != ir.ILock {
+			continue
+		}
+		addr, err := x.eval(fr, in.Addr)
+		if err != nil {
+			continue
+		}
+		h := x.handle(n)
+		tr.Threads[n].Steps = append(tr.Threads[n].Steps, vmcr.Step{Op: vmcr.OpLock, Loc: addr, Pending: true, WriteFor: lockWrite(h)})
+	}
+	// Choices, attached to the step they precede.
+	cnt := make([]int, len(x.threads))
+	logStep := 0
+	for _, c := range x.Choices {
+		for logStep <= c.Step && logStep < len(x.Log) {
+			cnt[x.Log[logStep].Action.T]++
+			logStep++
+		}
+		vt := &tr.Threads[c.T]
+		slot := cnt[c.T]
+		ch := vmcr.Choice{N: c.N, K: c.K}
+		if slot < len(vt.Steps) {
+			vt.Steps[slot].Pre = append(vt.Steps[slot].Pre, ch)
+		} else {
+			vt.Tail = append(vt.Tail, ch)
+		}
+	}
+	return tr
+}
+
+func lockWrite(h int64) func(int64) (bool, int64) {
+	return func(v int64) (bool, int64) { return v == 0, h }
+}
+
+// exploreVMCR is the vmcr exploration of prog (sc only).
+func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
+	names := NewNames(prog)
+	col := newCollector(prog, names, opts)
+	r := &vmcrRunner{prog: prog, names: names, trylock: map[ir.Pos]bool{},
+		cfg: Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: SC, ContinueAfterViolation: true}}
+	for _, f := range prog.Funcs {
+		for i := range f.Body {
+			if f.Body[i].Op == ir.ITryLock {
+				r.trylock[f.Body[i].Pos] = true
+			}
+		}
+	}
+	var cex *vmcr.Witness
+	stopped, stopKind := "", ""
+	leaf := func(tr *vmcr.Trace) bool {
+		run := tr.Payload.(*vmcrRun)
+		if opts.Debug != nil {
+			opts.Debug("vmcr leaf: %s | %s | %s (complete %v)", run.x.G.Key(seg.KeyOpts{Kind: seg.KeyValues}), choiceKey(run.x), FinalState(run.x), run.x.Complete())
+		}
+		if col.add(run.x) && cex == nil {
+			cex = run.w
+			if !opts.KeepGoing {
+				return true
+			}
+		}
+		col.progress(0)
+		if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
+			stopped, stopKind = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions), "executions"
+			return true
+		}
+		return false
+	}
+	st, err := vmcr.Explore(ctx, r, vmcr.Options{Observed: observedLocs(prog), Leaf: leaf})
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			stopped, stopKind = budgetReason(cerr, opts), "time"
+		} else {
+			return nil, err
+		}
+	}
+	col.stats.Nodes = st.Nodes
+	col.stats.Runs = st.Runs
+	res := col.result("vmcr", stopped, stopKind)
+	if cex != nil {
+		x, _, err := r.execute(cex, true)
+		if err != nil {
+			return nil, err
+		}
+		res.Counterexample = x.Story()
+		res.Graph = x.G
+		_, _, res.ViolationPos = x.Violation()
+	}
+	return res, nil
+}
+
+// choiceKey renders the per-thread nondeterministic choices of x by thread
+// name, for class counting.
+func choiceKey(x *Execution) string {
+	if len(x.Choices) == 0 {
+		return ""
+	}
+	per := map[string][]int{}
+	var ts []string
+	for _, c := range x.Choices {
+		n := x.G.Names[c.T]
+		if _, ok := per[n]; !ok {
+			ts = append(ts, n)
+		}
+		per[n] = append(per[n], c.K)
+	}
+	sort.Strings(ts)
+	var sb strings.Builder
+	for _, t := range ts {
+		fmt.Fprintf(&sb, "%s%v", t, per[t])
+	}
+	return sb.String()
+}
