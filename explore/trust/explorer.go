@@ -263,11 +263,10 @@ func (e *Explorer) placeWrite(w Ref, forced int) bool {
 	if forced >= 0 {
 		if o, ok := g.rmwReaderRef(l.RF, loc, w); ok {
 			// w's read shares its write with RMW o: the only consistent
-			// continuations revisit o with w
+			// continuations are the backward revisits that delete o's
+			// write part (o's own revisit among them)
 			e.insertCO(loc, w, forced)
-			if !g.der(w).porf.has(o) {
-				e.tryRevisit(o, w, forced, true)
-			}
+			e.backwardRevisits(w, forced, &o)
 			e.removeCO(loc, forced)
 			return false
 		}
@@ -282,7 +281,7 @@ func (e *Explorer) placeWrite(w Ref, forced int) bool {
 				continue
 			}
 		}
-		e.backwardRevisits(w, p)
+		e.backwardRevisits(w, p, nil)
 		if chosen < 0 {
 			chosen = p
 			e.removeCO(loc, p)
@@ -321,7 +320,7 @@ func (g *Graph) wst(w Ref) int32 {
 
 // backwardRevisits pushes, for new write w at coherence position p, the
 // revisits of the earlier reads of its location that w may be read by.
-func (e *Explorer) backwardRevisits(w Ref, p int) {
+func (e *Explorer) backwardRevisits(w Ref, p int, conflict *Ref) {
 	g := e.g
 	wl := g.Label(w)
 	loc := wl.Loc
@@ -330,7 +329,7 @@ func (e *Explorer) backwardRevisits(w Ref, p int) {
 		if r == w || wd.porf.has(r) {
 			return
 		}
-		e.tryRevisit(r, w, p, false)
+		e.tryRevisit(r, w, p, conflict)
 	}
 	for _, r := range g.initReaders[loc] {
 		visit(r)
@@ -346,7 +345,7 @@ func (e *Explorer) backwardRevisits(w Ref, p int) {
 // added after r that are not in w's (po ∪ rf)-prefix deleted, if that graph
 // is consistent and the deleted events were added maximally (so that no
 // other exploration path builds it).
-func (e *Explorer) tryRevisit(r, w Ref, p int, forced bool) {
+func (e *Explorer) tryRevisit(r, w Ref, p int, conflict *Ref) {
 	g := e.g
 	rl := g.Label(r)
 	sr := rl.Stamp
@@ -357,6 +356,12 @@ func (e *Explorer) tryRevisit(r, w Ref, p int, forced bool) {
 	deletedW := func(x Ref, l *Label) bool {
 		return !keepAll.has(x) && l.isWrite() && l.wstamp() > sr
 	}
+	forced := conflict != nil && *conflict == r
+	if conflict != nil && !forced {
+		if o := *conflict; !deletedW(o, g.Label(o)) {
+			return // the graph would stay inconsistent
+		}
+	}
 	// (a, b) every deleted event, and r, was added maximally
 	for t := range g.ev {
 		for i := range g.ev[t] {
@@ -365,7 +370,7 @@ func (e *Explorer) tryRevisit(r, w Ref, p int, forced bool) {
 			if x != r && !deletedEv(x, l) && !deletedW(x, l) {
 				continue
 			}
-			if (x == r || deletedEv(x, l)) && l.isRead() && !e.readMaximal(l) {
+			if (x == r || deletedEv(x, l)) && l.isRead() && !e.readMaximal(l, keepAll) {
 				e.Stats.NotMax++
 				return
 			}
@@ -428,7 +433,7 @@ func (e *Explorer) tryRevisit(r, w Ref, p int, forced bool) {
 	// (unless the revisit was forced: an RMW took the write another RMW
 	// read, and this is the only way on; the read then counts as added
 	// now, reading the coherence-latest write)
-	nl.Stamp, nl.NotMax = g.stamp, !forced
+	nl.Stamp, nl.NotMax, nl.Forced, nl.ForcedBy = g.stamp, !forced, forced, w
 	s.stamp = g.stamp + 1
 	s.ev[r.T][r.I] = nl
 	if forced {
@@ -464,9 +469,14 @@ func (e *Explorer) tryRevisit(r, w Ref, p int, forced bool) {
 
 // readMaximal: read l reads from the coherence-latest write added before
 // it (and was not itself revisited).
-func (e *Explorer) readMaximal(l *Label) bool {
+//
+// A read whose revisit an RMW's conflict forced counts as added when it was
+// revisited, but only if that RMW stays (is in prefix, the prefix of the
+// revisiting write): else the revisit that deletes the RMW builds the same
+// graphs.
+func (e *Explorer) readMaximal(l *Label, prefix View) bool {
 	g := e.g
-	if l.NotMax {
+	if l.NotMax || (l.Forced && !prefix.has(l.ForcedBy)) {
 		return false
 	}
 	co := g.co[l.Loc]

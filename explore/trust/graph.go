@@ -72,6 +72,10 @@ type Label struct {
 	// NotMax: the read does not count as added maximally (a backward
 	// revisit made it read a later write, or it took another RMW's write)
 	NotMax bool
+	// Forced: a backward revisit by RMW ForcedBy, whose read took the
+	// write this read's RMW had read, made the read read ForcedBy
+	Forced   bool
+	ForcedBy Ref
 	// Stamp orders events by when they were added; WStamp is the stamp of
 	// an RMW's write part (added after its read).
 	Stamp, WStamp int32
