@@ -96,7 +96,11 @@ func (tg *trustGlue) access(t *thread, fr *frame, in *ir.Instr, addr int64, c *i
 	x := r.x
 	g := x.G
 	pos := in.Pos
-	loc := x.names.LocName(addr)
+	col := x.collecting
+	loc := ""
+	if col {
+		loc = x.names.LocName(addr)
+	}
 	switch in.Op {
 	case ir.ILoad:
 		id := x.event(t, seg.Event{Kind: seg.KRead, Loc: addr, Order: in.Order, Pos: pos})
@@ -118,7 +122,9 @@ func (tg *trustGlue) access(t *thread, fr *frame, in *ir.Instr, addr int64, c *i
 		}
 		e.RVal = lab.RVal
 		fr.locals[in.Dst] = e.RVal
-		x.noteAt(t, pos, fmt.Sprintf("reads %s = %s", loc, x.val(t, e.RVal, localType(fr, in.Dst))))
+		if col {
+			x.noteAt(t, pos, fmt.Sprintf("reads %s = %s", loc, x.val(t, e.RVal, localType(fr, in.Dst))))
+		}
 	case ir.IStore:
 		v, err := x.eval(fr, in.A)
 		if err != nil {
@@ -139,7 +145,9 @@ func (tg *trustGlue) access(t *thread, fr *frame, in *ir.Instr, addr int64, c *i
 			tg.added = append(tg.added, id)
 		}
 		tg.setCell(c, addr)
-		x.noteAt(t, pos, fmt.Sprintf("writes %s = %s", loc, x.val(t, v, in.A.Type)))
+		if col {
+			x.noteAt(t, pos, fmt.Sprintf("writes %s = %s", loc, x.val(t, v, in.A.Type)))
+		}
 	case ir.IRMW, ir.ICAS:
 		var arg, des int64
 		var err *rtError
@@ -200,6 +208,7 @@ func (tg *trustGlue) access(t *thread, fr *frame, in *ir.Instr, addr int64, c *i
 			fr.locals[in.Dst2] = b2i(e.Kind == seg.KRMW)
 		}
 		switch {
+		case !col:
 		case in.Op == ir.IRMW:
 			x.noteAt(t, pos, fmt.Sprintf("%s on %s: %d -> %d", in.RMW, loc, old, e.WVal))
 		case e.Kind == seg.KRMW:
