@@ -59,9 +59,9 @@ func (tg *trustGlue) begin() { tg.added = tg.added[:0] }
 // else the lowest enabled thread.
 func (tg *trustGlue) filter(en []Action) []Action {
 	x := tg.r.x
-	for _, a := range en {
+	for i, a := range en {
 		if !a.Flush && len(x.G.Threads[a.T]) < tg.ex.Len(a.T) {
-			return []Action{a}
+			return en[i : i+1]
 		}
 	}
 	if len(en) > 1 {

@@ -30,6 +30,7 @@ type Stats struct {
 type Explorer struct {
 	model Model
 	g     *Graph
+	ar    arena
 	work  []*snapshot
 	fresh Ref
 	// Stats of the exploration so far.
@@ -55,7 +56,8 @@ func (e *Explorer) Next() bool {
 	s := e.work[n-1]
 	e.work[n-1] = nil
 	e.work = e.work[:n-1]
-	g := newGraph(e.model)
+	e.ar.reset()
+	g := newGraph(e.model, &e.ar)
 	g.ev, g.co, g.stamp = s.ev, s.co, s.stamp
 	g.rebuild()
 	e.g = g
@@ -130,8 +132,7 @@ func (e *Explorer) AddRead(t int32, loc int64, order ir.Order, excl *Excl) (lab 
 		order = excl.Order
 	}
 	r := e.appendEvent(t, Label{Kind: Read, Order: order, Loc: loc, Excl: excl})
-	hb, _, _, _ := g.predViews(r)
-	pre := with(hb, r.T, r.I)
+	pre, _, _, _ := g.predViews(r)
 	lb := g.lowerBound(loc, pre, r)
 	co := g.co[loc]
 	base := g.ev[t][r.I]
@@ -409,7 +410,7 @@ func (e *Explorer) tryRevisit(r, w Ref, p int, conflict *Ref) {
 		return
 	}
 	hb, _, _, _ := g.predViews(r)
-	if lb := g.lowerBound(wl.Loc, with(hb, r.T, r.I), r); p < lb {
+	if lb := g.lowerBound(wl.Loc, hb, r); p < lb {
 		return
 	}
 	// build the restricted graph
@@ -453,7 +454,7 @@ func (e *Explorer) tryRevisit(r, w Ref, p int, conflict *Ref) {
 		}
 	}
 	if g.nSC >= 2 {
-		tg := newGraph(e.model)
+		tg := newGraph(e.model, nil)
 		tg.ev, tg.co = s.ev, s.co
 		tg.rebuild()
 		if tg.nSC >= 2 {
@@ -516,6 +517,9 @@ func (e *Explorer) AddOther(t int32, k Kind, order ir.Order, other int32, sub ui
 		g.ensureThread(other)
 	}
 	r := e.appendEvent(t, Label{Kind: k, Order: order, Other: other, Sub: sub})
+	if k == Spawn {
+		g.noteSpawn(r, other)
+	}
 	g.ensureDerived(r)
 	if l := g.Label(r); g.isSC(l) {
 		g.nSC++

@@ -107,8 +107,28 @@ func (v View) has(r Ref) bool {
 	return r.IsInit() || (int(r.T) < len(v) && v[r.T] > r.I)
 }
 
+// arena hands out views from large chunks, so that computing the views of
+// a graph allocates little; a graph's views live until the next restore.
+type arena struct{ buf []int32 }
+
+func (a *arena) alloc(n int) View {
+	if cap(a.buf)-len(a.buf) < n {
+		c := 1 << 14
+		if n > c {
+			c = n
+		}
+		a.buf = make([]int32, 0, c)
+	}
+	l := len(a.buf)
+	a.buf = a.buf[:l+n]
+	return View(a.buf[l : l+n : l+n])
+}
+
+// reset reuses the current chunk (the views handed out before are dead).
+func (a *arena) reset() { a.buf = a.buf[:0] }
+
 // join returns v ⊔ w, reusing v when w adds nothing; v is not modified.
-func join(v, w View) View {
+func (a *arena) join(v, w View) View {
 	if len(w) == 0 {
 		return v
 	}
@@ -130,8 +150,11 @@ func join(v, w View) View {
 	if len(w) > n {
 		n = len(w)
 	}
-	out := make(View, n)
+	out := a.alloc(n)
 	copy(out, v)
+	for i := len(v); i < n; i++ {
+		out[i] = 0
+	}
 	for i, x := range w {
 		if x > out[i] {
 			out[i] = x
@@ -140,14 +163,17 @@ func join(v, w View) View {
 	return out
 }
 
-// with returns v with v[t] >= i+1 (a copy).
-func with(v View, t int32, i int32) View {
+// with returns a copy of v with v[t] >= i+1.
+func (a *arena) with(v View, t int32, i int32) View {
 	n := len(v)
 	if int(t) >= n {
 		n = int(t) + 1
 	}
-	out := make(View, n)
+	out := a.alloc(n)
 	copy(out, v)
+	for k := len(v); k < n; k++ {
+		out[k] = 0
+	}
 	if out[t] < i+1 {
 		out[t] = i + 1
 	}
@@ -176,10 +202,15 @@ type Graph struct {
 	initReaders map[int64][]Ref
 	nSC         int // events the psc axiom looks at
 	model       Model
+	ar          *arena
+	spawns      []Ref // spawn event of each thread (T < 0: none, main)
 }
 
-func newGraph(m Model) *Graph {
-	return &Graph{co: map[int64][]Ref{}, readers: map[Ref][]Ref{}, initReaders: map[int64][]Ref{}, model: m}
+func newGraph(m Model, ar *arena) *Graph {
+	if ar == nil {
+		ar = &arena{}
+	}
+	return &Graph{co: map[int64][]Ref{}, readers: map[Ref][]Ref{}, initReaders: map[int64][]Ref{}, model: m, ar: ar}
 }
 
 // Label returns the event r (nil for the initial write or an unknown ref).
@@ -228,19 +259,20 @@ func (g *Graph) isSC(l *Label) bool {
 	return g.model == RC11 && (l.Kind == Read || l.Kind == Write || l.Kind == RMW) && l.order() == ir.OrderSC
 }
 
-// startView returns the views a thread starts with: those of its spawn.
+// spawnOf returns the spawn event of thread t.
 func (g *Graph) spawnOf(t int32) (Ref, bool) {
-	// the spawn event is found through the parent's events; kept simple:
-	// scan (threads are few)
-	for pt := range g.ev {
-		for i := range g.ev[pt] {
-			l := &g.ev[pt][i]
-			if l.Kind == Spawn && l.Other == t {
-				return Ref{int32(pt), int32(i)}, true
-			}
-		}
+	if int(t) < len(g.spawns) && !g.spawns[t].IsInit() {
+		return g.spawns[t], true
 	}
 	return Ref{}, false
+}
+
+// noteSpawn records that event r spawns thread child.
+func (g *Graph) noteSpawn(r Ref, child int32) {
+	for int(child) >= len(g.spawns) {
+		g.spawns = append(g.spawns, InitRef)
+	}
+	g.spawns[child] = r
 }
 
 // computeDerived computes the derived values of event r, whose
@@ -249,27 +281,27 @@ func (g *Graph) spawnOf(t int32) (Ref, bool) {
 func (g *Graph) computeDerived(r Ref, predHB, predPorf, predRelF, predAcq View) {
 	l := g.Label(r)
 	d := g.der(r)
-	hb := with(predHB, r.T, r.I)
-	porf := with(predPorf, r.T, r.I)
+	hb := g.ar.with(predHB, r.T, r.I)
+	porf := g.ar.with(predPorf, r.T, r.I)
 	relF, acq := predRelF, predAcq
 	switch l.Kind {
 	case Read, RMW:
 		if !l.RF.IsInit() {
 			wd := g.der(l.RF)
-			porf = join(porf, wd.porf)
+			porf = g.ar.join(porf, wd.porf)
 			if g.model == RA {
-				hb = join(hb, wd.hb)
+				hb = g.ar.join(hb, wd.hb)
 			} else if l.order().IsAtomic() {
 				if l.order().IsAcquire() {
-					hb = join(hb, wd.msg)
+					hb = g.ar.join(hb, wd.msg)
 				}
-				acq = join(acq, wd.msg)
+				acq = g.ar.join(acq, wd.msg)
 			}
 		}
 	case Fence:
 		if g.model == RC11 {
 			if l.Order.IsAcquire() {
-				hb = join(hb, acq)
+				hb = g.ar.join(hb, acq)
 			}
 			if l.Order.IsRelease() {
 				relF = hb
@@ -278,8 +310,8 @@ func (g *Graph) computeDerived(r Ref, predHB, predPorf, predRelF, predAcq View) 
 	case Join:
 		if e, ok := g.threadEnd(l.Other); ok {
 			ed := g.der(e)
-			hb = join(hb, ed.hb)
-			porf = join(porf, ed.porf)
+			hb = g.ar.join(hb, ed.hb)
+			porf = g.ar.join(porf, ed.porf)
 		}
 	}
 	d.hb, d.porf, d.relF, d.acq, d.done = hb, porf, relF, acq, true
@@ -302,18 +334,18 @@ func (g *Graph) msgView(r Ref) View {
 	if l.order().IsRelease() {
 		m = d.hb
 	}
-	m = join(m, d.relF)
+	m = g.ar.join(m, d.relF)
 	// a release write to the location earlier in the thread heads a
 	// release sequence that this write continues
 	for i := r.I - 1; i >= 0; i-- {
 		p := &g.ev[r.T][i]
 		if p.isWrite() && p.Loc == l.Loc && p.order().IsRelease() {
-			m = join(m, g.d[r.T][i].hb)
+			m = g.ar.join(m, g.d[r.T][i].hb)
 			break
 		}
 	}
 	if l.Kind == RMW && !l.RF.IsInit() {
-		m = join(m, g.der(l.RF).msg)
+		m = g.ar.join(m, g.der(l.RF).msg)
 	}
 	return m
 }
@@ -380,8 +412,14 @@ func (g *Graph) rebuild() {
 	g.readers = map[Ref][]Ref{}
 	g.initReaders = map[int64][]Ref{}
 	g.nSC = 0
+	g.spawns = g.spawns[:0]
 	for t := range g.ev {
 		g.d[t] = make([]derived, len(g.ev[t]), len(g.ev[t])+8)
+		for i := range g.ev[t] {
+			if l := &g.ev[t][i]; l.Kind == Spawn {
+				g.noteSpawn(Ref{int32(t), int32(i)}, l.Other)
+			}
+		}
 	}
 	for t := range g.ev {
 		for i := range g.ev[t] {
