@@ -1110,26 +1110,43 @@ func (x *Execution) ThreadNames() map[int32]string {
 	return out
 }
 
-// verifyGraphs runs Verify under ra or rc11: always the graph-exploring
-// reference explorer (mcr supports only sc; the state cache does not apply
-// to graphs, whose futures depend on the whole graph built so far).
+// verifyGraphs runs Verify under ra or rc11: the trust explorer
+// (trustexplore.go) by default and for mcr, which supports only sc; the
+// graph-exploring reference explorer with --explorer reference and for
+// programs with mutexes, condition variables or atomic blocks, which the
+// trust explorer does not model. The state cache does not apply to graphs,
+// whose futures depend on the whole graph built so far.
 func verifyGraphs(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
 	var notes []string
-	if opts.Explorer == "trust" {
-		if op := trustSupported(prog); op != "" {
-			notes = append(notes, "the trust explorer does not model "+op+"; explored "+opts.Model+" with the reference explorer")
-		} else {
-			return exploreTrust(ctx, prog, opts)
-		}
-	} else if opts.Explorer == "mcr" {
-		notes = append(notes, "mcr supports only the sc model; explored "+opts.Model+" with the reference explorer (rf and mo choices checked against the model, each consistent execution graph once)")
-	} else if opts.Explorer != "reference" && opts.Explorer != "auto" {
+	switch opts.Explorer {
+	case "auto", "trust", "mcr", "reference":
+	default:
 		return nil, fmt.Errorf("explorer %q is not available (available: auto, mcr, reference, trust)", opts.Explorer)
+	}
+	useTrust := opts.Explorer != "reference"
+	if op := trustSupported(prog); op != "" && useTrust {
+		useTrust = false
+		if opts.Explorer == "trust" {
+			notes = append(notes, "the trust explorer does not model "+op+"; explored "+opts.Model+" with the reference explorer")
+		}
+	}
+	if opts.Explorer == "mcr" {
+		with := "the reference explorer (rf and mo choices checked against the model, each consistent execution graph once)"
+		if useTrust {
+			with = "the trust graph explorer (each consistent execution graph once)"
+		}
+		notes = append(notes, "mcr supports only the sc model; explored "+opts.Model+" with "+with)
 	}
 	if opts.StateCache {
 		notes = append(notes, "--state-cache does not apply to graph exploration and was ignored")
 	}
-	res, err := exploreGraphs(ctx, prog, opts)
+	var res *Result
+	var err error
+	if useTrust {
+		res, err = exploreTrust(ctx, prog, opts)
+	} else {
+		res, err = exploreGraphs(ctx, prog, opts)
+	}
 	if res != nil && len(notes) > 0 {
 		res.Note = strings.Join(notes, "; ")
 	}

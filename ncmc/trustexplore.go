@@ -454,5 +454,5 @@ func useTrust(cfg Config, explorer string, prog *ir.Program) bool {
 	case "reference":
 		return false
 	}
-	return false // the default until the trust explorer is the default
+	return trustSupported(prog) == ""
 }
