@@ -91,6 +91,7 @@ type relaxed struct {
 	races   []Race
 	seen    map[[2]seg.EventID]bool
 	naLocs  map[int64]bool // locations with a non-atomic access
+	tr      *trustGlue     // set: the trust explorer drives the execution (trustexplore.go)
 }
 
 // graphModel returns the seg model a configuration explores graphs under,
@@ -242,6 +243,9 @@ func (r *relaxed) readiness(tn int32, k int) (bound int, ok bool) {
 // ready, so taking a higher thread's step first would make it
 // non-canonical.
 func (r *relaxed) filter(en []Action) []Action {
+	if r.tr != nil {
+		return r.tr.filter(en)
+	}
 	k := len(r.x.Log)
 	var out []Action
 	m := int32(-1)
@@ -492,6 +496,10 @@ func (c *graphChooser) advance() bool {
 // begin is called before thread tn takes a step; false means the step was
 // pruned (and the execution is over).
 func (r *relaxed) begin(tn int32) bool {
+	if r.tr != nil {
+		r.tr.begin()
+		return true
+	}
 	x := r.x
 	k := len(x.Log)
 	r.handled = false
@@ -520,6 +528,10 @@ func (r *relaxed) begin(tn int32) bool {
 // event, checks steps whose events were not checked by a choice, and looks
 // for data races.
 func (r *relaxed) end(tn int32, k int) {
+	if r.tr != nil {
+		r.tr.end()
+		return
+	}
 	x := r.x
 	r.stepThread = append(r.stepThread, tn)
 	r.lastStep[tn] = k
@@ -628,6 +640,9 @@ func (r *relaxed) removeMO(loc int64, w seg.EventID) {
 // access runs a load, store, RMW or CAS under graph exploration. It
 // reports whether it handled the instruction.
 func (r *relaxed) access(t *thread, fr *frame, in *ir.Instr, addr int64, c *int64) bool {
+	if r.tr != nil {
+		return r.tr.access(t, fr, in, addr, c)
+	}
 	x := r.x
 	g := x.G
 	pos := in.Pos
@@ -989,6 +1004,10 @@ type EnumOptions struct {
 	Unroll, MaxSteps int
 	// MaxExecutions stops after this many visited executions (0: no limit).
 	MaxExecutions int
+	// Explorer picks the graph explorer under ra and rc11: "trust" (the
+	// TruSt-style explorer, trustexplore.go) or "reference" (the DFS over
+	// schedules); "" is the default, trust where it applies.
+	Explorer string
 }
 
 // EnumStats count what Enumerate explored.
@@ -1030,6 +1049,24 @@ func Enumerate(ctx context.Context, prog *ir.Program, opts EnumOptions, visit fu
 		}
 	}
 	names := NewNames(prog)
+	if useTrust(cfg, opts.Explorer, prog) {
+		stopped, _, err := runTrust(ctx, prog, names, cfg, opts.Model, func(x *Execution) bool {
+			if opts.MaxExecutions > 0 && st.Visited >= opts.MaxExecutions {
+				st.Stopped = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions)
+				return false
+			}
+			st.Visited++
+			if !visit(x) {
+				st.Stopped = "stopped by the caller"
+				return false
+			}
+			return true
+		}, nil)
+		if st.Stopped == "" {
+			st.Stopped = stopped
+		}
+		return st, err
+	}
 	ch := newGraphChooser()
 	for {
 		if err := ctx.Err(); err != nil {
@@ -1073,20 +1110,43 @@ func (x *Execution) ThreadNames() map[int32]string {
 	return out
 }
 
-// verifyGraphs runs Verify under ra or rc11: always the graph-exploring
-// reference explorer (mcr supports only sc; the state cache does not apply
-// to graphs, whose futures depend on the whole graph built so far).
+// verifyGraphs runs Verify under ra or rc11: the trust explorer
+// (trustexplore.go) by default and for mcr, which supports only sc; the
+// graph-exploring reference explorer with --explorer reference and for
+// programs with mutexes, condition variables or atomic blocks, which the
+// trust explorer does not model. The state cache does not apply to graphs,
+// whose futures depend on the whole graph built so far.
 func verifyGraphs(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
 	var notes []string
+	switch opts.Explorer {
+	case "auto", "trust", "mcr", "reference":
+	default:
+		return nil, fmt.Errorf("explorer %q is not available (available: auto, mcr, reference, trust)", opts.Explorer)
+	}
+	useTrust := opts.Explorer != "reference"
+	if op := trustSupported(prog); op != "" && useTrust {
+		useTrust = false
+		if opts.Explorer == "trust" {
+			notes = append(notes, "the trust explorer does not model "+op+"; explored "+opts.Model+" with the reference explorer")
+		}
+	}
 	if opts.Explorer == "mcr" {
-		notes = append(notes, "mcr supports only the sc model; explored "+opts.Model+" with the reference explorer (rf and mo choices checked against the model, each consistent execution graph once)")
-	} else if opts.Explorer != "reference" && opts.Explorer != "auto" {
-		return nil, fmt.Errorf("explorer %q is not available (available: auto, mcr, reference)", opts.Explorer)
+		with := "the reference explorer (rf and mo choices checked against the model, each consistent execution graph once)"
+		if useTrust {
+			with = "the trust graph explorer (each consistent execution graph once)"
+		}
+		notes = append(notes, "mcr supports only the sc model; explored "+opts.Model+" with "+with)
 	}
 	if opts.StateCache {
 		notes = append(notes, "--state-cache does not apply to graph exploration and was ignored")
 	}
-	res, err := exploreGraphs(ctx, prog, opts)
+	var res *Result
+	var err error
+	if useTrust {
+		res, err = exploreTrust(ctx, prog, opts)
+	} else {
+		res, err = exploreGraphs(ctx, prog, opts)
+	}
 	if res != nil && len(notes) > 0 {
 		res.Note = strings.Join(notes, "; ")
 	}

@@ -1,0 +1,246 @@
+package trust
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"ncmc/ir"
+	"ncmc/seg"
+)
+
+var checkN = flag.Int("trust.graphs", 3000, "generated graphs per model in TestCheckGraphMatchesSeg")
+
+// genGraph returns a random graph: 2 or 3 threads of reads, writes, RMWs
+// and fences with random memory orders over two locations, random
+// reads-from (from any write of the location, so po ∪ rf may be cyclic)
+// and random coherence orders.
+func genGraph(rng *rand.Rand) ([][]Label, map[int64][]Ref) {
+	orders := []ir.Order{ir.OrderNA, ir.OrderRlx, ir.OrderAcq, ir.OrderRel, ir.OrderAcqRel, ir.OrderSC}
+	nt := 2 + rng.IntN(2)
+	ev := make([][]Label, nt)
+	// some graphs use few memory orders, so that shapes like SB with
+	// seq_cst accesses (psc alone inconsistent) come up
+	if rng.IntN(3) == 0 {
+		k := 1 + rng.IntN(2)
+		orders = orders[len(orders)-k:]
+	}
+	var writes [2][]Ref
+	val := int64(1)
+	// message-passing shapes: thread 0 writes a then b, thread 1 reads b
+	// then a, with optional fences between
+	mp := rng.IntN(4) == 0
+	for t := 0; t < nt; t++ {
+		n := 1 + rng.IntN(4)
+		var shape []int
+		if mp && t < 2 {
+			a, b := 3+rng.IntN(3), 3+rng.IntN(3) // write or RMW
+			if t == 1 {
+				a, b = 0, 0 // reads
+			}
+			shape = []int{a, 6, b}
+			if rng.IntN(2) == 0 {
+				shape = []int{a, b}
+			}
+			n = len(shape)
+		}
+		for i := 0; i < n; i++ {
+			loc := int64(rng.IntN(2))
+			if shape != nil {
+				loc = 0 // first access: a for the writer, b for the reader
+				if i > 0 {
+					loc = 1
+				}
+				if t == 1 {
+					loc = 1 - loc
+				}
+			}
+			o := orders[rng.IntN(len(orders))]
+			var l Label
+			kind := rng.IntN(7)
+			if shape != nil {
+				kind = shape[i]
+			}
+			switch kind {
+			case 0, 1, 2:
+				if o == ir.OrderRel || o == ir.OrderAcqRel {
+					o = ir.OrderAcq
+				}
+				l = Label{Kind: Read, Loc: loc, Order: o}
+			case 3, 4:
+				if o == ir.OrderAcq || o == ir.OrderAcqRel {
+					o = ir.OrderRel
+				}
+				l = Label{Kind: Write, Loc: loc, Order: o, WVal: val}
+				val++
+			case 5:
+				if o == ir.OrderNA {
+					o = ir.OrderRlx
+				}
+				l = Label{Kind: RMW, Loc: loc, Order: o, WVal: val, HasW: true}
+				val++
+			case 6:
+				if o == ir.OrderNA || o == ir.OrderRlx {
+					o = ir.OrderSC
+				}
+				l = Label{Kind: Fence, Order: o}
+			}
+			ev[t] = append(ev[t], l)
+			if l.isWrite() {
+				writes[loc] = append(writes[loc], Ref{int32(t), int32(i)})
+			}
+		}
+	}
+	// nice graphs: no read of a po-later or po-overwritten write of its
+	// own thread, coherence respecting program order; the others are
+	// random
+	nice := rng.IntN(4) > 0
+	for t := range ev {
+		for i := range ev[t] {
+			l := &ev[t][i]
+			if !l.isRead() {
+				continue
+			}
+			var ws []Ref
+			for _, w := range writes[l.Loc] {
+				if nice && int(w.T) == t {
+					if int(w.I) >= i {
+						continue
+					}
+					// only the latest own write before the read
+					latest := true
+					for _, w2 := range writes[l.Loc] {
+						if w2.T == w.T && w2.I > w.I && int(w2.I) < i {
+							latest = false
+						}
+					}
+					if !latest {
+						continue
+					}
+				}
+				if w != (Ref{int32(t), int32(i)}) {
+					ws = append(ws, w)
+				}
+			}
+			k := rng.IntN(len(ws) + 1)
+			if nice && rng.IntN(2) == 0 {
+				k = len(ws) // the initial write
+			}
+			l.RF = InitRef
+			if k < len(ws) {
+				l.RF = ws[k]
+				l.RVal = ev[l.RF.T][l.RF.I].WVal
+			}
+		}
+	}
+	co := map[int64][]Ref{}
+	for loc := range writes {
+		ws := append([]Ref(nil), writes[loc]...)
+		rng.Shuffle(len(ws), func(a, b int) { ws[a], ws[b] = ws[b], ws[a] })
+		if nice {
+			// restore program order among each thread's writes
+			byT := map[int32][]Ref{}
+			for _, w := range writes[loc] {
+				byT[w.T] = append(byT[w.T], w)
+			}
+			for k, w := range ws {
+				ws[k] = byT[w.T][0]
+				byT[w.T] = byT[w.T][1:]
+			}
+		}
+		// RMWs usually right after their source, so that some graphs
+		// are consistent
+		if rng.IntN(4) > 0 {
+			for k := 0; k < len(ws); k++ {
+				w := ws[k]
+				l := &ev[w.T][w.I]
+				if l.Kind != RMW {
+					continue
+				}
+				ws = append(ws[:k], ws[k+1:]...)
+				at := 0
+				if !l.RF.IsInit() {
+					for j, x := range ws {
+						if x == l.RF {
+							at = j + 1
+						}
+					}
+				}
+				ws = append(ws[:at], append([]Ref{w}, ws[at:]...)...)
+			}
+		}
+		if len(ws) > 0 {
+			co[int64(loc)] = ws
+		}
+	}
+	return ev, co
+}
+
+func toSeg(ev [][]Label, co map[int64][]Ref) *seg.Graph {
+	g := seg.New()
+	for t := range ev {
+		g.AddThread(int32(t), fmt.Sprint(t), -1, seg.Init)
+		for _, l := range ev[t] {
+			e := seg.Event{ID: seg.EventID{T: int32(t)}, Loc: l.Loc, Order: l.Order, RVal: l.RVal, WVal: l.WVal, RF: seg.EventID(l.RF)}
+			if l.RF.IsInit() {
+				e.RF = seg.Init
+			}
+			switch l.Kind {
+			case Read:
+				e.Kind = seg.KRead
+			case Write:
+				e.Kind = seg.KWrite
+			case RMW:
+				e.Kind = seg.KRMW
+			case Fence:
+				e.Kind, e.Loc = seg.KFence, 0
+			}
+			g.AppendNoMO(e)
+		}
+	}
+	for loc, ws := range co {
+		for _, w := range ws {
+			g.MO[loc] = append(g.MO[loc], seg.EventID(w))
+		}
+	}
+	return g
+}
+
+// TestCheckGraphMatchesSeg: the explorer's incremental consistency checks
+// decide exactly as seg's ra and rc11 models on generated graphs.
+func TestCheckGraphMatchesSeg(t *testing.T) {
+	n := *checkN
+	if testing.Short() {
+		n = 500
+	}
+	for _, tc := range []struct {
+		name string
+		m    Model
+	}{{"ra", RA}, {"rc11", RC11}} {
+		t.Run(tc.name, func(t *testing.T) {
+			sm := seg.LookupModel(tc.name)
+			cons, diffs := 0, 0
+			for seed := 0; seed < n; seed++ {
+				ev, co := genGraph(rand.New(rand.NewPCG(uint64(seed), 0x636b)))
+				sg := toSeg(ev, co)
+				want := sm.Check(sg) == nil
+				got := CheckGraph(tc.m, ev, co)
+				if want {
+					cons++
+				}
+				if got != want {
+					diffs++
+					if diffs <= 5 {
+						v := sm.Check(sg)
+						t.Errorf("seed %d: incremental says %v, seg says %v (%v)\n%s", seed, got, want, v, sg.Key(seg.KeyOpts{Kind: seg.KeyFull}))
+					}
+				}
+			}
+			t.Logf("%d graphs, %d consistent, %d differences", n, cons, diffs)
+			if cons < n/10 {
+				t.Errorf("only %d of %d generated graphs are consistent", cons, n)
+			}
+		})
+	}
+}

@@ -1,0 +1,593 @@
+package trust
+
+import (
+	"ncmc/ir"
+)
+
+// Model is the memory model a graph is explored under.
+type Model uint8
+
+// Models.
+const (
+	RA   Model = iota // release/acquire (seg's ra)
+	RC11              // repaired C11 (seg's rc11)
+)
+
+// Stats count the work of an exploration.
+type Stats struct {
+	Restores  int // graphs taken from the worklist
+	Forward   int // forward revisits pushed (other rf or co choices)
+	Backward  int // backward revisits pushed
+	NotMax    int // backward revisits dropped by the maximality test
+	PSCChecks int // full psc evaluations
+}
+
+// Explorer is one exploration: the current graph and the worklist of graphs
+// still to explore. The interpreter runs the program once per graph taken
+// with Next: it replays the events the graph holds (Len, Event) and adds
+// new ones (AddRead, AddWrite, CompleteRMW, AddOther) until the execution
+// ends.
+type Explorer struct {
+	model Model
+	g     *Graph
+	ar    arena
+	work  []*snapshot
+	fresh Ref
+	// Stats of the exploration so far.
+	Stats Stats
+	// InitVal returns the initial value of a location.
+	initVal func(loc int64) int64
+}
+
+// New returns an explorer whose worklist holds the empty graph.
+func New(m Model, initVal func(loc int64) int64) *Explorer {
+	e := &Explorer{model: m, initVal: initVal}
+	e.work = []*snapshot{{co: map[int64][]Ref{}, fresh: InitRef}}
+	return e
+}
+
+// Next takes the next graph of the worklist as the current graph; false
+// when the exploration is complete.
+func (e *Explorer) Next() bool {
+	n := len(e.work)
+	if n == 0 {
+		return false
+	}
+	s := e.work[n-1]
+	e.work[n-1] = nil
+	e.work = e.work[:n-1]
+	e.ar.reset()
+	g := newGraph(e.model, &e.ar)
+	g.ev, g.co, g.stamp = s.ev, s.co, s.stamp
+	g.rebuild()
+	e.g = g
+	e.fresh = s.fresh
+	e.Stats.Restores++
+	return true
+}
+
+// Pending is the number of graphs on the worklist.
+func (e *Explorer) Pending() int { return len(e.work) }
+
+// Graph returns the current graph.
+func (e *Explorer) Graph() *Graph { return e.g }
+
+// Fresh returns the read that the current graph's backward revisit changed
+// (its data races must be checked again), and false if there is none.
+func (e *Explorer) Fresh() (Ref, bool) { return e.fresh, !e.fresh.IsInit() }
+
+// Len is the number of events of thread t in the current graph: the
+// interpreter replays them before it adds new ones.
+func (e *Explorer) Len(t int32) int { return e.g.Len(t) }
+
+// Event returns event i of thread t of the current graph.
+func (e *Explorer) Event(t int32, i int) *Label { return &e.g.ev[t][i] }
+
+func (e *Explorer) push(s *snapshot) { e.work = append(e.work, s) }
+
+func (e *Explorer) value(w Ref, loc int64) int64 {
+	if w.IsInit() {
+		return e.initVal(loc)
+	}
+	return e.g.Label(w).WVal
+}
+
+// appendEvent adds l at the end of thread t and returns its ref.
+func (e *Explorer) appendEvent(t int32, l Label) Ref {
+	g := e.g
+	g.ensureThread(t)
+	l.Stamp = g.stamp
+	g.stamp++
+	g.ev[t] = append(g.ev[t], l)
+	g.d[t] = append(g.d[t], derived{})
+	return Ref{t, int32(len(g.ev[t]) - 1)}
+}
+
+// setRF makes read r (label l) read from w, setting its value, and for an
+// exclusive read its kind and order; it returns whether the read is a
+// successful RMW.
+func (e *Explorer) setRF(l *Label, w Ref) bool {
+	l.RF = w
+	l.RVal = e.value(w, l.Loc)
+	if l.Excl == nil {
+		return false
+	}
+	if l.Excl.CAS && l.RVal != l.Excl.Expected {
+		l.Kind, l.Order = Read, l.Excl.FailOrder
+		return false
+	}
+	l.Kind, l.Order, l.HasW = RMW, l.Excl.Order, false
+	return true
+}
+
+// AddRead adds a read of loc by thread t (excl: the RMW or CAS it belongs
+// to, nil for a load) and returns its label: what it reads, and for an
+// exclusive read whether it is an RMW (the interpreter then computes the
+// value written and calls CompleteRMW) or a failed CAS (Kind Read). The
+// other writes it may read from become forward revisits. ok is false when
+// no write keeps the graph consistent.
+func (e *Explorer) AddRead(t int32, loc int64, order ir.Order, excl *Excl) (lab Label, ok bool) {
+	g := e.g
+	if excl != nil {
+		order = excl.Order
+	}
+	r := e.appendEvent(t, Label{Kind: Read, Order: order, Loc: loc, Excl: excl})
+	pre, _, _, _ := g.predViews(r)
+	lb := g.lowerBound(loc, pre, r)
+	co := g.co[loc]
+	base := g.ev[t][r.I]
+	var cands []Ref
+	for i := len(co) - 1; i >= lb && i >= 0; i-- {
+		cands = append(cands, co[i])
+	}
+	if lb < 0 {
+		cands = append(cands, InitRef)
+	}
+	var chosen *Label
+	for _, w := range cands {
+		l := base
+		if e.setRF(&l, w) {
+			if o, ok := g.rmwReaderRef(w, loc, r); ok {
+				// atomicity: another RMW o reads w. The graph is
+				// consistent only once this RMW's write revisits o, which
+				// CompleteRMW does (if o is not in this RMW's prefix).
+				_, porf, _, _ := g.predViews(r)
+				if porf.has(o) {
+					continue
+				}
+				g.ev[t][r.I] = l
+				e.Stats.Forward++
+				e.push(g.snapshot())
+				continue
+			}
+		}
+		g.ev[t][r.I] = l
+		if !e.pscOK(r) {
+			continue
+		}
+		if chosen == nil {
+			c := l
+			chosen = &c
+			continue
+		}
+		e.Stats.Forward++
+		e.push(g.snapshot())
+	}
+	if chosen == nil {
+		g.ev[t][r.I] = base
+		g.d[t][r.I] = derived{}
+		g.ensureDerived(r)
+		return base, false
+	}
+	g.ev[t][r.I] = *chosen
+	g.d[t][r.I] = derived{}
+	g.ensureDerived(r)
+	g.addReader(chosen.RF, loc, r)
+	if g.isSC(chosen) {
+		g.nSC++
+	}
+	return *chosen, true
+}
+
+// pscOK evaluates the psc axiom after event r changed, when the graph has
+// at least two events it constrains.
+func (e *Explorer) pscOK(r Ref) bool {
+	g := e.g
+	n := g.nSC
+	if l := g.Label(r); l != nil && g.isSC(l) {
+		n++
+	}
+	if n < 2 {
+		return true
+	}
+	// recompute r's derived values for the check
+	g.d[r.T][r.I] = derived{}
+	g.ensureDerived(r)
+	l := g.Label(r)
+	if l.isRead() {
+		g.addReader(l.RF, l.Loc, r)
+		defer g.removeReader(l.RF, l.Loc, r)
+	}
+	e.Stats.PSCChecks++
+	return pscAcyclic(g)
+}
+
+// AddWrite adds a write of val to loc by thread t. Its coherence placements
+// other than the last, and the backward revisits of earlier reads, become
+// revisits on the worklist; the current graph continues with the write
+// coherence-last. ok is false if no placement is consistent.
+func (e *Explorer) AddWrite(t int32, loc int64, order ir.Order, val int64) bool {
+	g := e.g
+	w := e.appendEvent(t, Label{Kind: Write, Order: order, Loc: loc, WVal: val})
+	g.ensureDerived(w)
+	return e.placeWrite(w, -1)
+}
+
+// CompleteRMW adds the write part (value val) of event i of thread t, an
+// RMW whose read AddRead (or a replayed graph) gave.
+func (e *Explorer) CompleteRMW(t int32, i int, val int64) bool {
+	g := e.g
+	r := Ref{t, int32(i)}
+	l := g.Label(r)
+	l.HasW, l.WVal, l.WStamp = true, val, g.stamp
+	g.stamp++
+	g.der(r).msg = g.msgView(r)
+	return e.placeWrite(r, g.coIndex(l.Loc, l.RF)+1)
+}
+
+// placeWrite explores the coherence placements of new write w (forced:
+// the only position, for an RMW) and their backward revisits.
+func (e *Explorer) placeWrite(w Ref, forced int) bool {
+	g := e.g
+	l := g.Label(w)
+	loc := l.Loc
+	var places []int
+	if forced >= 0 {
+		places = []int{forced}
+	} else {
+		lb := g.lowerBound(loc, g.der(w).hb, w)
+		n := len(g.co[loc])
+		for p := n; p > lb; p-- {
+			prev := InitRef
+			if p > 0 {
+				prev = g.co[loc][p-1]
+			}
+			if p < n && g.rmwReader(prev, loc, w) {
+				continue // would split an RMW from the write it reads
+			}
+			places = append(places, p)
+		}
+	}
+	if g.isSC(l) {
+		g.nSC++
+	}
+	if forced >= 0 {
+		if o, ok := g.rmwReaderRef(l.RF, loc, w); ok {
+			// w's read shares its write with RMW o: the only consistent
+			// continuations are the backward revisits that delete o's
+			// write part (o's own revisit among them)
+			e.insertCO(loc, w, forced)
+			e.backwardRevisits(w, forced, &o)
+			e.removeCO(loc, forced)
+			return false
+		}
+	}
+	chosen := -1
+	for _, p := range places {
+		e.insertCO(loc, w, p)
+		if g.nSC >= 2 {
+			e.Stats.PSCChecks++
+			if !pscAcyclic(g) {
+				e.removeCO(loc, p)
+				continue
+			}
+		}
+		e.backwardRevisits(w, p, nil)
+		if chosen < 0 {
+			chosen = p
+			e.removeCO(loc, p)
+			continue
+		}
+		e.Stats.Forward++
+		e.push(g.snapshot())
+		e.removeCO(loc, p)
+	}
+	if chosen < 0 {
+		return false
+	}
+	e.insertCO(loc, w, chosen)
+	return true
+}
+
+func (e *Explorer) insertCO(loc int64, w Ref, p int) {
+	co := append(e.g.co[loc], Ref{})
+	copy(co[p+1:], co[p:])
+	co[p] = w
+	e.g.co[loc] = co
+}
+
+func (e *Explorer) removeCO(loc int64, p int) {
+	co := e.g.co[loc]
+	e.g.co[loc] = append(co[:p], co[p+1:]...)
+}
+
+// wst is the stamp of write w's write part (-1 for the initial write).
+func (g *Graph) wst(w Ref) int32 {
+	if w.IsInit() {
+		return -1
+	}
+	return g.Label(w).wstamp()
+}
+
+// backwardRevisits pushes, for new write w at coherence position p, the
+// revisits of the earlier reads of its location that w may be read by.
+func (e *Explorer) backwardRevisits(w Ref, p int, conflict *Ref) {
+	g := e.g
+	wl := g.Label(w)
+	loc := wl.Loc
+	wd := g.der(w)
+	visit := func(r Ref) {
+		if r == w || wd.porf.has(r) {
+			return
+		}
+		e.tryRevisit(r, w, p, conflict)
+	}
+	for _, r := range g.initReaders[loc] {
+		visit(r)
+	}
+	for _, x := range g.co[loc] {
+		for _, r := range g.readers[x] {
+			visit(r)
+		}
+	}
+}
+
+// tryRevisit pushes the graph in which read r reads from w, the events
+// added after r that are not in w's (po ∪ rf)-prefix deleted, if that graph
+// is consistent and the deleted events were added maximally (so that no
+// other exploration path builds it).
+func (e *Explorer) tryRevisit(r, w Ref, p int, conflict *Ref) {
+	g := e.g
+	rl := g.Label(r)
+	sr := rl.Stamp
+	wl := g.Label(w)
+	keepAll := g.der(w).porf
+	// deletedEv: the whole event goes; deletedW: (also) its write part
+	deletedEv := func(x Ref, l *Label) bool { return !keepAll.has(x) && l.Stamp > sr }
+	deletedW := func(x Ref, l *Label) bool {
+		return !keepAll.has(x) && l.isWrite() && l.wstamp() > sr
+	}
+	forced := conflict != nil && *conflict == r
+	if conflict != nil && !forced {
+		if o := *conflict; !deletedW(o, g.Label(o)) {
+			return // the graph would stay inconsistent
+		}
+	}
+	// (a, b) every deleted event, and r, was added maximally
+	for t := range g.ev {
+		for i := range g.ev[t] {
+			x := Ref{int32(t), int32(i)}
+			l := &g.ev[t][i]
+			if x != r && !deletedEv(x, l) && !deletedW(x, l) {
+				continue
+			}
+			if (x == r || deletedEv(x, l)) && l.isRead() && !e.readMaximal(l, keepAll) {
+				e.Stats.NotMax++
+				return
+			}
+			if x != r && deletedW(x, l) && !e.writeMaximal(x, l) {
+				e.Stats.NotMax++
+				return
+			}
+		}
+	}
+	// (c) a kept write added after r sits right before a kept write that
+	// was there when it was added (or last): its placements that differ
+	// only around deleted writes give one graph, and only the latest counts
+	// (an RMW's placement is forced)
+	for _, co := range g.co {
+		for a, k := range co {
+			kl := g.Label(k)
+			sk := kl.wstamp()
+			if sk <= sr || deletedW(k, kl) || kl.Kind == RMW {
+				continue
+			}
+			for _, y := range co[a+1:] {
+				if g.wst(y) < sk {
+					if deletedW(y, g.Label(y)) {
+						e.Stats.NotMax++
+						return
+					}
+					break
+				}
+			}
+		}
+	}
+	// consistency of r reading w in the restricted graph
+	nl := *rl
+	rmw := e.setRF(&nl, w)
+	if rmw && g.rmwReader(w, wl.Loc, r) {
+		return
+	}
+	hb, _, _, _ := g.predViews(r)
+	if lb := g.lowerBound(wl.Loc, hb, r); p < lb {
+		return
+	}
+	// build the restricted graph
+	s := &snapshot{ev: make([][]Label, len(g.ev)), co: make(map[int64][]Ref, len(g.co)), stamp: g.stamp, fresh: r}
+	for t := range g.ev {
+		th := g.ev[t]
+		n := 0
+		for n < len(th) && !deletedEv(Ref{int32(t), int32(n)}, &th[n]) {
+			n++
+		}
+		s.ev[t] = append([]Label(nil), th[:n]...)
+		for i := range s.ev[t] {
+			l := &s.ev[t][i]
+			if l.Kind == RMW && l.HasW && deletedW(Ref{int32(t), int32(i)}, &th[i]) {
+				l.HasW, l.WVal, l.WStamp = false, 0, 0
+			}
+		}
+	}
+	// r now comes after w's prefix in the order of addition; a read
+	// revisited once is never added maximally
+	// (unless the revisit was forced: an RMW took the write another RMW
+	// read, and this is the only way on; the read then counts as added
+	// now, reading the coherence-latest write)
+	nl.Stamp, nl.NotMax, nl.Forced, nl.ForcedBy = g.stamp, !forced, forced, w
+	s.stamp = g.stamp + 1
+	s.ev[r.T][r.I] = nl
+	if forced {
+		// w's RMW read took the write o read: o's write part existed then,
+		// so that read did not read the coherence-latest write
+		s.ev[w.T][w.I].NotMax = true
+	}
+	for loc, co := range g.co {
+		var kept []Ref
+		for _, x := range co {
+			if !deletedW(x, g.Label(x)) {
+				kept = append(kept, x)
+			}
+		}
+		if len(kept) > 0 {
+			s.co[loc] = kept
+		}
+	}
+	if g.nSC >= 2 {
+		tg := newGraph(e.model, nil)
+		tg.ev, tg.co = s.ev, s.co
+		tg.rebuild()
+		if tg.nSC >= 2 {
+			e.Stats.PSCChecks++
+			if !pscAcyclic(tg) {
+				return
+			}
+		}
+	}
+	e.Stats.Backward++
+	e.push(s)
+}
+
+// readMaximal: read l reads from the coherence-latest write added before
+// it (and was not itself revisited).
+//
+// A read whose revisit an RMW's conflict forced counts as added when it was
+// revisited, but only if that RMW stays (is in prefix, the prefix of the
+// revisiting write): else the revisit that deletes the RMW builds the same
+// graphs.
+func (e *Explorer) readMaximal(l *Label, prefix View) bool {
+	g := e.g
+	if l.NotMax || (l.Forced && !prefix.has(l.ForcedBy)) {
+		return false
+	}
+	co := g.co[l.Loc]
+	for i := len(co) - 1; i >= 0; i-- {
+		if g.wst(co[i]) < l.Stamp {
+			return co[i] == l.RF
+		}
+	}
+	return l.RF.IsInit()
+}
+
+// writeMaximal: no write added before x is coherence-after it.
+func (e *Explorer) writeMaximal(x Ref, l *Label) bool {
+	g := e.g
+	co := g.co[l.Loc]
+	s := l.wstamp()
+	after := false
+	for _, y := range co {
+		if y == x {
+			after = true
+			continue
+		}
+		if after && g.wst(y) < s {
+			return false
+		}
+	}
+	return true
+}
+
+// AddOther adds an event without reads-from or coherence choices: a fence,
+// a spawn (other: the child), a join (other: the joined thread), a thread's
+// end, or anything else the interpreter records (Kind Other, sub: its own
+// kind). It returns false if the graph became inconsistent (psc).
+func (e *Explorer) AddOther(t int32, k Kind, order ir.Order, other int32, sub uint8) bool {
+	g := e.g
+	if k == Spawn {
+		g.ensureThread(other)
+	}
+	r := e.appendEvent(t, Label{Kind: k, Order: order, Other: other, Sub: sub})
+	if k == Spawn {
+		g.noteSpawn(r, other)
+	}
+	g.ensureDerived(r)
+	if l := g.Label(r); g.isSC(l) {
+		g.nSC++
+		if g.nSC >= 2 {
+			e.Stats.PSCChecks++
+			return pscAcyclic(g)
+		}
+	}
+	return true
+}
+
+// Race returns an access of another thread that races with access r (same
+// location, one of them a write, one non-atomic, unordered by the model's
+// happens-before), the one first in thread order; false if none.
+func (e *Explorer) Race(r Ref) (Ref, bool) {
+	g := e.g
+	l := g.Label(r)
+	if l == nil || !(l.isRead() || l.Kind == Write) {
+		return Ref{}, false
+	}
+	d := g.der(r)
+	na := func(x *Label) bool { return (x.Kind == Read || x.Kind == Write) && x.Order == ir.OrderNA }
+	for t := range g.ev {
+		if int32(t) == r.T {
+			continue
+		}
+		for i := range g.ev[t] {
+			x := &g.ev[t][i]
+			if x.Loc != l.Loc || !(x.isRead() || x.Kind == Write) {
+				continue
+			}
+			if !(x.isWrite() || x.Kind == Write) && !(l.isWrite() || l.Kind == Write) {
+				continue
+			}
+			if !na(x) && !na(l) {
+				continue
+			}
+			a := Ref{int32(t), int32(i)}
+			if d.hb.has(a) || g.d[t][i].hb.has(r) {
+				continue
+			}
+			return a, true
+		}
+	}
+	return Ref{}, false
+}
+
+// Snapshot is a saved graph (for instance a counterexample to replay).
+type Snapshot struct{ s *snapshot }
+
+// Save returns a copy of the current graph.
+func (e *Explorer) Save() *Snapshot {
+	s := e.g.snapshot()
+	s.fresh = InitRef
+	return &Snapshot{s}
+}
+
+// Replay returns an explorer whose worklist holds only a copy of s: running
+// the program on it replays the saved graph.
+func Replay(m Model, s *Snapshot, initVal func(loc int64) int64) *Explorer {
+	e := &Explorer{model: m, initVal: initVal}
+	c := &snapshot{ev: make([][]Label, len(s.s.ev)), co: map[int64][]Ref{}, stamp: s.s.stamp, fresh: InitRef}
+	for t := range s.s.ev {
+		c.ev[t] = append([]Label(nil), s.s.ev[t]...)
+	}
+	for l, co := range s.s.co {
+		c.co[l] = append([]Ref(nil), co...)
+	}
+	e.work = []*snapshot{c}
+	return e
+}

@@ -1,0 +1,458 @@
+package ncmc
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"ncmc/explore/trust"
+	"ncmc/ir"
+	"ncmc/seg"
+)
+
+// Glue between the interpreter and the TruSt-style graph explorer of
+// package explore/trust (--explorer trust under ra and rc11).
+//
+// The explorer holds the current execution graph and a worklist of graphs
+// to explore. For each graph the interpreter runs the program from the
+// start: first it replays the events the graph holds (a read returns the
+// value of the write the graph says it reads from), scheduling the lowest
+// enabled thread that has events left to replay; then it adds new events,
+// always for the lowest enabled thread, asking the explorer what each new
+// read reads (like GenMC's handleLoad) and announcing each new write, fence,
+// spawn, join and thread end. The explorer pushes the alternatives (other
+// writes to read from, other coherence placements, backward revisits) on
+// its worklist. The interface to the interpreter is the relaxed hooks
+// begin, end, filter and access (relaxed.go), which delegate here.
+
+// trustGlue connects one Execution to the explorer.
+type trustGlue struct {
+	r       *relaxed
+	ex      *trust.Explorer
+	model   string        // "ra" or "rc11"
+	seen    []int         // per thread, x.G events accounted for
+	added   []seg.EventID // accesses of the current step
+	pending []seg.EventID // accesses whose races are to be looked for
+	fresh   trust.Ref
+	err     error
+}
+
+// trustSupported reports why prog cannot be explored by the trust explorer
+// ("" if it can): mutexes, condition variables and atomic blocks keep
+// their operational semantics in the interpreter, which the explorer does
+// not model.
+func trustSupported(prog *ir.Program) string {
+	for _, f := range prog.Funcs {
+		for i := range f.Body {
+			switch f.Body[i].Op {
+			case ir.ILock, ir.ITryLock, ir.IUnlock, ir.IWait, ir.ISignal, ir.IBroadcast, ir.IAtomicBegin:
+				return f.Body[i].Op.String()
+			}
+		}
+	}
+	return ""
+}
+
+func (tg *trustGlue) begin() { tg.added = tg.added[:0] }
+
+// filter schedules the lowest enabled thread with events left to replay,
+// else the lowest enabled thread.
+func (tg *trustGlue) filter(en []Action) []Action {
+	x := tg.r.x
+	for i, a := range en {
+		if !a.Flush && len(x.G.Threads[a.T]) < tg.ex.Len(a.T) {
+			return en[i : i+1]
+		}
+	}
+	if len(en) > 1 {
+		return en[:1]
+	}
+	return en
+}
+
+func (tg *trustGlue) replaying(t int32, i int32) bool { return int(i) < tg.ex.Len(t) }
+
+func (tg *trustGlue) fail(msg string) {
+	if tg.err == nil {
+		tg.err = fmt.Errorf("internal error: trust explorer: %s", msg)
+	}
+	tg.r.prune()
+}
+
+// setCell makes loc's memory cell hold the value of its coherence-latest write.
+func (tg *trustGlue) setCell(c *int64, loc int64) {
+	g := tg.ex.Graph()
+	co := g.CO(loc)
+	if len(co) == 0 {
+		*c = tg.r.x.G.InitVal[loc]
+		return
+	}
+	*c = g.Label(co[len(co)-1]).WVal
+}
+
+// access runs a load, store, RMW or CAS.
+func (tg *trustGlue) access(t *thread, fr *frame, in *ir.Instr, addr int64, c *int64) bool {
+	r := tg.r
+	x := r.x
+	g := x.G
+	pos := in.Pos
+	col := x.collecting
+	loc := ""
+	if col {
+		loc = x.names.LocName(addr)
+	}
+	switch in.Op {
+	case ir.ILoad:
+		id := x.event(t, seg.Event{Kind: seg.KRead, Loc: addr, Order: in.Order, Pos: pos})
+		e := g.Event(id)
+		var lab trust.Label
+		if tg.replaying(id.T, id.I) {
+			lab = *tg.ex.Event(id.T, int(id.I))
+			if lab.Kind != trust.Read || lab.Loc != addr {
+				tg.fail(fmt.Sprintf("replay of %v: the graph has another event", id))
+				return true
+			}
+		} else {
+			var ok bool
+			if lab, ok = tg.ex.AddRead(id.T, addr, in.Order, nil); !ok {
+				r.prune()
+				return true
+			}
+			tg.added = append(tg.added, id)
+		}
+		e.RVal = lab.RVal
+		fr.locals[in.Dst] = e.RVal
+		if col {
+			x.noteAt(t, pos, fmt.Sprintf("reads %s = %s", loc, x.val(t, e.RVal, localType(fr, in.Dst))))
+		}
+	case ir.IStore:
+		v, err := x.eval(fr, in.A)
+		if err != nil {
+			x.rt(t, pos, err)
+			return true
+		}
+		id := g.AppendNoMO(seg.Event{ID: seg.EventID{T: t.num}, Kind: seg.KWrite, Loc: addr, WVal: v, Order: in.Order, Pos: pos})
+		if tg.replaying(id.T, id.I) {
+			if l := tg.ex.Event(id.T, int(id.I)); l.Kind != trust.Write || l.Loc != addr || l.WVal != v {
+				tg.fail(fmt.Sprintf("replay of %v: the graph has another event", id))
+				return true
+			}
+		} else {
+			if !tg.ex.AddWrite(id.T, addr, in.Order, v) {
+				r.prune()
+				return true
+			}
+			tg.added = append(tg.added, id)
+		}
+		tg.setCell(c, addr)
+		if col {
+			x.noteAt(t, pos, fmt.Sprintf("writes %s = %s", loc, x.val(t, v, in.A.Type)))
+		}
+	case ir.IRMW, ir.ICAS:
+		var arg, des int64
+		var err *rtError
+		if arg, err = x.eval(fr, in.A); err != nil {
+			x.rt(t, pos, err)
+			return true
+		}
+		if in.Op == ir.ICAS {
+			if des, err = x.eval(fr, in.B); err != nil {
+				x.rt(t, pos, err)
+				return true
+			}
+		}
+		id := x.event(t, seg.Event{Kind: seg.KRead, Loc: addr, Order: in.Order, Pos: pos})
+		e := g.Event(id)
+		var lab trust.Label
+		if tg.replaying(id.T, id.I) {
+			lab = *tg.ex.Event(id.T, int(id.I))
+			if lab.Excl == nil || lab.Loc != addr {
+				tg.fail(fmt.Sprintf("replay of %v: the graph has another event", id))
+				return true
+			}
+		} else {
+			var ok bool
+			lab, ok = tg.ex.AddRead(id.T, addr, in.Order, &trust.Excl{CAS: in.Op == ir.ICAS, Expected: arg, FailOrder: in.FailOrder, Order: in.Order})
+			if !ok {
+				r.prune()
+				return true
+			}
+			tg.added = append(tg.added, id)
+		}
+		old := lab.RVal
+		e.RVal = old
+		if lab.Kind == trust.RMW {
+			e.Kind, e.Order = seg.KRMW, in.Order
+			if in.Op == ir.ICAS {
+				e.WVal = des
+			} else {
+				e.WVal = in.RMW.Apply(old, arg)
+			}
+			if !lab.HasW {
+				if !tg.ex.CompleteRMW(id.T, int(id.I), e.WVal) {
+					r.prune()
+					return true
+				}
+			} else if lab.WVal != e.WVal {
+				tg.fail(fmt.Sprintf("replay of %v: the RMW writes another value", id))
+				return true
+			}
+			tg.setCell(c, addr)
+		} else {
+			e.Kind, e.Order = seg.KRead, in.FailOrder
+		}
+		if in.Dst >= 0 {
+			fr.locals[in.Dst] = old
+		}
+		if in.Dst2 >= 0 {
+			fr.locals[in.Dst2] = b2i(e.Kind == seg.KRMW)
+		}
+		switch {
+		case !col:
+		case in.Op == ir.IRMW:
+			x.noteAt(t, pos, fmt.Sprintf("%s on %s: %d -> %d", in.RMW, loc, old, e.WVal))
+		case e.Kind == seg.KRMW:
+			x.noteAt(t, pos, fmt.Sprintf("cas on %s succeeds: %d -> %d", loc, old, des))
+		default:
+			x.noteAt(t, pos, fmt.Sprintf("cas on %s fails: reads %d, expected %d", loc, old, arg))
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// end accounts for the events the step added besides accesses (fences,
+// spawns, joins, thread ends …) and looks for data races of the new
+// accesses.
+func (tg *trustGlue) end() {
+	r := tg.r
+	x := r.x
+	if r.pruned {
+		return
+	}
+	for ti, th := range x.G.Threads {
+		for len(tg.seen) <= ti {
+			tg.seen = append(tg.seen, 0)
+		}
+		for i := tg.seen[ti]; i < len(th); i++ {
+			id := seg.EventID{T: int32(ti), I: int32(i)}
+			if id == seg.EventID(tg.fresh) && !tg.fresh.IsInit() {
+				tg.added = append(tg.added, id)
+			}
+			if tg.replaying(id.T, id.I) {
+				continue
+			}
+			e := &th[i]
+			var ok bool
+			switch e.Kind {
+			case seg.KFence:
+				ok = tg.ex.AddOther(id.T, trust.Fence, e.Order, 0, uint8(e.Kind))
+			case seg.KSpawn:
+				ok = tg.ex.AddOther(id.T, trust.Spawn, 0, e.Other, uint8(e.Kind))
+			case seg.KJoin:
+				ok = tg.ex.AddOther(id.T, trust.Join, 0, e.Other, uint8(e.Kind))
+			case seg.KThreadEnd:
+				ok = tg.ex.AddOther(id.T, trust.End, 0, 0, uint8(e.Kind))
+			case seg.KRead, seg.KWrite, seg.KRMW, seg.KLock, seg.KUnlock:
+				tg.fail(fmt.Sprintf("access %v outside the access hook", id))
+				return
+			default:
+				ok = tg.ex.AddOther(id.T, trust.Other, 0, 0, uint8(e.Kind))
+			}
+			if !ok {
+				r.prune()
+				return
+			}
+		}
+		tg.seen[ti] = len(th)
+	}
+	tg.pending = append(tg.pending, tg.added...)
+	tg.added = tg.added[:0]
+	for t, th := range x.G.Threads {
+		if len(th) < tg.ex.Len(int32(t)) {
+			return // replaying: the other events of races may not be in x.G yet
+		}
+	}
+	pending := tg.pending
+	tg.pending = tg.pending[:0]
+	for _, id := range pending {
+		b, ok := tg.ex.Race(trust.Ref(id))
+		if !ok {
+			continue
+		}
+		a, bb := id, seg.EventID(b)
+		if bb.T < a.T || (bb.T == a.T && bb.I < a.I) {
+			a, bb = bb, a
+		}
+		ea, eb := x.G.Event(a), x.G.Event(bb)
+		rc := Race{A: a, B: bb, Loc: ea.Loc, Msg: raceMsg(x.G, tg.model, ea, eb)}
+		if x.cfg.Races == RacesRecord {
+			key := [2]seg.EventID{a, bb}
+			if r.seen == nil {
+				r.seen = map[[2]seg.EventID]bool{}
+			}
+			if !r.seen[key] {
+				r.seen[key] = true
+				r.races = append(r.races, rc)
+			}
+			continue
+		}
+		x.violation, x.violKind, x.violPos = rc.Msg, "data-race", x.G.Event(id).Pos
+		x.finished = true
+		x.note(nil, rc.Msg)
+		return
+	}
+}
+
+// finish gives x.G the reads-from and coherence of the explored graph.
+func (tg *trustGlue) finish() {
+	x := tg.r.x
+	g := tg.ex.Graph()
+	for t := range x.G.Threads {
+		if t >= g.Threads() {
+			break
+		}
+		for i := range x.G.Threads[t] {
+			if i >= g.Len(int32(t)) {
+				break
+			}
+			e := &x.G.Threads[t][i]
+			if l := g.Label(trust.Ref{T: int32(t), I: int32(i)}); e.Kind.IsRead() && (l.Kind == trust.Read || l.Kind == trust.RMW) {
+				e.RF = seg.EventID(l.RF)
+				if l.RF.IsInit() {
+					e.RF = seg.Init
+				}
+			}
+		}
+	}
+	x.G.MO = map[int64][]seg.EventID{}
+	g.Locs(func(loc int64, co []trust.Ref) {
+		if len(co) == 0 {
+			return
+		}
+		mo := make([]seg.EventID, len(co))
+		for i, w := range co {
+			mo[i] = seg.EventID(w)
+		}
+		x.G.MO[loc] = mo
+	})
+}
+
+func trustModel(model string) trust.Model {
+	if model == "ra" {
+		return trust.RA
+	}
+	return trust.RC11
+}
+
+// runTrust explores prog's consistent graphs under model (ra or rc11),
+// calling visit with every execution that ended and was not pruned, and
+// save, when visit asks for it, the graph to replay as a counterexample.
+// It stops when visit returns false or ctx ends (the reason is returned).
+func runTrust(ctx context.Context, prog *ir.Program, names *Names, cfg Config, model string,
+	visit func(x *Execution) bool, progress func(pending int)) (stopped string, st trust.Stats, err error) {
+	var cur *Execution
+	ex := trust.New(trustModel(model), func(loc int64) int64 { return cur.G.InitVal[loc] })
+	for ex.Next() {
+		if e := ctx.Err(); e != nil {
+			return "cancelled: " + e.Error(), ex.Stats, nil
+		}
+		x, tg := newTrustExecution(prog, names, cfg, ex, model, false)
+		cur = x
+		x.Run(func(en []Action) Action { return en[0] })
+		if tg.err != nil {
+			return "", ex.Stats, tg.err
+		}
+		tg.finish()
+		if x.Pruned() {
+			continue
+		}
+		if !visit(x) {
+			return "stopped by the caller", ex.Stats, nil
+		}
+		if progress != nil {
+			progress(ex.Pending())
+		}
+	}
+	return "", ex.Stats, nil
+}
+
+func newTrustExecution(prog *ir.Program, names *Names, cfg Config, ex *trust.Explorer, model string, trace bool) (*Execution, *trustGlue) {
+	x := NewExecution(prog, names, cfg, nil, trace)
+	tg := &trustGlue{r: x.rx, ex: ex, model: model}
+	tg.fresh = trust.InitRef
+	if f, ok := ex.Fresh(); ok {
+		tg.fresh = f
+	}
+	x.rx.tr = tg
+	return x, tg
+}
+
+// exploreTrust is Verify's trust explorer under ra and rc11.
+func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
+	model, _ := parseVerifyModel(opts.Model)
+	if err := checkGraphProgram(prog); err != nil {
+		return nil, err
+	}
+	names := NewNames(prog)
+	col := newCollector(prog, names, opts)
+	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model}
+	var cex *trust.Snapshot
+	stopKind := ""
+	visit := func(x *Execution) bool {
+		if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
+			stopKind = "executions"
+			return false
+		}
+		if col.add(x) && cex == nil {
+			cex = x.rx.tr.ex.Save()
+			if !opts.KeepGoing {
+				return false
+			}
+		}
+		return true
+	}
+	stopped, _, err := runTrust(ctx, prog, names, cfg, opts.Model, visit, func(p int) { col.progress(p) })
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case stopKind == "executions":
+		stopped = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions)
+	case strings.HasPrefix(stopped, "cancelled"):
+		stopped, stopKind = budgetReason(ctx.Err(), opts), "time"
+	case stopped == "stopped by the caller":
+		stopped = "" // the first violation ends a run without --keep-going
+	}
+	res := col.result("trust", stopped, stopKind)
+	if cex != nil {
+		var x *Execution
+		ex := trust.Replay(trustModel(opts.Model), cex, func(loc int64) int64 { return x.G.InitVal[loc] })
+		ex.Next()
+		var tg *trustGlue
+		x, tg = newTrustExecution(prog, names, cfg, ex, opts.Model, true)
+		x.Run(func(en []Action) Action { return en[0] })
+		if tg.err == nil {
+			tg.finish()
+			res.Counterexample = x.Trace
+			res.Graph = x.G
+			_, _, res.ViolationPos = x.Violation()
+		}
+	}
+	return res, nil
+}
+
+// useTrust reports whether Enumerate explores with the trust explorer.
+func useTrust(cfg Config, explorer string, prog *ir.Program) bool {
+	if cfg.Axiomatic != nil || (cfg.Model != RA && cfg.Model != RC11) {
+		return false
+	}
+	switch explorer {
+	case "trust":
+		return trustSupported(prog) == ""
+	case "reference":
+		return false
+	}
+	return trustSupported(prog) == ""
+}
