@@ -50,7 +50,8 @@ type config struct {
 	Tarball         string
 	Examples        string
 	Out             string
-	Root            string // the checkout (for the commit and the build)
+	Root            string      // the checkout (for the commit and the build)
+	Suite           []genmcTest // GenMC's tests to run (genmcSuite)
 }
 
 func main() {
@@ -102,6 +103,7 @@ func parseFlags(args []string) (config, error) {
 		Timeout:   *timeout, ClassesTimeout: *classesTimeout, Classes: !*noClasses, ClassesFallback: !*noFallback,
 		Quick: *quick, Ncmc: *ncmcBin, NcmcArgs: strings.Fields(*ncmcArgs), Unroll: *unroll,
 		Anchors: *anchors, Tarball: *tarball, Examples: *examples, Out: *out,
+		Suite: genmcSuite,
 	}
 	if cfg.Quick && !timeoutSet {
 		cfg.Timeout = 10 * time.Second
@@ -173,7 +175,7 @@ func compare(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 
 	// The programs.
 	var synth string
-	wantGenMC := len(cfg.Programs) == 0 || !onlyExamples(cfg.Programs)
+	wantGenMC := len(cfg.Programs) == 0 || !onlyExamples(cfg.Programs, cfg.Suite)
 	if wantGenMC {
 		tb := cfg.Tarball
 		if tb == "" {
@@ -199,7 +201,7 @@ func compare(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	for _, model := range cfg.Models {
 		var progs []program
 		if synth != "" {
-			ps, err := genmcPrograms(synth, genmcSuite, model, cfg.Quick, cfg.Programs)
+			ps, err := genmcPrograms(synth, cfg.Suite, model, cfg.Quick, cfg.Programs)
 			if err != nil {
 				return err
 			}
@@ -234,13 +236,13 @@ func compare(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func onlyExamples(p map[string]bool) bool {
+func onlyExamples(p map[string]bool, suite []genmcTest) bool {
 	for k := range p {
 		base := strings.SplitN(k, ":", 2)[0]
 		if k == "genmc" {
 			return false
 		}
-		for _, t := range genmcSuite {
+		for _, t := range suite {
 			if t.Name == base {
 				return false
 			}
@@ -350,7 +352,7 @@ func listExamples(cfg config) ([]program, error) {
 		if len(cfg.Programs) > 0 && !cfg.Programs["examples"] && !cfg.Programs[base] {
 			continue
 		}
-		out = append(out, program{Label: base + ".cir", File: f})
+		out = append(out, program{Label: base + ".cir", File: f, Expected: -1})
 	}
 	return out, nil
 }
@@ -367,7 +369,7 @@ func header(b *strings.Builder, cfg config, tl tools, notes []string) {
 		gm = tl.GenMC + " (`-<model> --disable-estimation -disable-mm-detector` plus the test's flags from its args file)"
 	}
 	if tl.Nidhugg != "" {
-		nd = tl.Nidhugg + " (`--sc --rf`, `--tso --rf`; no ra/rc11)"
+		nd = tl.Nidhugg + " (`--sc --rf`; `--tso --optimal`, as its reads-from SMC is not implemented for TSO; it has no ra/rc11)"
 	}
 	fmt.Fprintf(b, "- GenMC: %s\n- Nidhugg: %s\n", gm, nd)
 	fmt.Fprintf(b, "- limit %s per run (classes: %s); ncmc runs with `--json --keep-going --unroll %d --timeout <limit>%s` (killed 5 s after the limit); explorers: %s\n",
@@ -381,7 +383,7 @@ func header(b *strings.Builder, cfg config, tl tools, notes []string) {
 }
 
 func tableHeader(model string, tl tools) string {
-	return fmt.Sprintf("### model %s\n\n| program | tool | complete | blocked | classes | redundancy | wall s | tool s | peak MB | ×GenMC | ×Nidhugg | notes |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n", model)
+	return fmt.Sprintf("\n### model %s\n\n| program | tool | complete | blocked | classes | redundancy | wall s | tool s | peak MB | ×GenMC | ×Nidhugg | notes |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n", model)
 }
 
 func machine() string {

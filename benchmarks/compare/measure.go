@@ -17,6 +17,7 @@ type row struct {
 	Err      string // the run could not be read (no summary, crash, start failure)
 	TimedOut bool
 	Anchor   string // "genmc" or "nidhugg" for the anchors' rows
+	Classes  bool   // a class-counting run (no ratios)
 }
 
 // finished tells whether the row has a wall time to compare.
@@ -53,9 +54,15 @@ func measure(ctx context.Context, cfg config, tl tools, model string, pr program
 		for _, d := range pr.Defines {
 			argv = append(argv, "-D"+d)
 		}
-		argv = append(argv, "-I"+tl.Compat, "--", "--"+model, "--rf", pr.File)
+		// Nidhugg's reads-from SMC (--rf) is for SC only (under TSO it
+		// warns "not implemented"); under TSO its optimal DPOR.
+		alg := "--rf"
+		if model == "tso" {
+			alg = "--optimal"
+		}
+		argv = append(argv, "-I"+tl.Compat, "--", "--"+model, alg, pr.File)
 		res := run(ctx, cfg.Timeout, tl.Env, filepath.Dir(pr.File), argv...)
-		m.Rows = append(m.Rows, anchorRow("Nidhugg --"+model+" --rf", "nidhugg", res, parseNidhugg))
+		m.Rows = append(m.Rows, anchorRow("Nidhugg --"+model+" "+alg, "nidhugg", res, parseNidhugg))
 	}
 	src, extra, srcErr := ncmcSource(pr, tl.HasD)
 	for _, e := range cfg.Explorers {
@@ -76,6 +83,7 @@ func measure(ctx context.Context, cfg config, tl tools, model string, pr program
 	if cfg.Classes && srcErr == nil {
 		r, vc, rc := ncmcRun(ctx, cfg, tl, model, src, extra, []string{"--explorer", "reference", "--classes"}, cfg.ClassesTimeout)
 		r.Tool = "ncmc --explorer reference --classes"
+		r.Classes = true
 		if r.finished() && r.C.Verdict != "unknown" {
 			m.ValueClass, m.RFClass = vc, rc
 		}
@@ -90,7 +98,7 @@ func measure(ctx context.Context, cfg config, tl tools, model string, pr program
 				args, name = []string{"--explorer", "ncmc", "--classes"}, "ncmc --explorer ncmc --classes"
 			}
 			r, vc, rc := ncmcRun(ctx, cfg, tl, model, src, extra, args, cfg.ClassesTimeout)
-			r.Tool = name
+			r.Tool, r.Classes = name, true
 			if r.finished() && r.C.Verdict != "unknown" {
 				m.ValueClass, m.RFClass, m.ClassesNote = vc, rc, "*"
 			}
@@ -193,6 +201,13 @@ func formatRows(pr program, m measured) string {
 				red = fmt.Sprintf("%.2f", float64(r.C.Complete)/float64(m.ValueClass))
 			}
 		}
+		if r.Anchor == "genmc" && r.finished() && pr.Expected >= 0 {
+			if r.C.Complete == pr.Expected {
+				note = strings.TrimSpace("= GenMC's expected count " + note)
+			} else {
+				note = strings.TrimSpace(fmt.Sprintf("GenMC's expected count is %s! %s", group(pr.Expected), note))
+			}
+		}
 		if r.Run.MaxRSSKB > 0 {
 			peak = fmt.Sprintf("%.0f", float64(r.Run.MaxRSSKB)/1024)
 		}
@@ -205,7 +220,7 @@ func formatRows(pr program, m measured) string {
 
 // ratio is r's wall time over the anchor's, when both finished.
 func ratio(r row, anchor *row) string {
-	if anchor == nil || r.Anchor == anchor.Anchor || !anchor.finished() || anchor.Run.Wall <= 0 {
+	if anchor == nil || r.Classes || r.Anchor == anchor.Anchor || !anchor.finished() || anchor.Run.Wall <= 0 {
 		return "—"
 	}
 	if r.TimedOut && r.Err == "" {

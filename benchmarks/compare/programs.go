@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -40,6 +41,9 @@ type program struct {
 	Defines []string // -D definitions
 	GenMC   []string // the test's own GenMC flags (args file), e.g. -disable-ipr -disable-sr
 	Anchors bool     // GenMC and Nidhugg run it too (GenMC's tests; not our CIR examples)
+	// Expected is GenMC's count of complete executions from the test's
+	// expected.<model>.mo.in (-1: none for this model and setting).
+	Expected int64
 }
 
 // extractSynthetic unpacks tests/correct/synthetic/ and include/ of the
@@ -97,10 +101,10 @@ func extractSynthetic(tarball, dir string) (string, error) {
 	return synth, nil
 }
 
-// argsModel is the GenMC args/expected file a model's runs take their
+// argsFile is the GenMC args file a model's runs take their
 // flags from: the model's own, else rc11's for ra (both are C11 models),
 // else sc's (tso, and tests whose only args are sc's), else rc11's.
-func argsFile(testDir, model string) (string, bool) {
+func argsFile(testDir, model string) (string, string, bool) {
 	order := []string{model}
 	switch model {
 	case "ra":
@@ -111,10 +115,10 @@ func argsFile(testDir, model string) (string, bool) {
 	for _, m := range order {
 		p := filepath.Join(testDir, "args."+m+".mo.in")
 		if _, err := os.Stat(p); err == nil {
-			return p, true
+			return p, m, true
 		}
 	}
-	return "", false
+	return "", "", false
 }
 
 // genmcPrograms lists the programs of the suite under one model, with the
@@ -128,24 +132,43 @@ func genmcPrograms(synth string, tests []genmcTest, model string, quick bool, on
 		}
 		dir := filepath.Join(synth, t.Name)
 		var lines []argsLine
-		if p, ok := argsFile(dir, model); ok {
+		argsModel := ""
+		if p, m, ok := argsFile(dir, model); ok {
 			b, err := os.ReadFile(p)
 			if err != nil {
 				return nil, err
 			}
-			lines = parseArgsFile(string(b))
+			lines, argsModel = parseArgsFile(string(b)), m
+		}
+		// GenMC's expected counts, line by line beside the args file
+		// (first line without one), for this very model only.
+		var expected []int64
+		if b, err := os.ReadFile(filepath.Join(dir, "expected."+model+".mo.in")); err == nil && (argsModel == "" || argsModel == model) {
+			for _, f := range strings.Fields(string(b)) {
+				n, err := strconv.ParseInt(f, 10, 64)
+				if err != nil {
+					break
+				}
+				expected = append(expected, n)
+			}
 		}
 		for _, defs := range params {
 			label := strings.TrimSpace(t.Name + " " + strings.Join(defs, " "))
 			if len(only) > 0 && !only[t.Name] && !only[strings.ReplaceAll(label, " ", ":")] && !only["genmc"] {
 				continue
 			}
-			pr := program{Label: label, File: filepath.Join(dir, "variants", t.Variant), Defines: defs, Anchors: true}
-			for _, l := range lines {
+			pr := program{Label: label, File: filepath.Join(dir, "variants", t.Variant), Defines: defs, Anchors: true, Expected: -1}
+			for i, l := range lines {
 				if sameStrings(l.Defines, defs) {
 					pr.GenMC = l.GenMC
+					if i < len(expected) {
+						pr.Expected = expected[i]
+					}
 					break
 				}
+			}
+			if len(lines) == 0 && len(defs) == 0 && len(expected) > 0 {
+				pr.Expected = expected[0]
 			}
 			if pr.GenMC == nil && len(lines) > 0 {
 				// A parameter the args file does not list: the test's flags
