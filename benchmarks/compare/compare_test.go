@@ -322,7 +322,7 @@ func TestCompareTiny(t *testing.T) {
 	}
 	out := stdout.String()
 	for _, s := range []string{
-		"GenMC not found", "Nidhugg not found", "load average at start: ", "### model sc",
+		"GenMC not found", "Nidhugg not found", "load average at start: ", "#### model sc",
 		// sb: 3 value classes; the ncmc explorer explores exactly those.
 		"| sb.cir | ncmc --explorer ncmc | 3 | 0 | 3 | 1.00 |",
 		// tiny N=3: 3! = 6 orders of the increments, each its own class.

@@ -153,6 +153,7 @@ type tools struct {
 	Env                  []string // PATH with the anchors and LLVM 16 first
 	HasD                 bool     // ncmc verify lists -D
 	Compat               string   // include directory with a genmc.h for Nidhugg
+	Version              string   // ncmc version's output
 }
 
 func compare(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
@@ -292,6 +293,9 @@ func findTools(ctx context.Context, cfg config, tmp string, stderr io.Writer) (t
 		return tl, nil, fmt.Errorf("%s verify --help does not look like ncmc's", tl.Ncmc)
 	}
 	tl.HasD = ncmcHasDefineFlag(string(help))
+	if v, err := exec.CommandContext(ctx, tl.Ncmc, "version").Output(); err == nil {
+		tl.Version = strings.TrimSpace(string(v))
+	}
 	if tl.HasD {
 		notes = append(notes, "ncmc gets the parameters with -D")
 	} else {
@@ -360,10 +364,10 @@ func listExamples(cfg config) ([]program, error) {
 // header prints the machine, date, commit, load average and notes.
 func header(b *strings.Builder, cfg config, tl tools, notes []string) {
 	now := time.Now().UTC()
-	fmt.Fprintf(b, "## ncmc against GenMC and Nidhugg (`make compare`), %s\n\n", now.Format("2006-01-02 15:04 UTC"))
+	fmt.Fprintf(b, "### ncmc against GenMC and Nidhugg (`make compare`), %s\n\n", now.Format("2006-01-02 15:04 UTC"))
 	fmt.Fprintf(b, "- machine: %s\n", machine())
 	fmt.Fprintf(b, "- load average at start: %s\n", loadAvg())
-	fmt.Fprintf(b, "- ncmc: %s (commit %s)\n", tl.Ncmc, commit(cfg.Root))
+	fmt.Fprintf(b, "- ncmc: %s (`ncmc version`: %s; checkout at commit %s)\n", tl.Ncmc, tl.Version, commit(cfg.Root))
 	gm, nd := "absent", "absent"
 	if tl.GenMC != "" {
 		gm = tl.GenMC + " (`-<model> --disable-estimation -disable-mm-detector` plus the test's flags from its args file)"
@@ -383,7 +387,7 @@ func header(b *strings.Builder, cfg config, tl tools, notes []string) {
 }
 
 func tableHeader(model string, tl tools) string {
-	return fmt.Sprintf("\n### model %s\n\n| program | tool | complete | blocked | classes | redundancy | wall s | tool s | peak MB | ×GenMC | ×Nidhugg | notes |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n", model)
+	return fmt.Sprintf("\n#### model %s\n\n| program | tool | complete | blocked | classes | redundancy | wall s | tool s | peak MB | ×GenMC | ×Nidhugg | notes |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n", model)
 }
 
 func machine() string {
