@@ -4,7 +4,7 @@ GO      ?= go
 BIN     := bin/ncmc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build demo test vet fmt-check fuzz bench sweep clean
+.PHONY: all deps build demo test vet fmt-check fuzz bench sweep compare clean
 
 all: build
 
@@ -51,6 +51,16 @@ fuzz: deps
 SVCOMP ?= ../shared/bench/svcomp
 sweep: build
 	./$(BIN) sweep $(SVCOMP) --timeout 60s --jobs 2 --corrections benchmarks/svcomp/corrections.yaml --out sweep-results
+
+# ncmc beside GenMC and Nidhugg (when built by ../shared/anchors/build.sh into
+# $$ANCHORS, default ~/.cache/ncmc-anchors; their rows are skipped otherwise) on
+# GenMC's synthetic tests, read from ../shared/anchors/genmc-0.10.3.tar.gz, and
+# on examples/*.cir: a Markdown table per model. Flags through COMPARE_FLAGS,
+# e.g. COMPARE_FLAGS='-models sc,tso,ra,rc11 -out benchmarks/RESULTS.md'
+# (go run ./benchmarks/compare -h lists them).
+COMPARE_FLAGS ?=
+compare: deps
+	$(GO) run ./benchmarks/compare $(COMPARE_FLAGS)
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./...
