@@ -193,6 +193,9 @@ func translate(filename string, src []byte, ast *cc.AST, cfg *cc.Config, opts Op
 	}
 	tr.funcList = kept
 	for _, fi := range tr.funcList {
+		tr.signature(fi)
+	}
+	for _, fi := range tr.funcList {
 		tr.lowerFunc(fi)
 	}
 	tr.checkExits()
