@@ -28,6 +28,11 @@ type specCheckCmd struct {
 }
 
 func (c *specCheckCmd) run(e *env) int {
+	depth := inRange("--depth", c.Depth, 0, 8)
+	depth.ok = depth.ok || c.Depth == -1 // the default: the spec's check.depth
+	if !checkFlags(e.stderr, depth, nonNegative("--max-states", c.MaxStates), positive("--unroll", c.Unroll)) {
+		return exitBadInput
+	}
 	spec, err := commspec.ParseFile(c.Spec)
 	if err != nil {
 		fmt.Fprintln(e.stderr, strings.TrimRight(err.Error(), "\n"))
@@ -43,10 +48,6 @@ func (c *specCheckCmd) run(e *env) int {
 		return exitBadInput
 	}
 	opts := speccheck.Options{Depth: c.Depth, MaxStates: c.MaxStates, Unroll: c.Unroll, Compare: c.Compare}
-	if c.Depth < -1 || c.Depth > 8 || c.MaxStates < 0 || c.Unroll <= 0 {
-		fmt.Fprintln(e.stderr, "ncmc: --depth must be in [0, 8], --max-states must not be negative, --unroll must be positive")
-		return exitBadInput
-	}
 	if c.Ints != "" {
 		for _, f := range strings.Split(c.Ints, ",") {
 			v, err := strconv.ParseInt(strings.TrimSpace(f), 0, 64)

@@ -65,6 +65,11 @@ type jsonResult struct {
 }
 
 func (v *verifyCmd) run(e *env) int {
+	if !checkFlags(e.stderr, positive("--unroll", v.Unroll), positive("--max-steps", v.MaxSteps),
+		nonNegative("--max-executions", v.MaxExecutions), nonNegativeDuration("--timeout", v.Timeout),
+		nonNegative("--workers", v.Workers), nonNegative("--max-memory", v.MaxMemory)) {
+		return exitBadInput
+	}
 	property := ""
 	if v.Property != "" {
 		property, _, _ = readProperty(v.Property)
@@ -88,10 +93,6 @@ func (v *verifyCmd) run(e *env) int {
 		MaxExecutions: v.MaxExecutions, MaxSteps: v.MaxSteps, Timeout: v.Timeout,
 		KeepGoing: v.KeepGoing, Classes: v.Classes, Workers: v.Workers, StateCache: v.StateCache,
 		Races: v.Races,
-	}
-	if v.Unroll <= 0 || v.MaxSteps <= 0 || v.MaxExecutions < 0 || v.Timeout < 0 || v.Workers < 0 {
-		fmt.Fprintln(e.stderr, "ncmc: --unroll and --max-steps must be positive; --max-executions and --timeout must not be negative")
-		return exitBadInput
 	}
 	for _, f := range v.Spec {
 		s, err := commspec.ParseFile(f)
