@@ -12,7 +12,7 @@ import (
 
 // specCmd groups the commands on commutativity specifications.
 type specCmd struct {
-	Check specCheckCmd `cmd:"" help:"Check that every condition of a commutativity spec (YAML, docs/commspec.md) is sound for the object's implementation, by running pairs of invocations in both orders from every state reachable by short call sequences. Exit 0: sound within the bound; 1: a counterexample; 2: bad input."`
+	Check specCheckCmd `cmd:"" help:"Check that every condition of a commutativity spec (YAML, docs/commspec.md) is sound for the object's implementation, by running pairs of invocations in both orders from every state reachable by short call sequences. Exit 0: sound within the bound; 1: a counterexample; 2: bad input, including a condition that fails to evaluate (division by zero, shift out of range)."`
 }
 
 type specCheckCmd struct {
@@ -67,8 +67,11 @@ func (c *specCheckCmd) run(e *env) int {
 		fmt.Fprint(e.stdout, spec.AccessPoints().Describe())
 	}
 	rep.Write(e.stdout, c.Verbose)
-	if !rep.Sound() {
+	switch {
+	case !rep.Sound():
 		return exitViolation
+	case rep.Failing():
+		return exitBadInput // a condition that cannot be evaluated is a mistake of the spec
 	}
 	return exitVerified
 }
