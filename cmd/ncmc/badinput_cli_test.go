@@ -56,6 +56,8 @@ func TestBadInputCLI(t *testing.T) {
 		{"max-memory-negative", []string{"verify", "--max-memory=-1", "../../examples/sb.cir"}, 2, "", "ncmc: --max-memory must not be negative (got -1)", 0},
 		{"timeout-negative", []string{"verify", "--timeout", "-5s", "../../examples/sb.cir"}, 2, "", "ncmc: --timeout must not be negative (got -5s)", 0},
 		{"test-depth-zero", []string{"test", "--depth", "0", "../../examples/sb.cir"}, 2, "", "ncmc: --depth must be positive (got 0)", 0},
+		{"coverability-sc", []string{"verify", "--explorer", "coverability", "../../examples/peterson.cir"}, 2, "", "the coverability explorer does not apply", 0},
+		{"coverability-tso", []string{"verify", "--explorer", "coverability", "--model", "tso", "../../examples/peterson.cir"}, 2, "", "the coverability explorer supports the sc memory model only", 0},
 		{"litmus-max-executions", []string{"litmus", "--max-executions", "-2", deepLitmus}, 2, "", "ncmc: --max-executions must not be negative (got -2)", 0},
 	}
 	for _, tc := range tests {

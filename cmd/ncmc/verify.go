@@ -88,6 +88,7 @@ func (v *verifyCmd) run(e *env) int {
 	if v.usePortfolio() {
 		return v.portfolio(e, prog)
 	}
+
 	opts := ncmc.Options{
 		Model: v.Model, Explorer: v.Explorer, Unroll: v.Unroll,
 		MaxExecutions: v.MaxExecutions, MaxSteps: v.MaxSteps, Timeout: v.Timeout,
@@ -134,6 +135,13 @@ func (v *verifyCmd) run(e *env) int {
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ncmc: %v\n", err)
+		return exitBadInput
+	}
+	if v.Explorer == "coverability" && res.Explorer == "coverability" && res.Kind == "unsupported" {
+		// An explorer chosen by the user that does not apply to the program
+		// is a usage error, as it is under a memory model it does not
+		// support (Verify's error).
+		fmt.Fprintf(e.stderr, "ncmc: %s: %s\n", v.File, res.Reason)
 		return exitBadInput
 	}
 	if v.Dot != "" && res.Graph != nil {
