@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"ncmc/frontend/litmus"
 	"ncmc/herd"
@@ -16,13 +18,14 @@ import (
 )
 
 type litmusCmd struct {
-	Files         []string `arg:"" help:"Litmus tests in herd's C, X86 or X86_64 format (.litmus)." type:"path"`
-	Model         string   `help:"Memory model: sc, tso, pso, ra or rc11." default:"sc" enum:"sc,tso,pso,ra,rc11"`
-	JSON          bool     `name:"json" help:"Print one JSON object per test per line."`
-	Explain       bool     `help:"For a forbidden condition, say which axiom of the model forbids each execution that would satisfy it, with a cycle of events."`
-	Graphs        string   `help:"Write one DOT file per execution (and per explained forbidden execution) to this directory, herd-style; also SVG when graphviz's dot is installed." type:"path"`
-	Operational   bool     `help:"Explore sc, tso and pso with the interpreter's interleavings and store buffers instead of graph exploration (same outcomes; slower)."`
-	MaxExecutions int      `name:"max-executions" help:"Stop exploring a test after N executions (0: no limit); the verdict is then marked incomplete." default:"0"`
+	Files         []string      `arg:"" help:"Litmus tests in herd's C, X86 or X86_64 format (.litmus)." type:"path"`
+	Model         string        `help:"Memory model: sc, tso, pso, ra or rc11." default:"sc" enum:"sc,tso,pso,ra,rc11"`
+	JSON          bool          `name:"json" help:"Print one JSON object per test per line."`
+	Explain       bool          `help:"For a forbidden condition, say which axiom of the model forbids each execution that would satisfy it, with a cycle of events."`
+	Graphs        string        `help:"Write one DOT file per execution (and per explained forbidden execution) to this directory, herd-style; also SVG when graphviz's dot is installed." type:"path"`
+	Operational   bool          `help:"Explore sc, tso and pso with the interpreter's interleavings and store buffers instead of graph exploration (same outcomes; slower)."`
+	MaxExecutions int           `name:"max-executions" help:"Stop exploring a test after N executions (0: no limit); the verdict is then marked incomplete." default:"0"`
+	Timeout       time.Duration `help:"Wall-clock limit per test, e.g. 30s (0: none); a test that hits it is reported incomplete and the exit code is 3 (unknown)." default:"0"`
 }
 
 func (c *litmusCmd) run(e *env) int {
@@ -30,8 +33,7 @@ func (c *litmusCmd) run(e *env) int {
 		fmt.Fprintln(e.stderr, "ncmc: --operational exists only for sc, tso and pso")
 		return exitBadInput
 	}
-	if c.MaxExecutions < 0 {
-		fmt.Fprintln(e.stderr, "ncmc: --max-executions must not be negative")
+	if !checkFlags(e.stderr, nonNegative("--max-executions", c.MaxExecutions), nonNegativeDuration("--timeout", c.Timeout)) {
 		return exitBadInput
 	}
 	if c.Graphs != "" {
@@ -53,8 +55,22 @@ func (c *litmusCmd) run(e *env) int {
 			code = exitBadInput
 			continue
 		}
-		res, err := herd.Run(e.ctx, t, herd.Options{Model: c.Model, Operational: c.Operational, Explain: c.Explain,
+		ctx, cancel := e.ctx, context.CancelFunc(func() {})
+		if c.Timeout > 0 {
+			ctx, cancel = context.WithTimeout(e.ctx, c.Timeout)
+		}
+		res, err := runBounded(ctx, t, herd.Options{Model: c.Model, Operational: c.Operational, Explain: c.Explain,
 			Graphs: c.Graphs != "", MaxExecutions: c.MaxExecutions})
+		timedOut := ctx.Err() != nil && e.ctx.Err() == nil
+		cancel()
+		if err == nil && timedOut {
+			if res.Incomplete == "" {
+				res.Incomplete = fmt.Sprintf("--timeout %s hit", c.Timeout)
+			}
+			if code == exitVerified {
+				code = exitUnknown
+			}
+		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ncmc: %s: %v\n", file, err)
 			code = exitBadInput
@@ -79,6 +95,40 @@ func (c *litmusCmd) run(e *env) int {
 		printLitmus(e.stdout, t, res)
 	}
 	return code
+}
+
+// abandonGrace is how long runBounded waits, after its context ends, for
+// the exploration to notice.
+const abandonGrace = 200 * time.Millisecond
+
+// runBounded is herd.Run, answered soon after ctx ends: the exploration
+// looks at its context between executions only, and a single execution
+// can take long (one thread of 400 stores), so when it has not returned
+// abandonGrace after ctx ended, the test is reported incomplete with the
+// outcomes of no execution, and the exploration is left to stop at its
+// next check (its result is dropped).
+func runBounded(ctx context.Context, t *litmus.Test, opts herd.Options) (*herd.Result, error) {
+	type answer struct {
+		res *herd.Result
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		res, err := herd.Run(ctx, t, opts)
+		done <- answer{res, err}
+	}()
+	select {
+	case a := <-done:
+		return a.res, a.err
+	case <-ctx.Done():
+	}
+	select {
+	case a := <-done:
+		return a.res, a.err
+	case <-time.After(abandonGrace):
+	}
+	return &herd.Result{Test: t.Name, File: t.File, Model: opts.Model, Condition: t.Cond.String(),
+		Outcomes: []herd.Outcome{}, Verdict: "unknown", Incomplete: "cancelled inside an execution: " + ctx.Err().Error()}, nil
 }
 
 func printLitmus(w io.Writer, t *litmus.Test, res *herd.Result) {
@@ -122,7 +172,9 @@ func printLitmus(w io.Writer, t *litmus.Test, res *herd.Result) {
 	if res.Passes {
 		ok = "Ok"
 	}
-	fmt.Fprintf(w, "  %s; Observation %s %s %d %d\n", ok, res.Test, res.Observation, res.Positive, res.Negative)
+	if res.Observation != "" { // none when the exploration was abandoned
+		fmt.Fprintf(w, "  %s; Observation %s %s %d %d\n", ok, res.Test, res.Observation, res.Positive, res.Negative)
+	}
 	if res.DataRace {
 		fmt.Fprintf(w, "  data races (undefined behaviour under %s):\n", res.Model)
 		for _, r := range res.Races {

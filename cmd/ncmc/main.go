@@ -113,6 +113,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, stderrTer
 		return exitBadInput
 	}
 	kctx, err := parser.Parse(args)
+	for tries := 0; err != nil && tries < 8; tries++ {
+		// "--unroll -1": parse the negative number as the flag's value.
+		joined, ok := joinNegativeValue(args, err)
+		if !ok {
+			break
+		}
+		args = joined
+		kctx, err = parser.Parse(args)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ncmc: %v\n", err)
 		var pe *kong.ParseError

@@ -12,7 +12,7 @@ import (
 
 // specCmd groups the commands on commutativity specifications.
 type specCmd struct {
-	Check specCheckCmd `cmd:"" help:"Check that every condition of a commutativity spec (YAML, docs/commspec.md) is sound for the object's implementation, by running pairs of invocations in both orders from every state reachable by short call sequences. Exit 0: sound within the bound; 1: a counterexample; 2: bad input."`
+	Check specCheckCmd `cmd:"" help:"Check that every condition of a commutativity spec (YAML, docs/commspec.md) is sound for the object's implementation, by running pairs of invocations in both orders from every state reachable by short call sequences. Exit 0: sound within the bound; 1: a counterexample; 2: bad input, including a condition that fails to evaluate (division by zero, shift out of range)."`
 }
 
 type specCheckCmd struct {
@@ -28,6 +28,11 @@ type specCheckCmd struct {
 }
 
 func (c *specCheckCmd) run(e *env) int {
+	depth := inRange("--depth", c.Depth, 0, 8)
+	depth.ok = depth.ok || c.Depth == -1 // the default: the spec's check.depth
+	if !checkFlags(e.stderr, depth, nonNegative("--max-states", c.MaxStates), positive("--unroll", c.Unroll)) {
+		return exitBadInput
+	}
 	spec, err := commspec.ParseFile(c.Spec)
 	if err != nil {
 		fmt.Fprintln(e.stderr, strings.TrimRight(err.Error(), "\n"))
@@ -43,10 +48,6 @@ func (c *specCheckCmd) run(e *env) int {
 		return exitBadInput
 	}
 	opts := speccheck.Options{Depth: c.Depth, MaxStates: c.MaxStates, Unroll: c.Unroll, Compare: c.Compare}
-	if c.Depth < -1 || c.Depth > 8 || c.MaxStates < 0 || c.Unroll <= 0 {
-		fmt.Fprintln(e.stderr, "ncmc: --depth must be in [0, 8], --max-states must not be negative, --unroll must be positive")
-		return exitBadInput
-	}
 	if c.Ints != "" {
 		for _, f := range strings.Split(c.Ints, ",") {
 			v, err := strconv.ParseInt(strings.TrimSpace(f), 0, 64)
@@ -66,8 +67,11 @@ func (c *specCheckCmd) run(e *env) int {
 		fmt.Fprint(e.stdout, spec.AccessPoints().Describe())
 	}
 	rep.Write(e.stdout, c.Verbose)
-	if !rep.Sound() {
+	switch {
+	case !rep.Sound():
 		return exitViolation
+	case rep.Failing():
+		return exitBadInput // a condition that cannot be evaluated is a mistake of the spec
 	}
 	return exitVerified
 }

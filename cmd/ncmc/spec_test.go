@@ -29,6 +29,13 @@ methods:
 commute:
   add/add: v1 != w2
 `)
+	divZero := write("div.yaml", `object: Set
+methods:
+  add:      {args: {v: int}, result: {r: bool}}
+  contains: {args: {v: int}, result: {r: bool}}
+commute:
+  add/add: v1 / (v2 - v2) == 1
+`)
 	wrongObj := write("obj.yaml", "object: Stack\nmethods:\n  push: {args: {v: int}}\ncommute:\n  push/push: false\n")
 	tests := []struct {
 		args []string
@@ -39,6 +46,7 @@ commute:
 		{[]string{"spec", "check", "../../examples/counter.yaml", "--impl", "../../examples/n-counter-inc-3.cir", "--access-points"}, 0, "inc/inc: always commute"},
 		{[]string{"spec", "check", "../../examples/set-coarse.yaml", "--impl", "../../examples/set-2add-cont.cir", "--depth", "1", "-v"}, 0, "could be finer"},
 		{[]string{"spec", "check", unsound, "--impl", "../../examples/set-2add-cont.cir", "--ints", "3,4"}, 1, "the condition of add/add is unsound: true"},
+		{[]string{"spec", "check", divZero, "--impl", "../../examples/set-2add-cont.cir", "--depth", "1"}, 2, "div.yaml:6:12: the condition of add/add cannot be evaluated: division by zero, on add(v=0)"},
 		{[]string{"spec", "check", malformed, "--impl", "../../examples/set-2add-cont.cir"}, 2, "typo.yaml:5:18: undefined: w2"},
 		{[]string{"spec", "check", wrongObj, "--impl", "../../examples/set-2add-cont.cir"}, 2, "obj.yaml:1:9: ../../examples/set-2add-cont.cir has no object type Stack"},
 		{[]string{"spec", "check", "../../examples/set.yaml", "--impl", "nope.cir"}, 2, "nope.cir"},

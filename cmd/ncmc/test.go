@@ -44,6 +44,11 @@ type jsonTest struct {
 }
 
 func (c *testCmd) run(e *env) int {
+	if !checkFlags(e.stderr, positive("--unroll", c.Unroll), positive("--max-steps", c.MaxSteps),
+		positive("--thread-steps", c.ThreadSteps), positive("--depth", c.Depth), nonNegative("--runs", c.Runs),
+		nonNegative("--steps", c.Steps), nonNegative("--preemptions", c.Preemptions), nonNegativeDuration("--timeout", c.Timeout)) {
+		return exitBadInput
+	}
 	prog, err := frontend.LoadFile(c.File)
 	if err != nil {
 		fmt.Fprintln(e.stderr, strings.TrimRight(err.Error(), "\n"))
@@ -51,10 +56,6 @@ func (c *testCmd) run(e *env) int {
 	}
 	if c.Replay != "" {
 		return c.replay(e, prog)
-	}
-	if c.Unroll <= 0 || c.MaxSteps <= 0 || c.ThreadSteps <= 0 || c.Runs < 0 || c.Depth < 1 || c.Steps < 0 || c.Preemptions < 0 || c.Timeout < 0 {
-		fmt.Fprintln(e.stderr, "ncmc: --unroll, --max-steps, --thread-steps and --depth must be positive; --runs, --steps, --preemptions and --timeout must not be negative")
-		return exitBadInput
 	}
 	opts := ncmc.TestOptions{Strategy: c.Strategy, Model: c.Model, Runs: c.Runs, Seed: c.Seed,
 		Depth: c.Depth, Steps: c.Steps, Preemptions: c.Preemptions, Unroll: c.Unroll,

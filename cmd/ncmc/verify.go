@@ -68,6 +68,11 @@ type jsonResult struct {
 }
 
 func (v *verifyCmd) run(e *env) int {
+	if !checkFlags(e.stderr, positive("--unroll", v.Unroll), positive("--max-steps", v.MaxSteps),
+		nonNegative("--max-executions", v.MaxExecutions), nonNegativeDuration("--timeout", v.Timeout),
+		nonNegative("--workers", v.Workers), nonNegative("--max-memory", v.MaxMemory)) {
+		return exitBadInput
+	}
 	if v.CPUProfile != "" {
 		f, err := os.Create(v.CPUProfile)
 		if err == nil && pprof.StartCPUProfile(f) == nil {
@@ -92,15 +97,12 @@ func (v *verifyCmd) run(e *env) int {
 	if v.usePortfolio() {
 		return v.portfolio(e, prog)
 	}
+
 	opts := ncmc.Options{
 		Model: v.Model, Explorer: v.Explorer, Unroll: v.Unroll,
 		MaxExecutions: v.MaxExecutions, MaxSteps: v.MaxSteps, Timeout: v.Timeout,
 		KeepGoing: v.KeepGoing, Classes: v.Classes, Workers: v.Workers, StateCache: v.StateCache, Decider: v.Decider,
 		Races: v.Races,
-	}
-	if v.Unroll <= 0 || v.MaxSteps <= 0 || v.MaxExecutions < 0 || v.Timeout < 0 || v.Workers < 0 {
-		fmt.Fprintln(e.stderr, "ncmc: --unroll and --max-steps must be positive; --max-executions and --timeout must not be negative")
-		return exitBadInput
 	}
 	for _, f := range v.Spec {
 		s, err := commspec.ParseFile(f)
@@ -142,6 +144,13 @@ func (v *verifyCmd) run(e *env) int {
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ncmc: %v\n", err)
+		return exitBadInput
+	}
+	if v.Explorer == "coverability" && res.Explorer == "coverability" && res.Kind == "unsupported" {
+		// An explorer chosen by the user that does not apply to the program
+		// is a usage error, as it is under a memory model it does not
+		// support (Verify's error).
+		fmt.Fprintf(e.stderr, "ncmc: %s: %s\n", v.File, res.Reason)
 		return exitBadInput
 	}
 	if v.Dot != "" && res.Graph != nil {

@@ -79,9 +79,14 @@ type CondReport struct {
 	// the labelled pairs that commuted although the condition said no (a
 	// measure of how much finer the condition could be).
 	Held, Missed int
-	// EvalErrors counts evaluations that failed (they count as "do not
-	// commute", which is sound).
+	// EvalErrors counts evaluations that failed (a division by zero, a
+	// shift out of range). The explorer takes such a condition as "do not
+	// commute", which is sound, but a condition that fails is a mistake of
+	// the spec: Report.Sound is false and Write reports it as an error.
 	EvalErrors int
+	// EvalError is the first evaluation error, with the labelled pair it
+	// was evaluated on.
+	EvalError string
 	// Counterexample is the first violation found (at a shallowest state),
 	// nil if the condition is sound within the bound.
 	Counterexample *Counterexample
@@ -110,6 +115,17 @@ func (r *Report) Sound() bool {
 		}
 	}
 	return true
+}
+
+// Failing reports whether some condition failed to evaluate on some
+// labelled pair (CondReport.EvalErrors).
+func (r *Report) Failing() bool {
+	for _, c := range r.Conds {
+		if c.EvalErrors > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // inv is one invocation of the search: a method with argument values.
@@ -446,6 +462,9 @@ func (c *checker) pair(st *state, a, b *inv) {
 			cr := c.byCond[cond]
 			holds, err := cond.Eval(lx, ly)
 			if err != nil {
+				if cr.EvalErrors == 0 {
+					cr.EvalError = fmt.Sprintf("%v, on %s and %s", err, c.labelText(x, lx), c.labelText(y, ly))
+				}
 				cr.EvalErrors++
 				holds = false
 			}
@@ -690,9 +709,12 @@ func (r *Report) Write(w io.Writer, verbose bool) {
 	for _, cr := range r.Conds {
 		c := cr.Cond
 		verdict := "sound"
-		if cr.Counterexample != nil {
+		switch {
+		case cr.Counterexample != nil:
 			verdict = "UNSOUND"
 			bad++
+		case cr.EvalErrors > 0:
+			verdict = "ERROR"
 		}
 		derived := ""
 		if c.Derived {
@@ -732,6 +754,13 @@ func (r *Report) Write(w io.Writer, verbose bool) {
 			fmt.Fprintf(w, "  differ: %s\n", d)
 		}
 	}
+	failing := 0
+	for _, cr := range r.Conds {
+		if cr.EvalErrors > 0 {
+			failing++
+			fmt.Fprintf(w, "\n%s: the condition of %s cannot be evaluated: %s (%d failed evaluations)\n", cr.Cond.Pos, cr.Cond.Name(), cr.EvalError, cr.EvalErrors)
+		}
+	}
 	if verbose {
 		for _, cr := range r.Conds {
 			if cr.Missed > 0 && cr.Counterexample == nil {
@@ -739,9 +768,14 @@ func (r *Report) Write(w io.Writer, verbose bool) {
 			}
 		}
 	}
-	if bad > 0 {
+	switch {
+	case bad > 0 && failing > 0:
+		fmt.Fprintf(w, "\n%d unsound condition(s), %d that cannot be evaluated\n", bad, failing)
+	case bad > 0:
 		fmt.Fprintf(w, "\n%d unsound condition(s)\n", bad)
-	} else {
+	case failing > 0:
+		fmt.Fprintf(w, "\n%d condition(s) cannot be evaluated\n", failing)
+	default:
 		fmt.Fprintf(w, "all conditions sound within the bound\n")
 	}
 }

@@ -57,7 +57,7 @@ func TestShippedSpecsSound(t *testing.T) {
 			}
 			var out bytes.Buffer
 			r.Write(&out, true)
-			if !r.Sound() || r.Inconclusive > 0 || r.Truncated {
+			if !r.Sound() || r.Failing() || r.Inconclusive > 0 || r.Truncated {
 				t.Fatalf("not sound:\n%s", out.String())
 			}
 			if r.States < 2 || r.Pairs == 0 {
@@ -289,5 +289,37 @@ check:
 	}
 	if _, err := Check(s, p, Options{Compare: "exact"}); err == nil || !strings.Contains(err.Error(), "unknown comparison") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestEvalErrors checks that a condition that fails to evaluate, always or
+// on some pairs, is reported as an error of the spec, with the pair.
+func TestEvalErrors(t *testing.T) {
+	tests := []struct {
+		name, cond string
+		want       string // substring of the report; "" means no error
+	}{
+		{"always", "v1 / (v2 - v2) == 1", "add/add cannot be evaluated: division by zero, on add(v=0)"},
+		{"sometimes", "v1 / v2 == 1 && v1 != v2", "add/add cannot be evaluated: division by zero, on add(v=0)"},
+		{"shift", "(v1 << (v2 + 70)) == 0", "add/add cannot be evaluated: shift count 70 out of range"},
+		{"guarded", "v2 != 0 && v1 / v2 == 1 && v1 != v2", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "object: Set\nmethods:\n  add:      {args: {v: int}, result: {r: bool}}\n  contains: {args: {v: int}, result: {r: bool}}\ncommute:\n  add/add: " + tc.cond + "\n"
+			s, p := load(t, src, "e.yaml", "../../examples/set-2add-cont.cir")
+			r, err := Check(s, p, Options{Depth: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			r.Write(&out, false)
+			if r.Failing() != (tc.want != "") || !strings.Contains(out.String(), tc.want) {
+				t.Fatalf("Failing() = %v, want report with %q:\n%s", r.Failing(), tc.want, out.String())
+			}
+			if tc.want != "" && !strings.Contains(out.String(), "ERROR    add/add") {
+				t.Fatalf("no ERROR line:\n%s", out.String())
+			}
+		})
 	}
 }

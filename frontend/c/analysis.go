@@ -7,46 +7,44 @@ import (
 )
 
 // walk visits n and every AST node reachable from it through exported
-// pointer, interface and slice fields, depth first. When f returns false
-// the children of that node are skipped.
+// pointer, interface and slice fields, depth first (pre-order, fields in
+// declaration order). When f returns false the children of that node are
+// skipped. The traversal keeps its own stack, so a deep AST (a long
+// statement list or operator chain, which cc represents as nested nodes)
+// costs heap, not goroutine stack.
 func walk(n any, f func(n any) bool) {
-	var rec func(v reflect.Value, depth int)
-	rec = func(v reflect.Value, depth int) {
-		if depth > 10000 {
-			panic("C front end: AST too deep")
+	stack := []reflect.Value{reflect.ValueOf(n)}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for v.Kind() == reflect.Interface && !v.IsNil() {
+			v = v.Elem()
 		}
-		switch v.Kind() {
-		case reflect.Interface:
-			if !v.IsNil() {
-				rec(v.Elem(), depth)
+		if v.Kind() != reflect.Ptr || v.IsNil() {
+			continue
+		}
+		if _, ok := v.Interface().(cc.Node); ok {
+			if !f(v.Interface()) {
+				continue
 			}
-		case reflect.Ptr:
-			if v.IsNil() {
-				return
+		}
+		e := v.Elem()
+		if e.Kind() != reflect.Struct {
+			continue
+		}
+		t := e.Type()
+		// Children are pushed last to first, so the first is visited next.
+		for i := e.NumField() - 1; i >= 0; i-- {
+			sf := t.Field(i)
+			if !sf.IsExported() || sf.Anonymous {
+				continue
 			}
-			if _, ok := v.Interface().(cc.Node); ok {
-				if !f(v.Interface()) {
-					return
-				}
-			}
-			e := v.Elem()
-			if e.Kind() != reflect.Struct {
-				return
-			}
-			t := e.Type()
-			for i := 0; i < e.NumField(); i++ {
-				sf := t.Field(i)
-				if !sf.IsExported() || sf.Anonymous {
-					continue
-				}
-				switch e.Field(i).Kind() {
-				case reflect.Ptr, reflect.Interface:
-					rec(e.Field(i), depth+1)
-				}
+			switch fv := e.Field(i); fv.Kind() {
+			case reflect.Ptr, reflect.Interface:
+				stack = append(stack, fv)
 			}
 		}
 	}
-	rec(reflect.ValueOf(n), 0)
 }
 
 // unparen strips parentheses (and __extension__-free casts are kept).

@@ -60,7 +60,12 @@ func (l *fnl) call(pe *cc.PostfixExpression, want bool) *ir.Expr {
 		}
 		in.Args = append(in.Args, l.convert(l.expr(a), a.Type(), ptypes[i], l.tr.pos(a)))
 	}
-	if want && fi.f.Result != nil && fi.f.Result.Kind != ir.TVoid {
+	if fi.f.Result == nil {
+		// signature runs for every translated function before any call is
+		// lowered; dropping the result here would read it as 0.
+		panic(fmt.Sprintf("call of %s before its result type is known", name))
+	}
+	if want && fi.f.Result.Kind != ir.TVoid {
 		in.Dst = l.temp(fi.f.Result, pos)
 		l.emit(in)
 		return l.local(in.Dst, pos)

@@ -133,6 +133,9 @@ func CompileApprox(filename string, src []byte, opts Options) (*ir.Program, []st
 	if opts.MaxNondetValues <= 0 {
 		opts.MaxNondetValues = 256
 	}
+	if err := checkNesting(filename, src); err != nil {
+		return nil, nil, err
+	}
 	cfg, err := config(opts.DataModel)
 	if err != nil {
 		return nil, nil, err
@@ -262,7 +265,29 @@ func config(dm DataModel) (*cc.Config, error) {
 	return &cp, nil
 }
 
-var ccPosRE = regexp.MustCompile(`^(.*?):(\d+):(\d+): ?(.*)$`)
+var (
+	ccPosRE = regexp.MustCompile(`^(.*?):(\d+):(\d+): ?(.*)$`)
+	// ccOriginRE matches the location in cc's own Go source that some of
+	// its messages end with, e.g. " (check.go:5579:intConst:)".
+	ccOriginRE = regexp.MustCompile(`\s*\([A-Za-z0-9_]+\.go:\d+:[^()]*\)\s*$`)
+	// ccRangeRE matches cc's message for an integer constant too large for
+	// every integer type.
+	ccRangeRE = regexp.MustCompile(`^strconv\.Parse(?:Uint|Int): parsing "([^"]*)": value out of range$`)
+)
+
+// ccMessage is cc's error message msg as a user reads it: without the
+// location in cc's own source, and with Go library wording replaced.
+func ccMessage(msg string) string {
+	msg = ccOriginRE.ReplaceAllString(msg, "")
+	if m := ccRangeRE.FindStringSubmatch(msg); m != nil {
+		lit := m[1]
+		if len(lit) > 40 {
+			lit = lit[:20] + "..." + lit[len(lit)-10:]
+		}
+		msg = fmt.Sprintf("integer constant %s is too large for any integer type", lit)
+	}
+	return msg
+}
 
 // ccErrors turns cc's error (one "file:line:col: msg" per line) into a
 // diag.ErrorList.
@@ -276,11 +301,11 @@ func ccErrors(filename string, src []byte, err error) error {
 		if m := ccPosRE.FindStringSubmatch(line); m != nil {
 			l, _ := strconv.Atoi(m[2])
 			c, _ := strconv.Atoi(m[3])
-			col.Errorf(ir.Pos{File: m[1], Line: l, Col: c}, "%s", m[4])
+			col.Errorf(ir.Pos{File: m[1], Line: l, Col: c}, "%s", ccMessage(m[4]))
 			continue
 		}
 		// cc names no position ("-: ...") at the end of the input.
-		col.Errorf(endPos(filename, src), "%s", strings.TrimPrefix(line, "-: "))
+		col.Errorf(endPos(filename, src), "%s", ccMessage(strings.TrimPrefix(line, "-: ")))
 	}
 	if col.Len() == 0 {
 		col.Errorf(endPos(filename, src), "%s", err.Error())

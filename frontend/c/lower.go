@@ -61,6 +61,24 @@ type localVar struct {
 	hoist    int // mem: index of its IAlloc in entry
 }
 
+// signature sets the IR result type of fi's function. It runs for every
+// translated function before any is lowered: a call lowered before the
+// callee's body (a call of a function defined later, through a prototype,
+// or mutual recursion) needs the callee's result type to keep the value.
+func (tr *translator) signature(fi *fnInfo) {
+	pos := tr.pos(fi.def.Declarator)
+	res := fi.ftype.Result()
+	switch {
+	case res.Kind() == cc.Void:
+		fi.f.Result = ir.Void
+	case isScalarC(res):
+		fi.f.Result = tr.scalarType(res, pos)
+	default:
+		tr.unsupported(pos, "function %s returns %s (only integers and pointers can be returned)", fi.name, res)
+		fi.f.Result = ir.Int
+	}
+}
+
 func (tr *translator) lowerFunc(fi *fnInfo) {
 	l := &fnl{tr: tr, fi: fi, f: fi.f, targets: map[int]bool{}, locals: map[*cc.Declarator]*localVar{},
 		gotoLabels: map[string]int{}, checked: map[int]bool{}, cases: map[*cc.LabeledStatement]int{},
@@ -72,17 +90,8 @@ func (tr *translator) lowerFunc(fi *fnInfo) {
 	if ft.IsVariadic() {
 		tr.unsupported(pos, "variadic function %s", fi.name)
 	}
-	res := ft.Result()
-	switch {
-	case res.Kind() == cc.Void:
-		l.f.Result = ir.Void
-	case isScalarC(res):
-		l.f.Result = tr.scalarType(res, pos)
-	default:
-		tr.unsupported(pos, "function %s returns %s (only integers and pointers can be returned)", fi.name, res)
-		l.f.Result = ir.Int
-	}
-	// Parameters.
+	// The result type was set by signature, before any function was
+	// lowered. Parameters:
 	params := ft.Parameters()
 	for i, p := range params {
 		if p.Type().Kind() == cc.Void {

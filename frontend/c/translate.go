@@ -43,6 +43,9 @@ type translator struct {
 	globalOrder []string
 	cl          *fnl            // lowerer for constant expressions
 	pure        map[string]bool // pureFunc results
+	// posCache holds the positions of binary and postfix expressions
+	// (see position).
+	posCache map[any]token.Position
 	// approx lists the under-approximations made (Options.UnderApproximate).
 	approx []string
 }
@@ -108,11 +111,120 @@ func (tr *translator) pos(n interface{ Position() token.Position }) ir.Pos {
 	if n == nil {
 		return ir.Pos{File: tr.file}
 	}
-	p := n.Position()
+	p := tr.position(n)
 	if p.Line == 0 {
 		return ir.Pos{File: tr.file}
 	}
 	return ir.Pos{File: p.Filename, Line: p.Line, Col: p.Column}
+}
+
+// position is n.Position(), in time independent of the depth of n's
+// left operands. cc finds the position of a binary expression (or of a
+// postfix one: a[i], f(x), s.m) by recursing into its left operand, so a
+// chain 1+1+...+1 of n terms costs n per node and n*n in all, with a
+// goroutine stack n frames deep; here the descent to the leftmost operand
+// is a loop, and the positions found are kept for every node passed.
+func (tr *translator) position(n interface{ Position() token.Position }) token.Position {
+	if leftOperand(n) == nil {
+		return n.Position()
+	}
+	if p, ok := tr.posCache[n]; ok {
+		return p
+	}
+	if tr.posCache == nil {
+		tr.posCache = map[any]token.Position{}
+	}
+	path := []any{n}
+	var cur any = n
+	p, found := token.Position{}, false
+	for {
+		next := leftOperand(cur)
+		if next == nil {
+			break
+		}
+		if q, ok := tr.posCache[next]; ok {
+			p, found = q, true
+			break
+		}
+		path = append(path, next)
+		cur = next
+	}
+	if !found {
+		p = cur.(interface{ Position() token.Position }).Position()
+		if !p.IsValid() {
+			return n.Position() // the operand has no position: cc's own rules
+		}
+	}
+	for _, m := range path {
+		tr.posCache[m] = p
+	}
+	return p
+}
+
+// leftOperand returns the operand of a binary or postfix expression n that
+// comes first in the source, or nil if n is not one (or has none).
+func leftOperand(n any) cc.Node {
+	var e cc.ExpressionNode
+	switch x := n.(type) {
+	case *cc.AdditiveExpression:
+		e = x.AdditiveExpression
+		if x.Case == cc.AdditiveExpressionMul {
+			e = x.MultiplicativeExpression
+		}
+	case *cc.MultiplicativeExpression:
+		e = x.MultiplicativeExpression
+		if x.Case == cc.MultiplicativeExpressionCast {
+			e = x.CastExpression
+		}
+	case *cc.ShiftExpression:
+		e = x.ShiftExpression
+		if x.Case == cc.ShiftExpressionAdd {
+			e = x.AdditiveExpression
+		}
+	case *cc.RelationalExpression:
+		e = x.RelationalExpression
+		if x.Case == cc.RelationalExpressionShift {
+			e = x.ShiftExpression
+		}
+	case *cc.EqualityExpression:
+		e = x.EqualityExpression
+		if x.Case == cc.EqualityExpressionRel {
+			e = x.RelationalExpression
+		}
+	case *cc.AndExpression:
+		e = x.AndExpression
+		if x.Case == cc.AndExpressionEq {
+			e = x.EqualityExpression
+		}
+	case *cc.ExclusiveOrExpression:
+		e = x.ExclusiveOrExpression
+		if x.Case == cc.ExclusiveOrExpressionAnd {
+			e = x.AndExpression
+		}
+	case *cc.InclusiveOrExpression:
+		e = x.InclusiveOrExpression
+		if x.Case == cc.InclusiveOrExpressionXor {
+			e = x.ExclusiveOrExpression
+		}
+	case *cc.LogicalAndExpression:
+		e = x.LogicalAndExpression
+		if x.Case == cc.LogicalAndExpressionOr {
+			e = x.InclusiveOrExpression
+		}
+	case *cc.LogicalOrExpression:
+		e = x.LogicalOrExpression
+		if x.Case == cc.LogicalOrExpressionLAnd {
+			e = x.LogicalAndExpression
+		}
+	case *cc.PostfixExpression:
+		e = x.PostfixExpression
+	case *cc.ExpressionList:
+		e = x.AssignmentExpression
+	}
+	if e == nil {
+		return nil
+	}
+	return e
 }
 
 func (tr *translator) tokPos(t cc.Token) ir.Pos { return tr.pos(t) }
@@ -158,8 +270,11 @@ func translate(filename string, src []byte, ast *cc.AST, cfg *cc.Config, opts Op
 	}()
 	tr.collect()
 	if tr.main == nil {
-		tr.errs.Errorf(endPos(filename, src), "unsupported: the program has no main function")
-		return nil, nil, &Unsupported{Errs: tr.errs.Errors()}
+		// Not a program (an empty file, a library): bad input, as for
+		// CIR, not a valid program the front end cannot translate.
+		errs := diag.NewCollector(filename, src)
+		errs.Errorf(endPos(filename, src), "the program has no main function")
+		return nil, nil, errs.Errors()
 	}
 	tr.layoutGlobals()
 	for _, fi := range tr.funcList {
@@ -192,6 +307,9 @@ func translate(filename string, src []byte, ast *cc.AST, cfg *cc.Config, opts Op
 		}
 	}
 	tr.funcList = kept
+	for _, fi := range tr.funcList {
+		tr.signature(fi)
+	}
 	for _, fi := range tr.funcList {
 		tr.lowerFunc(fi)
 	}

@@ -39,12 +39,52 @@ func (e *Error) Error() string {
 	b.WriteString(": ")
 	b.WriteString(e.Msg)
 	if e.Line != "" && e.Pos.Col > 0 {
+		line, col := window(e.Line, e.Pos.Col)
 		b.WriteByte('\n')
-		b.WriteString(e.Line)
+		b.WriteString(line)
 		b.WriteByte('\n')
-		b.WriteString(caret(e.Line, e.Pos.Col))
+		b.WriteString(caret(line, col))
 	}
 	return b.String()
+}
+
+// MaxLineWidth is the number of bytes of a source line an error shows: a
+// longer line is cut to a window around the error's column, each cut end
+// marked "...".
+const MaxLineWidth = 160
+
+// window returns the part of line shown under an error at byte column col
+// (1-based) and the column in that part: the whole line if it is at most
+// MaxLineWidth bytes long, else MaxLineWidth bytes around col (cut at
+// UTF-8 character boundaries) with "..." at each cut end.
+func window(line string, col int) (string, int) {
+	if len(line) <= MaxLineWidth {
+		return line, col
+	}
+	start := col - 1 - MaxLineWidth/2
+	if start < 0 {
+		start = 0
+	}
+	if start > len(line)-MaxLineWidth {
+		start = len(line) - MaxLineWidth
+	}
+	end := start + MaxLineWidth
+	for start > 0 && line[start]&0xC0 == 0x80 {
+		start--
+	}
+	for end < len(line) && line[end]&0xC0 == 0x80 {
+		end++
+	}
+	out := line[start:end]
+	col -= start
+	if start > 0 {
+		out = "..." + out
+		col += 3
+	}
+	if end < len(line) {
+		out += "..."
+	}
+	return out, col
 }
 
 // caret returns a line with a '^' under byte column col (1-based) of line.

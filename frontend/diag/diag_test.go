@@ -52,3 +52,40 @@ func TestSortDedupCap(t *testing.T) {
 		t.Errorf("no errors should give a nil list")
 	}
 }
+
+// TestLongLineWindow checks that an error on a very long source line shows
+// only a window of it around the column, with the caret still under it.
+func TestLongLineWindow(t *testing.T) {
+	long := strings.Repeat("(", 200000) + "x" + strings.Repeat(")", 200000)
+	cases := []struct {
+		name string
+		line string
+		col  int
+		want string // the character under the caret
+	}{
+		{"middle", long, 200001, "x"},
+		{"start", "y" + long, 1, "y"},
+		{"end", long + "z", len(long) + 1, "z"},
+		{"utf8", strings.Repeat("é", 1000) + "q" + strings.Repeat("ü", 1000), 2001, "q"},
+		{"short", "a = b;", 5, "b"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := &Error{Pos: ir.Pos{File: "f", Line: 1, Col: c.col}, Msg: "m", Line: c.line}
+			parts := strings.Split(e.Error(), "\n")
+			if len(parts) != 3 {
+				t.Fatalf("%d lines", len(parts))
+			}
+			shown, car := parts[1], parts[2]
+			if len(shown) > MaxLineWidth+2*len("...")+4 {
+				t.Fatalf("shown line has %d bytes", len(shown))
+			}
+			// The caret counts characters: find the character at its index.
+			idx := strings.IndexByte(car, '^')
+			r := []rune(shown)
+			if idx >= len(r) || string(r[idx]) != c.want {
+				t.Fatalf("caret at %d under %q, want %q (line %q)", idx, string(r[min(idx, len(r)-1)]), c.want, shown)
+			}
+		})
+	}
+}

@@ -22,6 +22,11 @@ var memOrders = map[string]ir.Order{
 	"memory_order_seq_cst": ir.OrderSC,
 }
 
+// maxInstrs bounds the instructions of one thread: each while loop's body
+// is parsed three times (two iterations and the exit test), so nested
+// loops multiply.
+const maxInstrs = 100_000
+
 var fetchOps = map[string]ir.RMWKind{"add": ir.RMWAdd, "sub": ir.RMWSub, "and": ir.RMWAnd, "or": ir.RMWOr, "xor": ir.RMWXor}
 
 func (p *parser) cProgram(start, end int) {
@@ -146,6 +151,11 @@ func (c *cfn) skipType() {
 func (c *cfn) stmt() {
 	p := c.p
 	tok := p.peek()
+	p.enter(tok.off)
+	defer p.leave()
+	if len(c.body) > maxInstrs {
+		p.fail(tok.off, "the thread has more than %d instructions (while loops are unrolled twice)", maxInstrs)
+	}
 	pos := p.pos(tok.off)
 	switch {
 	case p.accept(";"):
@@ -336,6 +346,8 @@ func contains(l []string, s string) bool {
 func (c *cfn) unary() *ir.Expr {
 	p := c.p
 	tok := p.peek()
+	p.enter(tok.off)
+	defer p.leave()
 	pos := p.pos(tok.off)
 	switch {
 	case p.is("-"):

@@ -292,6 +292,8 @@ func (p *parser) conj() *Prop {
 }
 
 func (p *parser) impl() *Prop {
+	p.enter(p.peek().off)
+	defer p.leave()
 	a := p.unary()
 	if p.is("=>") {
 		tok := p.advance()
@@ -302,6 +304,8 @@ func (p *parser) impl() *Prop {
 
 func (p *parser) unary() *Prop {
 	tok := p.peek()
+	p.enter(tok.off)
+	defer p.leave()
 	switch {
 	case p.is("~") || p.is("not") && p.peekN(1).text != "=" && p.peekN(1).text != "==":
 		p.advance()

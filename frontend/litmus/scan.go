@@ -214,7 +214,27 @@ type parser struct {
 	mutexes map[string]bool // locations used by lock/unlock
 	atomics map[string]int  // locations used by other accesses (offset of one use)
 	fns     []*fnb          // thread functions, in order
+
+	depth int // nesting of the construct being parsed (see enter)
 }
+
+// maxDepth bounds the nesting of statements, expressions and conditions
+// (parentheses, blocks, unary operators): the parsers are recursive, and
+// hostile input (100,000 '(') would otherwise exhaust the goroutine
+// stack, a fatal error. herd's litmus tests nest a few levels.
+const maxDepth = 500
+
+// enter notes one more level of nesting at byte offset off and fails there
+// past maxDepth; the caller defers p.leave().
+func (p *parser) enter(off int) {
+	p.depth++
+	if p.depth > maxDepth {
+		p.fail(off, "nested more than %d deep", maxDepth)
+	}
+}
+
+// leave ends a level opened by enter.
+func (p *parser) leave() { p.depth-- }
 
 func newParser(file string, src []byte, c *diag.Collector) *parser {
 	p := &parser{file: file, src: src, c: c, lines: []int{0}}

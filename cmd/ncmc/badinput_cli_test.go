@@ -1,0 +1,91 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBadInputCLI checks the exit codes and messages of the commands on
+// inputs a new user might give: each gives its code with one clear,
+// positioned message, in bounded time and output.
+func TestBadInputCLI(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	n := 100000
+	empty := write("empty.c", "")
+	deepC := write("deep.c", "int main(void) { int x = "+strings.Repeat("(", n)+"1"+strings.Repeat(")", n)+"; return x; }\n")
+	flatC := write("flat.c", "#include <assert.h>\nint main(void) { int x = 0;\n"+strings.Repeat("x = x + 1;\n", 10000)+"assert(x == 10000); return 0; }\n")
+	fwd := write("fwd.c", "#include <assert.h>\nint f(int);\nint main(void) { assert(f(3) == 4); return 0; }\nint f(int k) { return k + 1; }\n")
+	fwdBug := write("fwdbug.c", "#include <assert.h>\nint f(int);\nint main(void) { assert(f(3) == 0); return 0; }\nint f(int k) { return k + 1; }\n")
+	huge := write("huge.c", "int main(void) { int x = 999999999999999999999999999; return x; }\n")
+	deepLitmus := write("deep.litmus", "C deep\n\n{ [x] = 0; }\n\nP0 (atomic_int* x) {\n  int r0 = "+strings.Repeat("(", n)+"1"+strings.Repeat(")", n)+";\n  atomic_store_explicit(x, r0, memory_order_relaxed);\n}\n\nexists ([x]=1)\n")
+	var movs strings.Builder
+	movs.WriteString("X86 movs\n{ x=0; }\n P0 ;\n")
+	for i := 0; i < 2000; i++ {
+		movs.WriteString(" MOV [x],$1 ;\n")
+	}
+	movs.WriteString("exists (x=1)\n")
+	slowLitmus := write("movs.litmus", movs.String())
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // substring ("" : stdout must be empty)
+		stderr string // substring ("" : stderr must be empty)
+		within time.Duration
+	}{
+		{"empty-c", []string{"verify", empty}, 2, "", "empty.c:1:1: the program has no main function", 0},
+		{"deep-c", []string{"verify", deepC}, 2, "", "deep.c:1:1025: brackets nested more than 1000 deep", 0},
+		{"flat-c", []string{"verify", "-q", flatC}, 0, "VERIFIED", "", 0},
+		{"forward-call", []string{"verify", "-q", fwd}, 0, "VERIFIED", "", 0},
+		{"forward-call-buggy", []string{"verify", "-q", fwdBug}, 1, "VIOLATION", "", 0},
+		{"huge-literal", []string{"verify", huge}, 2, "", "huge.c:1:26: integer constant 999999999999999999999999999 is too large", 0},
+		{"deep-litmus", []string{"litmus", deepLitmus}, 2, "", "deep.litmus:6:511: nested more than 500 deep", 0},
+		{"litmus-timeout", []string{"litmus", "--timeout", "1s", slowLitmus}, 3, "incomplete", "", 10 * time.Second},
+		{"unroll-negative", []string{"verify", "--unroll", "-1", "../../examples/sb.cir"}, 2, "", "ncmc: --unroll must be positive (got -1)", 0},
+		{"unroll-negative-joined", []string{"verify", "--unroll=-1", "../../examples/sb.cir"}, 2, "", "ncmc: --unroll must be positive (got -1)", 0},
+		{"max-memory-negative", []string{"verify", "--max-memory=-1", "../../examples/sb.cir"}, 2, "", "ncmc: --max-memory must not be negative (got -1)", 0},
+		{"timeout-negative", []string{"verify", "--timeout", "-5s", "../../examples/sb.cir"}, 2, "", "ncmc: --timeout must not be negative (got -5s)", 0},
+		{"test-depth-zero", []string{"test", "--depth", "0", "../../examples/sb.cir"}, 2, "", "ncmc: --depth must be positive (got 0)", 0},
+		{"coverability-sc", []string{"verify", "--explorer", "coverability", "../../examples/peterson.cir"}, 2, "", "the coverability explorer does not apply", 0},
+		{"coverability-tso", []string{"verify", "--explorer", "coverability", "--model", "tso", "../../examples/peterson.cir"}, 2, "", "the coverability explorer supports the sc memory model only", 0},
+		{"litmus-max-executions", []string{"litmus", "--max-executions", "-2", deepLitmus}, 2, "", "ncmc: --max-executions must not be negative (got -2)", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			code, out, errs := runCLI(t, tc.args...)
+			if d := time.Since(start); tc.within > 0 && d > tc.within {
+				t.Errorf("took %s, want at most %s", d, tc.within)
+			}
+			if code != tc.code {
+				t.Errorf("exit code %d, want %d\nstdout:\n%.500s\nstderr:\n%.500s", code, tc.code, out, errs)
+			}
+			for _, c := range []struct{ name, got, want string }{{"stdout", out, tc.stdout}, {"stderr", errs, tc.stderr}} {
+				if c.want == "" && c.got != "" {
+					t.Errorf("%s not empty:\n%.500s", c.name, c.got)
+				}
+				if !strings.Contains(c.got, c.want) {
+					t.Errorf("%s lacks %q:\n%.500s", c.name, c.want, c.got)
+				}
+				if strings.Count(c.got, "no main function") > 1 {
+					t.Errorf("%s repeats the message:\n%s", c.name, c.got)
+				}
+				for _, l := range strings.Split(c.got, "\n") {
+					if len(l) > 400 {
+						t.Errorf("%s has a line of %d bytes", c.name, len(l))
+					}
+				}
+			}
+		})
+	}
+}
