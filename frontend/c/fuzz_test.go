@@ -2,6 +2,7 @@ package c
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +15,10 @@ import (
 	"ncmc/ir"
 	"ncmc/ncmc"
 )
+
+// svcompDir is the directory of the SV-COMP tasks, whose C files seed the
+// fuzzers and the translation tests.
+var svcompDir = flag.String("svcomp.dir", "../../../shared/bench/svcomp", "directory of the SV-COMP tasks")
 
 // FuzzC feeds arbitrary text to the C front end, seeded with the SV-COMP
 // task files. The input is a source text plus a list of line-level edits
