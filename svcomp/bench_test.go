@@ -40,7 +40,7 @@ func TestSVCOMP(t *testing.T) {
 	case *svcompLong:
 		unroll, timeout = 12, 60*time.Second
 	case testing.Short():
-		timeout = time.Second
+		timeout = 500 * time.Millisecond
 	}
 	type row struct{ task, prop, want, got, why string }
 	var rows []row

@@ -153,6 +153,9 @@ type Outcome struct {
 //     to the first, with the main line's answer (reconcile): an answer
 //     beside none stands; two equal answers stand; two different answers
 //     (the explorers disagree: one of them has a bug) give Unknown.
+//
+// A panic of a beside stage is logged and counts as no answer; one of the
+// main line reaches the caller (Check turns it into Unknown).
 func Solve(ctx context.Context, prog *ir.Program, p Property, lim Limits, log io.Writer) *Verdict {
 	if log == nil {
 		log = io.Discard
