@@ -99,7 +99,7 @@ func TestOperationalMatchesAxiomatic(t *testing.T) {
 		if strings.Contains(rel, "fig6") {
 			continue // too many interleavings for the operational explorer
 		}
-		if testing.Short() && strings.Contains(rel, "BASIC_3_THREAD") {
+		if testing.Short() && (strings.Contains(rel, "BASIC_3_THREAD") || !inShortSample(rel)) {
 			continue
 		}
 		lt := loadTest(t, dir, rel)

@@ -1,5 +1,7 @@
 package ir
 
+import "fmt"
+
 // ExprKind classifies pure expressions.
 type ExprKind uint8
 
@@ -52,7 +54,12 @@ const (
 
 var operatorNames = [...]string{"-", "!", "~", "+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "==", "!=", "<", "<=", ">", ">=", "&&", "||"}
 
-func (o Operator) String() string { return operatorNames[o] }
+func (o Operator) String() string {
+	if int(o) < len(operatorNames) {
+		return operatorNames[o]
+	}
+	return fmt.Sprintf("operator(%d)", o)
+}
 
 // Expr is a pure expression tree.
 type Expr struct {
@@ -114,7 +121,12 @@ const (
 
 var opNames = [...]string{"nop", "assign", "load", "store", "rmw", "cas", "fence", "lock", "unlock", "trylock", "wait", "signal", "broadcast", "spawn", "join", "call", "return", "jump", "branch", "assert", "assume", "nondet", "atomic_begin", "atomic_end", "alloc", "loophead", "self", "fail", "tls_load", "tls_store"}
 
-func (o Op) String() string { return opNames[o] }
+func (o Op) String() string {
+	if int(o) < len(opNames) {
+		return opNames[o]
+	}
+	return fmt.Sprintf("op(%d)", o)
+}
 
 // IsVisible reports whether instructions with opcode o are scheduling points.
 func (o Op) IsVisible() bool {
@@ -140,7 +152,12 @@ const (
 
 var rmwNames = [...]string{"fetch_add", "fetch_sub", "exchange", "fetch_and", "fetch_or", "fetch_xor"}
 
-func (k RMWKind) String() string { return rmwNames[k] }
+func (k RMWKind) String() string {
+	if int(k) < len(rmwNames) {
+		return rmwNames[k]
+	}
+	return fmt.Sprintf("rmw(%d)", k)
+}
 
 // Apply returns the value an RMW of kind k writes, given the old value and the operand.
 func (k RMWKind) Apply(old, v int64) int64 {

@@ -14,7 +14,7 @@ func ExprString(e *Expr, f *Func, p *Program) string {
 	case EConst:
 		return fmt.Sprint(e.Val)
 	case ELocal:
-		if f != nil && e.Local < len(f.Locals) {
+		if f != nil && e.Local >= 0 && e.Local < len(f.Locals) {
 			return "%" + f.Locals[e.Local].Name
 		}
 		return fmt.Sprintf("%%%d", e.Local)
@@ -23,7 +23,7 @@ func ExprString(e *Expr, f *Func, p *Program) string {
 	case EBinary:
 		return "(" + ExprString(e.A, f, p) + " " + e.Op.String() + " " + ExprString(e.B, f, p) + ")"
 	case EGlobalAddr:
-		if p != nil && e.Global < len(p.Globals) {
+		if p != nil && e.Global >= 0 && e.Global < len(p.Globals) {
 			return "&" + p.Globals[e.Global].Name
 		}
 		return fmt.Sprintf("&global%d", e.Global)
@@ -35,6 +35,15 @@ func ExprString(e *Expr, f *Func, p *Program) string {
 		return fmt.Sprintf("(%s)%s", e.Type, ExprString(e.A, f, p))
 	}
 	return "?"
+}
+
+// funcName is f's full name, or "?" for a missing function (an invalid
+// instruction being reported).
+func funcName(f *Func) string {
+	if f == nil {
+		return "?"
+	}
+	return f.FullName()
 }
 
 // InstrString renders one instruction of f.
@@ -80,11 +89,11 @@ func InstrString(in *Instr, f *Func, p *Program) string {
 	case IWait:
 		return fmt.Sprintf("wait %s, %s", x(in.Addr), x(in.B))
 	case ISpawn:
-		return fmt.Sprintf("%sspawn %s(%s)", dst(in.Dst), in.Func.FullName(), args())
+		return fmt.Sprintf("%sspawn %s(%s)", dst(in.Dst), funcName(in.Func), args())
 	case IJoin:
 		return dst(in.Dst) + "join " + x(in.A)
 	case ICall:
-		return fmt.Sprintf("%scall %s(%s)", dst(in.Dst), in.Func.FullName(), args())
+		return fmt.Sprintf("%scall %s(%s)", dst(in.Dst), funcName(in.Func), args())
 	case IReturn:
 		if in.A == nil {
 			return "return"
@@ -104,7 +113,11 @@ func InstrString(in *Instr, f *Func, p *Program) string {
 	case INondet:
 		return fmt.Sprintf("%snondet %s, %s", dst(in.Dst), x(in.A), x(in.B))
 	case IAlloc:
-		return fmt.Sprintf("%salloc %s(%s)", dst(in.Dst), in.Record.Name, args())
+		rec := "?"
+		if in.Record != nil {
+			rec = in.Record.Name
+		}
+		return fmt.Sprintf("%salloc %s(%s)", dst(in.Dst), rec, args())
 	case ILoopHead:
 		return fmt.Sprintf("loophead %s bound %d", strings.TrimSuffix(dst(in.Dst), " = "), in.Bound)
 	case ISelf:

@@ -131,7 +131,7 @@ func kmParse(t *testing.T, src string) *ir.Program {
 func TestCoverabilityDifferential(t *testing.T) {
 	n := *kmSeeds
 	if testing.Short() {
-		n = 40
+		n = 12
 	}
 	verified, violation, unchecked, unknown, walks, finiteUnchecked := 0, 0, 0, 0, 0, 0
 	for seed := 1; seed <= n; seed++ {

@@ -280,7 +280,7 @@ func stateCacheDiff(t *testing.T, model string, from, to int) {
 func TestMCRWorkers(t *testing.T) {
 	n := 100
 	if testing.Short() {
-		n = 20
+		n = 8
 	}
 	cfg := progen.Default()
 	files, _ := filepath.Glob("../examples/*.cir")

@@ -28,7 +28,7 @@ import (
 // interleaving.
 
 var (
-	dporDiffN    = flag.Int("dpordiff.n", 0, "generated programs in TestDPORDifferential (0: 1200, 300 with -short, 12000 with -long or NCMC_LONG=1)")
+	dporDiffN    = flag.Int("dpordiff.n", 0, "generated programs in TestDPORDifferential (0: 1200, 100 with -short, 12000 with -long or NCMC_LONG=1)")
 	dporDiffSeed = flag.Uint64("dpordiff.seed", 1, "first seed of TestDPORDifferential")
 )
 
@@ -110,7 +110,7 @@ func compareDPOR(prog *ir.Program, maxExec int) dporRun {
 // with -long or NCMC_LONG=1) in two parallel chunks; every disagreement
 // fails.
 func TestDPORDifferential(t *testing.T) {
-	n := harnessSize(uint64(*dporDiffN), 1200, 300, 12000)
+	n := harnessSize(uint64(*dporDiffN), 1200, 100, 12000)
 	var (
 		mu                                  sync.Mutex
 		programs, compared, skipped, differ int

@@ -28,7 +28,7 @@ import (
 // interleaving (also inside the methods).
 
 var (
-	ncmcDiffN    = flag.Int("ncmcdiff.n", 0, "generated object programs in TestNCMCDifferential (0: 1000, 200 with -short, 10000 with -long or NCMC_LONG=1)")
+	ncmcDiffN    = flag.Int("ncmcdiff.n", 0, "generated object programs in TestNCMCDifferential (0: 1000, 60 with -short, 10000 with -long or NCMC_LONG=1)")
 	ncmcDiffSeed = flag.Uint64("ncmcdiff.seed", 1, "first seed of TestNCMCDifferential")
 	ncmcLong     = flag.Bool("long", false, "run the long variants of the differential tests (also NCMC_LONG=1)")
 )
@@ -242,7 +242,7 @@ func (s *ncmcTotals) add(r ncmcRun) {
 // TestNCMCDifferential: 1000 generated object programs (200 with -short,
 // 10000 with -long), in parallel chunks; every disagreement fails.
 func TestNCMCDifferential(t *testing.T) {
-	n := harnessSize(uint64(*ncmcDiffN), 1000, 200, 10000)
+	n := harnessSize(uint64(*ncmcDiffN), 1000, 60, 10000)
 	var tot ncmcTotals
 	start := time.Now()
 	inChunks(t, *ncmcDiffSeed, n, 2, func(t *testing.T, seed uint64) {

@@ -99,7 +99,7 @@ func TestCBDPORMatchesCHESS(t *testing.T) {
 		want = n
 	}
 	if testing.Short() {
-		want = 60
+		want = 20
 	}
 	// Programs with more than maxExec CHESS executions at bound 3 are skipped;
 	// the unbounded comparison (against the full reference) is made for

@@ -113,9 +113,12 @@ func checkAgainstBrute(s *Solver, f Formula) (Result, error) {
 }
 
 // TestDifferentialRandom compares Z3 (and the fast path) with the
-// brute-force reference on 3000 random formulas.
+// brute-force reference on 3000 random formulas (1000 with -short).
 func TestDifferentialRandom(t *testing.T) {
-	const n = 3000
+	n := 3000
+	if testing.Short() {
+		n = 1000
+	}
 	r := rand.New(rand.NewPCG(1, 2))
 	b := NewBuilder()
 	z := New(Options{Builder: b, DisableFastPath: true})

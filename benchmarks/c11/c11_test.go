@@ -67,6 +67,9 @@ var expected = []struct {
 func TestC11Programs(t *testing.T) {
 	for _, tc := range expected {
 		t.Run(tc.file+"/"+tc.model, func(t *testing.T) {
+			if testing.Short() && tc.model == "sc" {
+				t.Skip("-short: the sc rows (the slowest; the suite is about ra and rc11)")
+			}
 			p, err := frontend.LoadFile(tc.file)
 			if err != nil {
 				t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"ncmc/ir"
 	"ncmc/ncmc"
+	"ncmc/svcomp"
 )
 
 // portfolioTimeout is verify --property's time limit when --timeout is not
@@ -23,8 +24,8 @@ func (v *verifyCmd) usePortfolio() bool {
 	return v.Property != "" && v.Explorer == "auto" && v.Model == "sc" && len(v.Spec) == 0 && v.MaxExecutions == 0
 }
 
-// portfolio checks --property with the sweep's stages (sweepCmd.answer:
-// a PCT bug hunt beside the stateful reference explorer with thread
+// portfolio checks --property with the sweep's stages (svcomp.Check: a
+// PCT bug hunt beside the stateful reference explorer with thread
 // symmetry, its unbounded-loops stage, DPOR and, for programs that spawn
 // in a loop, the coverability explorer; an under-approximated translation
 // for C constructs the exact one rejects, which can answer false but never
@@ -37,10 +38,10 @@ func (v *verifyCmd) portfolio(e *env, prog *ir.Program) int {
 		fmt.Fprintln(e.stderr, "ncmc: --unroll and --max-steps must be positive; --timeout must not be negative")
 		return exitBadInput
 	}
-	name, _, err := readProperty(v.Property)
+	name, _, err := svcomp.ReadPropertyFile(v.Property)
 	if err != nil {
 		fmt.Fprintf(e.stdout, "%s: UNKNOWN (%v)\n", v.File, err)
-		return v.printAnswer(e, "unknown", err.Error())
+		return v.printAnswer(e, svcomp.Unknown, err.Error())
 	}
 	timeout := v.Timeout
 	if timeout == 0 {
@@ -48,16 +49,16 @@ func (v *verifyCmd) portfolio(e *env, prog *ir.Program) int {
 	}
 	s := &sweepCmd{Timeout: timeout, Unroll: v.Unroll, MaxSteps: v.MaxSteps, Explorer: "auto"}
 	task := strings.TrimSuffix(filepath.Base(v.File), filepath.Ext(v.File))
-	u := &sweepUnit{res: sweepResult{Task: task, File: v.File, Property: name}, dataModel: v.DataModel, prog: prog}
+	u := &sweepUnit{res: sweepResult{Task: task, File: v.File, Property: string(name)}, dataModel: v.DataModel, prog: prog}
 	var log strings.Builder
 	t0 := time.Now()
 	gctx, stopGuard := context.WithCancel(e.ctx)
 	defer stopGuard()
 	s.guard = newMemGuard(gctx, memoryLimit(v.MaxMemory))
-	answer, reason := s.answerGuarded(e.ctx, u, &log)
-	res := portfolioResult(u, answer, reason, time.Since(t0))
+	verdict := s.solve(e.ctx, u, &log)
+	res := portfolioResult(verdict, time.Since(t0))
 	if v.JSON {
-		if code := v.printJSON(e, res); code != 0 {
+		if code := v.printJSON(e, res, verdict.Answer, verdict.Reason); code != 0 {
 			return code
 		}
 	} else {
@@ -77,44 +78,44 @@ func (v *verifyCmd) portfolio(e *env, prog *ir.Program) int {
 		}
 	}
 	if v.Witness != "" {
-		if answer == "false" {
+		if verdict.Answer == svcomp.False {
 			v.writeWitness(e, res)
 		} else {
-			fmt.Fprintf(e.stderr, "ncmc: no witness written to %s: the answer is %s\n", v.Witness, answer)
+			fmt.Fprintf(e.stderr, "ncmc: no witness written to %s: the answer is %s\n", v.Witness, verdict.Answer)
 		}
 	}
-	return v.printAnswer(e, answer, reason)
+	return v.printAnswer(e, verdict.Answer, verdict.Reason)
 }
 
-// portfolioResult is the result verify prints for an answer of the
+// portfolioResult is the result verify prints for a verdict of the
 // sweep's stages: the deciding stage's result, its verdict and reason
 // replaced by the property's answer unless it is false (then it is the
 // violating result with its counterexample as found).
-func portfolioResult(u *sweepUnit, answer, reason string, elapsed time.Duration) *ncmc.Result {
+func portfolioResult(v *svcomp.Verdict, elapsed time.Duration) *ncmc.Result {
 	var res ncmc.Result
-	if u.decided != nil {
-		res = *u.decided
+	if v.Result != nil {
+		res = *v.Result
 	} else {
 		res = ncmc.Result{Model: "sc", Elapsed: elapsed}
 	}
-	if res.Explorer == "" || u.res.Explorer != "" {
-		res.Explorer = u.res.Explorer
+	if res.Explorer == "" || v.Explorer != "" {
+		res.Explorer = v.Explorer
 	}
 	if res.Explorer == "" {
 		res.Explorer = "sweep stages"
 	}
-	switch answer {
-	case "false":
+	switch v.Answer {
+	case svcomp.False:
 		if res.Verdict != ncmc.Violation {
-			res.Verdict, res.Reason = ncmc.Violation, reason
+			res.Verdict, res.Reason = ncmc.Violation, v.Reason
 		}
 		return &res
-	case "true":
+	case svcomp.True:
 		res.Verdict = ncmc.Verified
 	default:
 		res.Verdict = ncmc.Unknown
 	}
-	res.Reason, res.Counterexample, res.ViolationPos = reason, nil, ir.Pos{}
+	res.Reason, res.Counterexample, res.ViolationPos = v.Reason, nil, ir.Pos{}
 	return &res
 }
 

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"ncmc/svcomp"
 )
 
 // TestVerifyPropertyPortfolio: verify --property with the default
@@ -22,7 +24,7 @@ func TestVerifyPropertyPortfolio(t *testing.T) {
 		}
 		return p
 	}
-	prp := write("unreach-call.prp", unreachCallSpec+"\n")
+	prp := write("unreach-call.prp", svcomp.UnreachCallSpec+"\n")
 	safe := write("spawner.c", spawnerProg)
 	many := write("many.c", `#include <pthread.h>
 void reach_error(void) {}

@@ -1,17 +1,12 @@
 package main
 
 import (
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	cfront "ncmc/frontend/c"
-	"ncmc/ncmc"
 )
 
 // writeTask writes prog.c and its task definition into dir.
@@ -297,75 +292,6 @@ int main(void) {
 	}
 	if r := js.Results[0]; r.Explorer != "pct" {
 		t.Errorf("answer %s from %s, want it from the PCT stage", r.Answer, r.Explorer)
-	}
-}
-
-// The dpor stage (the ncmc explorer without specs) answers true only when
-// it explored everything with no bound hit, answers false on a call of the
-// error function (also after another violation came first), and stops at
-// its first bound hit without an answer.
-func TestSweepDPORStage(t *testing.T) {
-	spin := `#include <pthread.h>
-void reach_error(void) {}
-int flag, spins;
-void *f(void *a) { flag = 1; return 0; }
-int main(void) {
-	pthread_t t;
-	pthread_create(&t, 0, f, 0);
-	while (!flag) { spins = spins + 1; }
-	pthread_join(t, 0);
-	return 0;
-}
-`
-	assertFirst := `#include <pthread.h>
-#include <assert.h>
-void reach_error(void) {}
-int x;
-void *f(void *a) { x = 1; return 0; }
-int main(void) {
-	pthread_t t;
-	pthread_create(&t, 0, f, 0);
-	int r = x;
-	pthread_join(t, 0);
-	assert(r == 1);
-	if (r == 1) reach_error();
-	return 0;
-}
-`
-	safe := strings.Replace(racy, "x++;\n\tpthread_join(t, 0);", "pthread_join(t, 0);\n\tx++;", 1)
-	tests := []struct {
-		name, src string
-		want      string // "" (no answer), "true" or "false"
-		log       string
-	}{
-		{"safe", safe, "true", "verdict verified"},
-		{"racy", racy, "false", "reach_error() called"},
-		{"assert-first", assertFirst, "false", "exploring on"},
-		{"spin", spin, "", "a bound was hit"},
-	}
-	dir := t.TempDir()
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			file := filepath.Join(dir, tc.name+".c")
-			if err := os.WriteFile(file, []byte(tc.src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			s := &sweepCmd{Timeout: 20 * time.Second, Unroll: 8, MaxSteps: 100000, Explorer: "auto"}
-			prog, err := s.load(file, "ILP32", "unreach-call")
-			if err != nil {
-				t.Fatal(err)
-			}
-			var log strings.Builder
-			base := ncmc.Options{Unroll: s.Unroll, MaxSteps: s.MaxSteps, Workers: 1}
-			res := s.dpor(context.Background(), prog, cfront.IsErrorCall, base, time.Now().Add(s.Timeout), &log)
-			got := ""
-			if res != nil {
-				got, _ = propertyAnswer(res, cfront.IsErrorCall, "unreach-call")
-			}
-			if got != tc.want || !strings.Contains(log.String(), tc.log) {
-				t.Errorf("answer %q, want %q; log (want %q):\n%s", got, tc.want, tc.log, log.String())
-			}
-		})
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"ncmc/commspec"
 	"ncmc/frontend"
 	"ncmc/ncmc"
+	"ncmc/svcomp"
 )
 
 type verifyCmd struct {
@@ -65,6 +66,16 @@ type jsonResult struct {
 	Workers        int              `json:"workers,omitempty"`
 	Counterexample []ncmc.TraceStep `json:"counterexample"`
 	Stats          ncmc.Stats       `json:"stats"`
+	// SVCOMP is the SV-COMP answer, with --property.
+	SVCOMP *svcompJSON `json:"svcomp,omitempty"`
+}
+
+// svcompJSON is the SV-COMP answer in verify's --json output.
+type svcompJSON struct {
+	Property string        `json:"property"`
+	Answer   svcomp.Answer `json:"answer"`  // true, false or unknown
+	Verdict  string        `json:"verdict"` // TRUE, FALSE(<property>) or UNKNOWN, as the answer line
+	Reason   string        `json:"reason"`
 }
 
 func (v *verifyCmd) run(e *env) int {
@@ -79,11 +90,11 @@ func (v *verifyCmd) run(e *env) int {
 			defer func() { pprof.StopCPUProfile(); f.Close() }()
 		}
 	}
-	property := ""
+	var property svcomp.Property
 	if v.Property != "" {
-		property, _, _ = readProperty(v.Property)
+		property, _, _ = svcomp.ReadPropertyFile(v.Property)
 	}
-	prog, err := loadProgram(v.File, v.DataModel, property)
+	prog, err := svcomp.Load(v.File, v.DataModel, property)
 	if err != nil {
 		if u, ok := err.(*frontend.Unsupported); ok {
 			if v.usePortfolio() {
@@ -130,7 +141,8 @@ func (v *verifyCmd) run(e *env) int {
 		}
 	}
 	var res *ncmc.Result
-	var answer, answerReason string
+	var answer svcomp.Answer
+	var answerReason string
 	if v.Property != "" {
 		res, answer, answerReason, err = v.checkProperty(e, prog, opts)
 		if res == nil && err == nil {
@@ -160,7 +172,7 @@ func (v *verifyCmd) run(e *env) int {
 		}
 	}
 	if v.JSON {
-		if code := v.printJSON(e, res); code != 0 {
+		if code := v.printJSON(e, res, answer, answerReason); code != 0 {
 			return code
 		}
 	} else {
@@ -181,9 +193,10 @@ func (v *verifyCmd) run(e *env) int {
 	return exitUnknown
 }
 
-// printJSON prints res as one JSON object; it returns exitBadInput if
-// that fails, else 0.
-func (v *verifyCmd) printJSON(e *env, res *ncmc.Result) int {
+// printJSON prints res as one JSON object, with the SV-COMP answer and
+// its reason when --property is given; it returns exitBadInput if that
+// fails, else 0.
+func (v *verifyCmd) printJSON(e *env, res *ncmc.Result, answer svcomp.Answer, reason string) int {
 	out := jsonResult{File: v.File, Verdict: res.Verdict, Reason: res.Reason, Kind: res.Kind,
 		Model: res.Model, Explorer: res.Explorer, Executions: res.Stats.Executions,
 		Complete: res.Stats.Complete, Blocked: res.Stats.Blocked, BoundHits: res.Stats.BoundHits,
@@ -195,6 +208,10 @@ func (v *verifyCmd) printJSON(e *env, res *ncmc.Result) int {
 	}
 	if out.Counterexample == nil {
 		out.Counterexample = []ncmc.TraceStep{}
+	}
+	if v.Property != "" {
+		p, _, _ := svcomp.ReadPropertyFile(v.Property)
+		out.SVCOMP = &svcompJSON{Property: string(p), Answer: answer, Verdict: answer.Verdict(p), Reason: reason}
 	}
 	enc := json.NewEncoder(e.stdout)
 	if err := enc.Encode(out); err != nil {
@@ -261,25 +278,8 @@ func printText(w io.Writer, v *verifyCmd, res *ncmc.Result) {
 	}
 }
 
-func printTrace(w io.Writer, steps []ncmc.TraceStep) {
-	width := 6
-	for _, st := range steps {
-		if len(st.Thread) > width {
-			width = len(st.Thread)
-		}
-	}
-	for _, st := range steps {
-		line := "      "
-		if st.Line > 0 {
-			line = fmt.Sprintf("l.%-4d", st.Line)
-		}
-		text := fmt.Sprintf("  %-*s %s %s", width, st.Thread, line, st.What)
-		if st.Source != "" {
-			text = fmt.Sprintf("%-60s | %s", text, st.Source)
-		}
-		fmt.Fprintln(w, text)
-	}
-}
+// printTrace prints a counterexample (svcomp.WriteTrace).
+func printTrace(w io.Writer, steps []ncmc.TraceStep) { svcomp.WriteTrace(w, steps) }
 
 func writeDOT(path string, res *ncmc.Result) error {
 	f, err := os.Create(path)

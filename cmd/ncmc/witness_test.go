@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"ncmc/svcomp"
 )
 
 // witnessProg is a small SV-COMP-style task: the error is reached only if
@@ -68,7 +70,7 @@ func validateWitness(t *testing.T, path, program string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var d gmlDoc
+	var d svcomp.GraphML
 	if err := xml.Unmarshal(raw, &d); err != nil {
 		return []string{"not XML: " + err.Error()}
 	}
@@ -80,7 +82,7 @@ func validateWitness(t *testing.T, path, program string) []string {
 	for _, k := range d.Keys {
 		declared[k.ID] = k.For
 	}
-	use := func(data []gmlData, kind string) map[string]string {
+	use := func(data []svcomp.GraphMLData, kind string) map[string]string {
 		m := map[string]string{}
 		for _, x := range data {
 			if declared[x.Key] != kind {
@@ -184,7 +186,7 @@ func TestWitness(t *testing.T) {
 	race := filepath.Join(dir, "no-data-race.prp")
 	os.WriteFile(unsafe, []byte(witnessProg), 0o644)
 	os.WriteFile(safe, []byte(witnessSafe), 0o644)
-	os.WriteFile(prp, []byte(unreachCallSpec+"\n"), 0o644)
+	os.WriteFile(prp, []byte(svcomp.UnreachCallSpec+"\n"), 0o644)
 	os.WriteFile(race, []byte("CHECK( init(main()), LTL(G ! data-race) )\n"), 0o644)
 	overflow := filepath.Join(dir, "no-overflow.prp")
 	os.WriteFile(overflow, []byte("CHECK( init(main()), LTL(G ! overflow) )\n"), 0o644)
@@ -250,7 +252,7 @@ func TestWitness(t *testing.T) {
 						t.Errorf("witness lacks %s", want)
 					}
 				}
-				var d gmlDoc
+				var d svcomp.GraphML
 				xml.Unmarshal(raw, &d)
 				last := d.Graph.Edges[len(d.Graph.Edges)-1]
 				for _, x := range last.Data {
@@ -301,28 +303,6 @@ func TestWitnessValidator(t *testing.T) {
 	}
 }
 
-func TestReadProperty(t *testing.T) {
-	dir := t.TempDir()
-	tests := []struct {
-		text, name string
-		ok         bool
-	}{
-		{"CHECK( init(main()), LTL(G ! call(reach_error())) )\n", propUnreachCall, true},
-		{"CHECK(init(main()),LTL(G ! call(__VERIFIER_error())))", propUnreachCall, true},
-		{"CHECK( init(main()), LTL(G ! data-race) )\n", propNoDataRace, true},
-		{"CHECK( init(main()), LTL(G ! overflow) )\n", "p3", false},
-		{"hello\n", "", false},
-	}
-	for i, tc := range tests {
-		path := filepath.Join(dir, "p"+strconv.Itoa(i)+".prp")
-		os.WriteFile(path, []byte(tc.text), 0o644)
-		name, _, err := readProperty(path)
-		if name != tc.name || (err == nil) != tc.ok {
-			t.Errorf("%q: got %q, %v; want %q, ok=%v", tc.text, name, err, tc.name, tc.ok)
-		}
-	}
-}
-
 // TestSweepWitness: a sweep writes a witness for each false answer, and
 // none for a true one.
 func TestSweepWitness(t *testing.T) {
@@ -331,7 +311,7 @@ func TestSweepWitness(t *testing.T) {
 	props := filepath.Join(dir, "properties")
 	os.MkdirAll(tasks, 0o755)
 	os.MkdirAll(props, 0o755)
-	os.WriteFile(filepath.Join(props, "unreach-call.prp"), []byte(unreachCallSpec+"\n"), 0o644)
+	os.WriteFile(filepath.Join(props, "unreach-call.prp"), []byte(svcomp.UnreachCallSpec+"\n"), 0o644)
 	for name, src := range map[string]string{"unsafe": witnessProg, "safe": witnessSafe} {
 		os.WriteFile(filepath.Join(tasks, name+".c"), []byte(src), 0o644)
 		yml := "format_version: '2.0'\ninput_files: '" + name + ".c'\nproperties:\n  - property_file: ../properties/unreach-call.prp\n    expected_verdict: " +

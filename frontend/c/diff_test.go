@@ -202,7 +202,11 @@ int ga[4][3] = { { 1 }, 2, 3, 4, { 5, 6 } };
 	ptrs := []string{"p = &ga[1][0];", "p = ga[2];", "p = &ga[0][0] + 3;", "ps = &g[1];", "ps = g + 1;", "q = &g[0].two[0];", "q = g[1].two;",
 		"lp = &la[1][1];", "lp = la[2] + 1;", "lp++;", "lp--;", "p += 1;", "p -= 1;"}
 	r := rand.New(rand.NewSource(1))
-	for round := 0; round < 10; round++ {
+	rounds := 10
+	if testing.Short() {
+		rounds = 3
+	}
+	for round := 0; round < rounds; round++ {
 		var b strings.Builder
 		b.WriteString("struct S l = { 11, { 12, 13, 14 } }; int la[3][3] = { 1, 2, 3, 4 };\n")
 		b.WriteString("int *p = &ga[1][0]; struct S *ps = &g[1]; struct in *q = &g[0].two[0]; int *lp = &la[1][1];\n")

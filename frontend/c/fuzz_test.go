@@ -2,6 +2,7 @@ package c
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +15,10 @@ import (
 	"ncmc/ir"
 	"ncmc/ncmc"
 )
+
+// svcompDir is the directory of the SV-COMP tasks, whose C files seed the
+// fuzzers and the translation tests.
+var svcompDir = flag.String("svcomp.dir", "../../../shared/bench/svcomp", "directory of the SV-COMP tasks")
 
 // FuzzC feeds arbitrary text to the C front end, seeded with the SV-COMP
 // task files. The input is a source text plus a list of line-level edits
@@ -98,8 +103,8 @@ func fuzzOne(t *testing.T, name string, src []byte) {
 		}
 		return
 	}
-	if msg := checkIR(p); msg != "" {
-		t.Fatalf("malformed IR: %s\n%s", msg, p)
+	if err := ir.Validate(p); err != nil {
+		t.Fatalf("malformed IR: %v\n%s", err, p)
 	}
 	res, err := ncmc.Verify(context.Background(), p, ncmc.Options{Explorer: "reference", Unroll: 2,
 		MaxExecutions: 4, MaxSteps: 300, Timeout: 200 * time.Millisecond})
@@ -111,113 +116,7 @@ func fuzzOne(t *testing.T, name string, src []byte) {
 	}
 }
 
-// checkIR reports a structural error of p ("" if none): jump targets,
-// local slots, globals, callees and operands in range.
-func checkIR(p *ir.Program) string {
-	if p.Main == nil {
-		return "no main"
-	}
-	funcs := map[*ir.Func]bool{}
-	for _, f := range p.Funcs {
-		funcs[f] = true
-	}
-	if !funcs[p.Main] {
-		return "main is not in Funcs"
-	}
-	for i, g := range p.Globals {
-		if g.Block != i+1 || len(g.Init) != g.Type.Size() {
-			return fmt.Sprintf("global %s: block %d, %d initial cells for size %d", g.Name, g.Block, len(g.Init), g.Type.Size())
-		}
-	}
-	for _, f := range p.Funcs {
-		if f.NumParams > len(f.Locals) || f.Result == nil {
-			return fmt.Sprintf("%s: bad signature", f.Name)
-		}
-		var expr func(e *ir.Expr) string
-		expr = func(e *ir.Expr) string {
-			if e == nil {
-				return ""
-			}
-			switch e.Kind {
-			case ir.ELocal:
-				if e.Local < 0 || e.Local >= len(f.Locals) {
-					return fmt.Sprintf("local %d out of range", e.Local)
-				}
-			case ir.EGlobalAddr:
-				if e.Global < 0 || e.Global >= len(p.Globals) {
-					return fmt.Sprintf("global %d out of range", e.Global)
-				}
-			case ir.EIndex:
-				if e.A == nil || e.B == nil || e.Len <= 0 || e.Stride < 0 {
-					return "bad index expression"
-				}
-			case ir.EUnary, ir.ECast, ir.EField:
-				if e.A == nil {
-					return "missing operand"
-				}
-			case ir.EBinary:
-				if e.A == nil || e.B == nil {
-					return "missing operand"
-				}
-			}
-			if e.Kind == ir.ECast && e.Type == nil {
-				return "cast without a type"
-			}
-			if m := expr(e.A); m != "" {
-				return m
-			}
-			return expr(e.B)
-		}
-		for i := range f.Body {
-			in := &f.Body[i]
-			where := fmt.Sprintf("%s[%d] %s", f.Name, i, ir.InstrString(in, f, p))
-			for _, d := range []int{in.Dst, in.Dst2} {
-				if d < -1 || d >= len(f.Locals) {
-					return where + ": destination out of range"
-				}
-			}
-			switch in.Op {
-			case ir.IJump:
-				if in.Target < 0 || in.Target >= len(f.Body) {
-					return where + ": jump target out of range"
-				}
-			case ir.IBranch:
-				if in.Target < 0 || in.Target >= len(f.Body) || in.Target2 < 0 || in.Target2 >= len(f.Body) || in.A == nil {
-					return where + ": bad branch"
-				}
-			case ir.ICall, ir.ISpawn:
-				if in.Func == nil || !funcs[in.Func] || len(in.Args) != in.Func.NumParams {
-					return where + ": bad callee or argument count"
-				}
-			case ir.ILoad, ir.IRMW, ir.ICAS, ir.ITryLock, ir.INondet, ir.IAlloc, ir.ILoopHead, ir.ISelf:
-				if in.Dst < 0 {
-					return where + ": no destination"
-				}
-			}
-			switch in.Op {
-			case ir.ILoad, ir.IStore, ir.IRMW, ir.ICAS, ir.ILock, ir.IUnlock, ir.ITryLock, ir.IWait, ir.ISignal, ir.IBroadcast:
-				if in.Addr == nil {
-					return where + ": no address"
-				}
-			case ir.IAlloc:
-				if in.Record == nil || len(in.Args) > in.Record.Size {
-					return where + ": bad allocation"
-				}
-			}
-			for _, e := range append([]*ir.Expr{in.Addr, in.A, in.B}, in.Args...) {
-				if m := expr(e); m != "" {
-					return where + ": " + m
-				}
-			}
-		}
-		if n := len(f.Body); n == 0 || f.Body[n-1].Op != ir.IReturn {
-			return f.Name + ": body does not end with a return"
-		}
-	}
-	return ""
-}
-
-// TestCheckIRTasks runs the IR checker over every translated task file.
+// TestCheckIRTasks runs the IR validator over every translated task file.
 func TestCheckIRTasks(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(*svcompDir, "*", "*.c"))
 	if len(files) == 0 {
@@ -228,8 +127,8 @@ func TestCheckIRTasks(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		if msg := checkIR(p); msg != "" {
-			t.Errorf("%s: %s", file, msg)
+		if err := ir.Validate(p); err != nil {
+			t.Errorf("%s: %v", file, err)
 		}
 	}
 }

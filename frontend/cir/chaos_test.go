@@ -5,6 +5,8 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"ncmc/ir"
 )
 
 // chaosGen generates syntactically valid programs whose names, types,
@@ -209,7 +211,7 @@ func runChaos(t *testing.T, seed int64) {
 		checkErrors(t, []byte(src), l)
 		return
 	}
-	if err := validate(p); err != nil {
+	if err := ir.Validate(p); err != nil {
 		t.Fatalf("seed %d: invalid IR: %v\n%s", seed, err, src)
 	}
 }

@@ -111,7 +111,7 @@ func FuzzCheck(f *testing.F) {
 			checkErrors(t, src, l)
 			return
 		}
-		if err := validate(p); err != nil {
+		if err := ir.Validate(p); err != nil {
 			t.Fatalf("invalid IR: %v\n%s", err, p)
 		}
 		_ = p.String()

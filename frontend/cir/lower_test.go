@@ -15,7 +15,7 @@ func compileOK(t *testing.T, src string) *ir.Program {
 	if err != nil {
 		t.Fatalf("unexpected errors:\n%v", err)
 	}
-	if err := validate(p); err != nil {
+	if err := ir.Validate(p); err != nil {
 		t.Fatalf("invalid IR: %v\n%s", err, p)
 	}
 	return p

@@ -6,6 +6,8 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"ncmc/ir"
 )
 
 // exprGen generates random well-typed CIR expressions together with their
@@ -226,7 +228,7 @@ func TestRandomExpressions(t *testing.T) {
 		if err != nil {
 			t.Fatalf("program %d does not compile: %v\n%s", n, err, src)
 		}
-		if err := validate(p); err != nil {
+		if err := ir.Validate(p); err != nil {
 			t.Fatalf("program %d: invalid IR: %v", n, err)
 		}
 		if got := newSeqExec(p, 8).run(); got != "ok" {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"ncmc/frontend/diag"
+	"ncmc/ir"
 )
 
 // progGen generates random well-typed, single-threaded CIR programs: loops
@@ -464,7 +465,7 @@ func TestRandomPrograms(t *testing.T) {
 			t.Fatalf("program %d does not check:\n%v\n%s", n, errs.Errors(), src)
 		}
 		lower(f, prog, c)
-		if err := validate(prog); err != nil {
+		if err := ir.Validate(prog); err != nil {
 			t.Fatalf("program %d: invalid IR: %v\n%s", n, err, src)
 		}
 		ae := newAstEval(c, prog, 3)

@@ -37,83 +37,10 @@ func mustParse(t *testing.T, name, src string) *Test {
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	if err := validate(lt.Prog); err != nil {
+	if err := ir.Validate(lt.Prog); err != nil {
 		t.Fatalf("%s: invalid program: %v\n%s", name, err, lt.Prog)
 	}
 	return lt
-}
-
-// validate checks the structural invariants of a lowered program: operands
-// in range, jump targets inside bodies, bodies ending in a return.
-func validate(p *ir.Program) error {
-	if p.Main == nil {
-		return fmt.Errorf("no main")
-	}
-	for i, g := range p.Globals {
-		if g.Block != i+1 || len(g.Init) != g.Type.Size() {
-			return fmt.Errorf("global %s: bad layout", g.Name)
-		}
-	}
-	for _, f := range p.Funcs {
-		n := len(f.Body)
-		if n == 0 || f.Body[n-1].Op != ir.IReturn {
-			return fmt.Errorf("%s: body does not end in return", f.Name)
-		}
-		var expr func(e *ir.Expr) error
-		expr = func(e *ir.Expr) error {
-			if e == nil {
-				return nil
-			}
-			switch e.Kind {
-			case ir.ELocal:
-				if e.Local < 0 || e.Local >= len(f.Locals) {
-					return fmt.Errorf("local %d out of range", e.Local)
-				}
-			case ir.EGlobalAddr:
-				if e.Global < 0 || e.Global >= len(p.Globals) {
-					return fmt.Errorf("global %d out of range", e.Global)
-				}
-			}
-			if err := expr(e.A); err != nil {
-				return err
-			}
-			return expr(e.B)
-		}
-		for pc, in := range f.Body {
-			if !in.Pos.IsValid() && f != p.Main {
-				return fmt.Errorf("%s:%d: %s has no position", f.Name, pc, in.Op)
-			}
-			for _, d := range []int{in.Dst, in.Dst2} {
-				if d < -1 || d >= len(f.Locals) {
-					return fmt.Errorf("%s:%d: destination %d out of range", f.Name, pc, d)
-				}
-			}
-			switch in.Op {
-			case ir.IJump:
-				if in.Target < 0 || in.Target >= n {
-					return fmt.Errorf("%s:%d: jump target %d", f.Name, pc, in.Target)
-				}
-			case ir.IBranch:
-				if in.Target < 0 || in.Target >= n || in.Target2 < 0 || in.Target2 >= n {
-					return fmt.Errorf("%s:%d: branch targets %d, %d", f.Name, pc, in.Target, in.Target2)
-				}
-			case ir.ILoad, ir.IStore, ir.IRMW, ir.ICAS, ir.ILock, ir.IUnlock:
-				if in.Addr == nil {
-					return fmt.Errorf("%s:%d: %s without address", f.Name, pc, in.Op)
-				}
-			case ir.ISpawn:
-				if in.Func == nil {
-					return fmt.Errorf("%s:%d: spawn without function", f.Name, pc)
-				}
-			}
-			for _, e := range []*ir.Expr{in.Addr, in.A, in.B} {
-				if err := expr(e); err != nil {
-					return fmt.Errorf("%s:%d: %v", f.Name, pc, err)
-				}
-			}
-		}
-	}
-	return nil
 }
 
 func TestParseC(t *testing.T) {
@@ -401,7 +328,7 @@ func FuzzLitmus(f *testing.F) {
 			}
 			return
 		}
-		if err := validate(lt.Prog); err != nil {
+		if err := ir.Validate(lt.Prog); err != nil {
 			t.Fatalf("invalid program: %v", err)
 		}
 		// the program runs (a few executions) without crashing the checker

@@ -1,64 +1,33 @@
-package c
+package svcomp
 
 import (
 	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
+	cfront "ncmc/frontend/c"
 	"ncmc/ncmc"
 )
 
 // The SV-COMP tasks of ../shared/bench/svcomp: every task whose expected
-// verdict is known is translated and checked with modest bounds; the test
-// fails on any wrong verdict (unknown is allowed) and logs how many are
-// correct. -svcomp.long uses larger bounds and a longer timeout per task.
+// verdict is known is translated and checked for unreach-call with one
+// explorer and modest bounds (the end-to-end check of the C front end and
+// the explorers; the staged strategy is TestLibraryMatchesCLI's and the
+// sweep's); the test fails on any wrong verdict (unknown is allowed) and
+// logs how many are correct. -svcomp.long uses larger bounds and a longer
+// timeout per task; -short a shorter timeout.
 var (
-	svcompDir      = flag.String("svcomp.dir", "../../../shared/bench/svcomp", "directory of the SV-COMP tasks")
+	svcompDir      = flag.String("svcomp.dir", "../../shared/bench/svcomp", "directory of the SV-COMP tasks")
 	svcompLong     = flag.Bool("svcomp.long", false, "check the SV-COMP tasks with larger bounds (minutes)")
 	svcompExplorer = flag.String("svcomp.explorer", "reference", "explorer for the SV-COMP tasks")
 	svcompOnly     = flag.String("svcomp.only", "", "check only tasks whose name contains this")
 )
-
-// svTask is a task-definition file (format 2.0).
-type svTask struct {
-	InputFiles any `yaml:"input_files"`
-	Properties []struct {
-		PropertyFile    string `yaml:"property_file"`
-		ExpectedVerdict *bool  `yaml:"expected_verdict"`
-	} `yaml:"properties"`
-	Options struct {
-		DataModel string `yaml:"data_model"`
-	} `yaml:"options"`
-}
-
-// unreachCall maps a result to the answer for SV-COMP's unreach-call
-// property: "false" if some execution calls an error function, "true" if
-// every execution was explored without any violation and without hitting a
-// bound, else "unknown" (other violations, such as a failed assert() or a
-// runtime error, say nothing about reach_error).
-func unreachCall(res *ncmc.Result) string {
-	for _, o := range res.Outcomes {
-		if IsErrorCall(o.Violation) {
-			return "false"
-		}
-	}
-	if res.Verdict == ncmc.Violation && IsErrorCall(res.Reason) {
-		return "false"
-	}
-	if res.Verdict == ncmc.Verified {
-		return "true"
-	}
-	return "unknown"
-}
 
 func TestSVCOMP(t *testing.T) {
 	ymls, _ := filepath.Glob(filepath.Join(*svcompDir, "*", "*.yml"))
@@ -67,8 +36,11 @@ func TestSVCOMP(t *testing.T) {
 	}
 	sort.Strings(ymls)
 	unroll, timeout := 5, 3*time.Second
-	if *svcompLong {
+	switch {
+	case *svcompLong:
 		unroll, timeout = 12, 60*time.Second
+	case testing.Short():
+		timeout = 500 * time.Millisecond
 	}
 	type row struct{ task, prop, want, got, why string }
 	var rows []row
@@ -79,25 +51,16 @@ func TestSVCOMP(t *testing.T) {
 		if *svcompOnly != "" && !strings.Contains(name, *svcompOnly) {
 			continue
 		}
-		data, err := os.ReadFile(y)
+		task, err := ReadTask(y)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var task svTask
-		if err := yaml.Unmarshal(data, &task); err != nil {
-			t.Fatalf("%s: %v", y, err)
+		file, err := task.InputFile()
+		if err != nil {
+			t.Fatal(err)
 		}
-		input, ok := task.InputFiles.(string)
-		if !ok {
-			t.Fatalf("%s: input_files is not a single file", y)
-		}
-		file := filepath.Join(filepath.Dir(y), input)
-		dm := DataModel(task.Options.DataModel)
-		if dm == "" {
-			dm = ILP32
-		}
-		prog, cerr := CompileFile(file, Options{DataModel: dm})
-		var u *Unsupported
+		prog, cerr := Load(file, task.Options.DataModel, UnreachCall)
+		var u *cfront.Unsupported
 		switch {
 		case cerr == nil:
 			translated++
@@ -111,8 +74,7 @@ func TestSVCOMP(t *testing.T) {
 				continue
 			}
 			known++
-			prop := strings.TrimSuffix(filepath.Base(p.PropertyFile), ".prp")
-			want := fmt.Sprint(*p.ExpectedVerdict)
+			prop, want := p.Name(), string(p.Expected())
 			r := row{task: name, prop: prop, want: want, got: "unknown"}
 			switch {
 			case cerr != nil:
@@ -122,7 +84,7 @@ func TestSVCOMP(t *testing.T) {
 			default:
 				opts := ncmc.Options{Explorer: *svcompExplorer, Unroll: unroll, Timeout: timeout, Workers: 1}
 				res, err := ncmc.Verify(context.Background(), prog, opts)
-				if err == nil && res.Verdict == ncmc.Violation && !IsErrorCall(res.Reason) {
+				if err == nil && res.Verdict == ncmc.Violation && !UnreachCall.Violates(res.Kind, res.Reason) {
 					// Another violation came first: look for an error call
 					// among all outcomes.
 					opts.KeepGoing = true
@@ -132,8 +94,8 @@ func TestSVCOMP(t *testing.T) {
 					r.why = "checker error: " + err.Error()
 					break
 				}
-				r.got = unreachCall(res)
-				r.why = res.Reason
+				a, _ := AnswerFor(res, UnreachCall)
+				r.got, r.why = string(a), res.Reason
 			}
 			switch {
 			case r.got == "unknown":

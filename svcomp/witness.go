@@ -1,4 +1,4 @@
-package main
+package svcomp
 
 import (
 	"crypto/sha256"
@@ -23,31 +23,28 @@ import (
 // thread a pthread_create step creates and the function a new thread
 // enters.
 
-// unreachCallSpec is the text of unreach-call.prp, the specification of a
-// witness when no property file is given.
-const unreachCallSpec = "CHECK( init(main()), LTL(G ! call(reach_error())) )"
-
-// witnessInfo is what a witness says about the task besides the path.
-type witnessInfo struct {
+// WitnessInfo is what a witness says about the task besides the path.
+type WitnessInfo struct {
 	ProgramFile   string    // path of the verified program, as given
 	Specification string    // the property's CHECK(...) text
 	DataModel     string    // ILP32 or LP64 ("" : ILP32)
-	Producer      string    // tool name and version
+	Producer      string    // tool name and version, e.g. "ncmc 0.1"
 	Created       time.Time // creation time (UTC in the file)
 	Language      string    // source code language: C, or CIR
 }
 
-// GraphML document structure, used both to write and (in tests) to read
-// witnesses back.
-type gmlDoc struct {
-	XMLName xml.Name `xml:"graphml"`
-	XMLNS   string   `xml:"xmlns,attr"`
-	XSI     string   `xml:"xmlns:xsi,attr,omitempty"`
-	Keys    []gmlKey `xml:"key"`
-	Graph   gmlGraph `xml:"graph"`
+// GraphML is a GraphML document, as witnesses are written; it also reads
+// them back (xml.Unmarshal).
+type GraphML struct {
+	XMLName xml.Name     `xml:"graphml"`
+	XMLNS   string       `xml:"xmlns,attr"`
+	XSI     string       `xml:"xmlns:xsi,attr,omitempty"`
+	Keys    []GraphMLKey `xml:"key"`
+	Graph   GraphMLGraph `xml:"graph"`
 }
 
-type gmlKey struct {
+// GraphMLKey declares a data key.
+type GraphMLKey struct {
 	ID      string `xml:"id,attr"`
 	For     string `xml:"for,attr"`
 	Name    string `xml:"attr.name,attr"`
@@ -55,32 +52,36 @@ type gmlKey struct {
 	Default string `xml:"default,omitempty"`
 }
 
-type gmlGraph struct {
-	EdgeDefault string    `xml:"edgedefault,attr"`
-	Data        []gmlData `xml:"data"`
-	Nodes       []gmlNode `xml:"node"`
-	Edges       []gmlEdge `xml:"edge"`
+// GraphMLGraph is the graph: its data, nodes and edges.
+type GraphMLGraph struct {
+	EdgeDefault string        `xml:"edgedefault,attr"`
+	Data        []GraphMLData `xml:"data"`
+	Nodes       []GraphMLNode `xml:"node"`
+	Edges       []GraphMLEdge `xml:"edge"`
 }
 
-type gmlData struct {
+// GraphMLData is one data value of a graph, node or edge.
+type GraphMLData struct {
 	Key   string `xml:"key,attr"`
 	Value string `xml:",chardata"`
 }
 
-type gmlNode struct {
-	ID   string    `xml:"id,attr"`
-	Data []gmlData `xml:"data"`
+// GraphMLNode is a node with its data.
+type GraphMLNode struct {
+	ID   string        `xml:"id,attr"`
+	Data []GraphMLData `xml:"data"`
 }
 
-type gmlEdge struct {
-	Source string    `xml:"source,attr"`
-	Target string    `xml:"target,attr"`
-	Data   []gmlData `xml:"data"`
+// GraphMLEdge is an edge with its data.
+type GraphMLEdge struct {
+	Source string        `xml:"source,attr"`
+	Target string        `xml:"target,attr"`
+	Data   []GraphMLData `xml:"data"`
 }
 
 // witnessKeys are the key declarations of the GraphML witness format 1.0
 // that ncmc uses.
-var witnessKeys = []gmlKey{
+var witnessKeys = []GraphMLKey{
 	{ID: "witness-type", For: "graph", Name: "witness-type", Type: "string"},
 	{ID: "sourcecodelang", For: "graph", Name: "sourcecodeLanguage", Type: "string"},
 	{ID: "producer", For: "graph", Name: "producer", Type: "string"},
@@ -115,19 +116,19 @@ func architecture(dataModel string) string {
 // a statement a validator can match; a step in another file than the
 // program (a header) names that file in originfile. Thread ids are numbers
 // in creation order, the main thread is 0.
-func buildWitness(info witnessInfo, programHash string, steps []ncmc.TraceStep) *gmlDoc {
+func buildWitness(info WitnessInfo, programHash string, steps []ncmc.TraceStep) *GraphML {
 	lang := info.Language
 	if lang == "" {
 		lang = "C"
 	}
 	spec := strings.TrimSpace(info.Specification)
 	if spec == "" {
-		spec = unreachCallSpec
+		spec = UnreachCallSpec
 	}
-	d := &gmlDoc{XMLNS: "http://graphml.graphdrawing.org/xmlns", XSI: "http://www.w3.org/2001/XMLSchema-instance", Keys: witnessKeys}
+	d := &GraphML{XMLNS: "http://graphml.graphdrawing.org/xmlns", XSI: "http://www.w3.org/2001/XMLSchema-instance", Keys: witnessKeys}
 	g := &d.Graph
 	g.EdgeDefault = "directed"
-	g.Data = []gmlData{
+	g.Data = []GraphMLData{
 		{"witness-type", "violation_witness"},
 		{"sourcecodelang", lang},
 		{"producer", info.Producer},
@@ -150,7 +151,7 @@ func buildWitness(info witnessInfo, programHash string, steps []ncmc.TraceStep) 
 		threadID(steps[0].Thread) // the main thread is 0
 	}
 	progBase := filepath.Clean(info.ProgramFile)
-	g.Nodes = append(g.Nodes, gmlNode{ID: "N0", Data: []gmlData{{"entry", "true"}}})
+	g.Nodes = append(g.Nodes, GraphMLNode{ID: "N0", Data: []GraphMLData{{"entry", "true"}}})
 	prevThread, prevLine := "", -1
 	for _, st := range steps {
 		m := spawnRE.FindStringSubmatch(st.What)
@@ -158,38 +159,38 @@ func buildWitness(info witnessInfo, programHash string, steps []ncmc.TraceStep) 
 			continue // the same statement as the previous edge
 		}
 		prevThread, prevLine = st.Thread, st.Line
-		var data []gmlData
+		var data []GraphMLData
 		if st.Line > 0 {
-			data = append(data, gmlData{"startline", strconv.Itoa(st.Line)}, gmlData{"endline", strconv.Itoa(st.Line)})
+			data = append(data, GraphMLData{"startline", strconv.Itoa(st.Line)}, GraphMLData{"endline", strconv.Itoa(st.Line)})
 			if f := st.Pos.File; f != "" && filepath.Clean(f) != progBase {
-				data = append(data, gmlData{"originfile", f})
+				data = append(data, GraphMLData{"originfile", f})
 			}
 		}
 		if st.Thread != "" {
-			data = append(data, gmlData{"threadId", strconv.Itoa(threadID(st.Thread))})
+			data = append(data, GraphMLData{"threadId", strconv.Itoa(threadID(st.Thread))})
 			if fn := entered[st.Thread]; fn != "" {
-				data = append(data, gmlData{"enterFunction", fn})
+				data = append(data, GraphMLData{"enterFunction", fn})
 				delete(entered, st.Thread)
 			}
 		}
 		if m != nil {
 			child := m[1]
-			data = append(data, gmlData{"createThread", strconv.Itoa(threadID(child))})
+			data = append(data, GraphMLData{"createThread", strconv.Itoa(threadID(child))})
 			entered[child] = m[2]
 		}
 		src := g.Nodes[len(g.Nodes)-1].ID
 		dst := fmt.Sprintf("N%d", len(g.Nodes))
-		g.Nodes = append(g.Nodes, gmlNode{ID: dst})
-		g.Edges = append(g.Edges, gmlEdge{Source: src, Target: dst, Data: data})
+		g.Nodes = append(g.Nodes, GraphMLNode{ID: dst})
+		g.Edges = append(g.Edges, GraphMLEdge{Source: src, Target: dst, Data: data})
 	}
 	last := &g.Nodes[len(g.Nodes)-1]
-	last.Data = append(last.Data, gmlData{"violation", "true"})
+	last.Data = append(last.Data, GraphMLData{"violation", "true"})
 	return d
 }
 
-// writeWitness writes the violation witness of steps for info to w. It
+// WriteWitness writes the violation witness of steps for info to w. It
 // reads the program file to compute its SHA-256 hash.
-func writeWitness(w io.Writer, info witnessInfo, steps []ncmc.TraceStep) error {
+func WriteWitness(w io.Writer, info WitnessInfo, steps []ncmc.TraceStep) error {
 	src, err := os.ReadFile(info.ProgramFile)
 	if err != nil {
 		return err
@@ -208,27 +209,35 @@ func writeWitness(w io.Writer, info witnessInfo, steps []ncmc.TraceStep) error {
 	return err
 }
 
-// writeWitnessFile writes the witness to path.
-func writeWitnessFile(path string, info witnessInfo, steps []ncmc.TraceStep) error {
+// WriteWitnessFile writes the violation witness of steps for info to path.
+func WriteWitnessFile(path string, info WitnessInfo, steps []ncmc.TraceStep) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := writeWitness(f, info, steps); err != nil {
+	if err := WriteWitness(f, info, steps); err != nil {
 		f.Close()
 		return err
 	}
 	return f.Close()
 }
 
-// producer names ncmc and its version for witnesses.
-func producer() string { return "ncmc " + versionString() }
-
-// witnessLanguage is the sourcecodelang of a program file.
-func witnessLanguage(file string) string {
+// WitnessLanguage is the sourcecodelang of a program file: C or CIR.
+func WitnessLanguage(file string) string {
 	switch strings.ToLower(filepath.Ext(file)) {
 	case ".c", ".i":
 		return "C"
 	}
 	return "CIR"
+}
+
+// ErrorCallTrace returns the counterexample of res if it ends in a call
+// of an error function (the witness of an unreach-call violation), else
+// nil.
+func ErrorCallTrace(res *ncmc.Result) []ncmc.TraceStep {
+	steps := res.Counterexample
+	if len(steps) == 0 || !UnreachCall.Violates("", steps[len(steps)-1].What) {
+		return nil
+	}
+	return steps
 }
