@@ -294,6 +294,7 @@ func analyzeLitmus(ctx context.Context, req Request, lim Limits, resp *Response)
 		opts := DrawOpts{Title: caption, SW: sw, SWModel: swModel}
 		if x.Why != "" {
 			opts.Highlight = x.NotSC
+			opts.HighlightNote = fmt.Sprintf("a cycle that sc forbids and %s allows: %s", req.Model, cycleWords(x.NotSC))
 		}
 		svg, err := Draw(x.Graph, opts)
 		if err != nil {
@@ -341,6 +342,29 @@ func analyzeLitmus(ctx context.Context, req Request, lim Limits, resp *Response)
 	return nil
 }
 
+// axiomWords says in plain words what the axioms of the built-in models
+// demand (lines separated by \n).
+var axiomWords = map[string]string{
+	"sc/sc":          "sc runs all events in one order that respects po, rf, co and fr;\na cycle of these edges means no such order exists",
+	"tso/tso":        "tso keeps po except from a write to a later read (the write may wait in the store buffer);\nthe kept po edges, fences, rf between threads, co and fr must not form a cycle",
+	"pso/pso":        "pso keeps po only from a read to what follows it and between writes to the same location;\nthe kept po edges, fences, rf between threads, co and fr must not form a cycle",
+	"ra/coherence":   "happens-before (po, and rf: every write is release, every read acquire)\nmust not be contradicted by co, rf or fr: a read cannot miss a write that happens before it",
+	"rc11/coherence": "happens-before (po, and sw from a release write to an acquire read of it)\nmust not be contradicted by co, rf or fr: a read cannot miss a write that happens before it",
+}
+
+// cycleWords writes the witness of v with short names: "a -po-> b -fr-> c".
+func cycleWords(v *seg.Violation) string {
+	if len(v.Steps) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(v.Name(v.Steps[0].From))
+	for _, s := range v.Steps {
+		b.WriteString(" -" + baseRel(s.Rel) + "-> " + v.Name(s.To))
+	}
+	return b.String()
+}
+
 // whyLines says why a non-SC execution is allowed.
 func whyLines(model string, notSC *seg.Violation, why string) []string {
 	switch {
@@ -355,7 +379,10 @@ func whyLines(model string, notSC *seg.Violation, why string) []string {
 func forbiddenPicture(g *seg.Graph, outcome string, v *seg.Violation, model string, sw bool, swModel *seg.Model) (*Picture, error) {
 	caption := []string{fmt.Sprintf("FORBIDDEN under %s: outcome %s", model, outcome),
 		fmt.Sprintf("this would-be execution violates axiom %s (%s %s):", v.Axiom, v.Kind, v.Expr),
-		"the highlighted edges form a cycle the axiom forbids"}
+		"the highlighted edges form the cycle " + cycleWords(v)}
+	if s := axiomWords[model+"/"+v.Axiom]; s != "" {
+		caption = append(caption, strings.Split(s, "\n")...)
+	}
 	svg, err := Draw(g, DrawOpts{Title: caption, SW: sw, SWModel: swModel, Highlight: v})
 	if err != nil {
 		return nil, err
@@ -487,6 +514,7 @@ func analyzeCIR(ctx context.Context, req Request, lim Limits, resp *Response) er
 		opts := DrawOpts{Title: caption, SW: sw, SWModel: swModel}
 		if why != "" {
 			opts.Highlight = notSC
+			opts.HighlightNote = fmt.Sprintf("a cycle that sc forbids and %s allows: %s", req.Model, cycleWords(notSC))
 		}
 		svg, err := Draw(p.g, opts)
 		if err != nil {

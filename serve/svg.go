@@ -22,6 +22,9 @@ type DrawOpts struct {
 	// picture: its nodes shaded, its edges thick on a yellow band (edges
 	// of relations the picture does not otherwise show are added).
 	Highlight *seg.Violation
+	// HighlightNote explains the highlighted edges in the legend (default:
+	// the cycle that the violation's axiom forbids).
+	HighlightNote string
 }
 
 // relColor is the colour of each relation in pictures; relations not
@@ -215,20 +218,73 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 		width = math.Max(width, 2*margin+w)
 	}
 	if v := opts.Highlight; v != nil {
-		width = math.Max(width, 2*margin+46+textW(highlightLegend(v))*0.9)
+		width = math.Max(width, 2*margin+46+textW(highlightLegend(v, opts.HighlightNote))*0.9)
 	}
 	colX := func(t int) float64 {
 		total := float64(len(g.Threads))*colW + float64(max(len(g.Threads)-1, 0))*colGap
 		return (width-total)/2 + float64(t)*(colW+colGap) + colW/2
 	}
-	for j, k := range inits {
-		x := width / 2
-		if len(inits) > 1 {
-			span := float64(len(inits)-1) * (initW + 40)
-			x = width/2 - span/2 + float64(j)*(initW+40)
+	// the initial writes: each at the barycentre of the columns of the
+	// events it is related to (the usual crossing-reduction heuristic of
+	// layered layouts), in that order, pushed apart to not overlap
+	type ini struct {
+		k    int
+		x, n float64
+	}
+	var ins []ini
+	for _, k := range inits {
+		in := ini{k: k}
+		for _, e := range edges {
+			o := -1
+			switch k {
+			case e.a:
+				o = e.b
+			case e.b:
+				o = e.a
+			}
+			if o >= nLocs {
+				in.x += colX(int(sp.Node(o).ID.T))
+				in.n++
+			}
 		}
+		if in.n > 0 {
+			in.x /= in.n
+		} else {
+			in.x = width / 2
+		}
+		ins = append(ins, in)
+	}
+	sort.SliceStable(ins, func(i, j int) bool { return ins[i].x < ins[j].x })
+	step := initW + 40
+	for j := 1; j < len(ins); j++ {
+		ins[j].x = math.Max(ins[j].x, ins[j-1].x+step)
+	}
+	if len(ins) > 0 {
+		// recentre the row on its barycentres' mean, within the margins
+		var want float64
+		for _, in := range ins {
+			want += in.x
+		}
+		shift := 0.0
+		if len(ins) > 1 {
+			shift = (ins[0].x+ins[len(ins)-1].x)/2 - want/float64(len(ins))
+		}
+		for j := range ins {
+			ins[j].x -= shift
+		}
+		if lo := ins[0].x - initW/2; lo < margin {
+			for j := range ins {
+				ins[j].x += margin - lo
+			}
+		}
+		if hi := ins[len(ins)-1].x + initW/2; hi > width-margin {
+			width = hi + margin
+		}
+	}
+	for _, in := range ins {
+		k := in.k
 		pos[k] = len(nodes)
-		nodes = append(nodes, drawNode{idx: k, label: sp.NodeLabel(k), name: sp.NodeName(k), x: x, y: headY + 44 + nodeH/2, w: textW(sp.NodeLabel(k)) + 16, hl: hlNode[k]})
+		nodes = append(nodes, drawNode{idx: k, label: sp.NodeLabel(k), name: sp.NodeName(k), x: in.x, y: headY + 44 + nodeH/2, w: textW(sp.NodeLabel(k)) + 16, hl: hlNode[k]})
 	}
 	maxLen := 0
 	for t, th := range g.Threads {
@@ -240,7 +296,7 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 				y: y0 + float64(i)*rowGap + nodeH/2, w: textW(sp.NodeLabel(n)) + 16, hl: hlNode[n]})
 		}
 	}
-	height := y0 + float64(max(maxLen, 1))*rowGap + 10
+	height := y0 + float64(max(maxLen, 1)-1)*rowGap + nodeH + 40
 
 	// the legend of the relations drawn
 	used := map[string]bool{}
@@ -375,7 +431,7 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 	}
 	if v := opts.Highlight; v != nil {
 		fmt.Fprintf(&b, `<rect x="%d" y="%.1f" width="36" height="10" fill="#ffd54f"/><text x="%d" y="%.1f" font-size="12" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">%s</text>`+"\n",
-			margin, y-5, margin+46, y+4, esc(highlightLegend(v)))
+			margin, y-5, margin+46, y+4, esc(highlightLegend(v, opts.HighlightNote)))
 	}
 	b.WriteString("</svg>\n")
 	return b.String(), nil
@@ -455,7 +511,10 @@ func baseRel(rel string) string {
 	return rel
 }
 
-func highlightLegend(v *seg.Violation) string {
+func highlightLegend(v *seg.Violation, note string) string {
+	if note != "" {
+		return note
+	}
 	return fmt.Sprintf("the cycle that axiom %s of %s forbids (%s %s)", v.Axiom, v.Model, v.Kind, v.Expr)
 }
 

@@ -148,8 +148,8 @@ function renderTable(resp) {
     }
     t.append(tr);
   }
-  const sum = el("tr", {}, el("td", {}, "executions / verdict"));
-  for (const s of resp.summary) sum.append(el("td", { class: s.model === resp.model ? "selcol" : "" }, s.executions + " " + s.verdict + (s.incomplete ? " (incomplete)" : "")));
+  const sum = el("tr", {}, el("td", {}, resp.kind === "cir" ? "executions; verdict" : "executions; condition"));
+  for (const s of resp.summary) sum.append(el("td", { class: s.model === resp.model ? "selcol" : "" }, s.executions + "; " + s.verdict + (s.incomplete ? " (incomplete)" : "")));
   t.append(sum);
 }
 
@@ -173,7 +173,7 @@ async function init() {
   for (const b of $("models").children) b.classList.toggle("selected", b.dataset.model === state.model);
   let id = q.get("example");
   if (!id) {
-    const sb = list.find((e) => /(^|\/)SB[^/]*\.litmus$/.test(e.path));
+    const sb = list.find((e) => /(^|\/)SB\.litmus$/.test(e.path)) || list.find((e) => /(^|\/)SB[^/]*\.litmus$/.test(e.path));
     id = sb ? sb.id : list.length ? list[0].id : "";
   }
   if (id) await loadExample(id); else updateGutter();
