@@ -38,11 +38,15 @@ type found struct {
 	v          *seg.Violation
 	candidates int
 	weak       string
+	// plausible says another model of Models allows the execution.
+	plausible bool
 }
 
 // explain looks, under the weak models, for executions of prog whose
-// outcome is one of targets and checks each (its display graph) against
-// model: the first violation found per outcome is its explanation.
+// outcome (a key that outcome computes; false: not a candidate) is one of
+// targets and checks each (its display graph) against
+// model: the violation of the first execution found per outcome that
+// another model allows (else of the first one found) is its explanation.
 // budget bounds the executions explored per weak model.
 func explain(ctx context.Context, prog *ir.Program, model string, budget int, targets []string,
 	outcome func(*ncmc.Execution) (string, bool), display func(*seg.Graph) *seg.Graph) (map[string]*found, error) {
@@ -58,17 +62,16 @@ func explain(ctx context.Context, prog *ir.Program, model string, budget int, ta
 		}
 		_, err := ncmc.Enumerate(ctx, prog, ncmc.EnumOptions{Model: model, Axiomatic: weak, MaxExecutions: budget},
 			func(x *ncmc.Execution) bool {
-				if !x.Complete() {
-					return true
-				}
 				s, ok := outcome(x)
 				if !ok || !want[s] {
 					return true
 				}
-				if f := out[s]; f != nil {
-					if f.weak == weak.Name {
-						f.candidates++
-					}
+				f := out[s]
+				if f != nil && f.weak != weak.Name {
+					return true // found under a stronger weak model already
+				}
+				if f != nil && f.plausible {
+					f.candidates++
 					return true
 				}
 				g := display(x.G)
@@ -76,7 +79,24 @@ func explain(ctx context.Context, prog *ir.Program, model string, budget int, ta
 				if v == nil {
 					return true
 				}
-				out[s] = &found{g: g, v: v, candidates: 1, weak: weak.Name}
+				if f == nil {
+					f = &found{weak: weak.Name}
+					out[s] = f
+				}
+				f.candidates++
+				// prefer an execution that another model allows: the
+				// picture then shows what that model does and this one
+				// forbids
+				plausible := false
+				for _, o := range Models {
+					if o != model && seg.LookupModel(o).Check(g) == nil {
+						plausible = true
+						break
+					}
+				}
+				if f.g == nil || plausible {
+					f.g, f.v, f.plausible = g, v, plausible
+				}
 				return true
 			})
 		if err != nil {

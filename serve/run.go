@@ -305,6 +305,9 @@ func analyzeLitmus(ctx context.Context, req Request, lim Limits, resp *Response)
 
 	// the outcomes the selected model forbids
 	outcome := func(x *ncmc.Execution) (string, bool) {
+		if !x.Complete() {
+			return "", false
+		}
 		val := herd.Values(t, x)
 		if t.Filter != nil && !t.Filter.Eval(val) {
 			return "", false
@@ -312,7 +315,9 @@ func analyzeLitmus(ctx context.Context, req Request, lim Limits, resp *Response)
 		return t.Outcome(val), true
 	}
 	display := func(g *seg.Graph) *seg.Graph { return herd.DisplayGraph(t, g) }
-	if err := explainRows(ctx, t.Prog, req.Model, lim, resp, outcome, display, sw, swModel); err != nil {
+	// rows that end in an error are not explained (herd has no such rows)
+	rowKey := func(r Row) (string, bool) { return r.State, r.Error == "" }
+	if err := explainRows(ctx, t.Prog, req.Model, lim, resp, rowKey, outcome, display, sw, swModel); err != nil {
 		return err
 	}
 	// a condition no model reaches: herd's explanation of the condition
@@ -392,12 +397,17 @@ func forbiddenPicture(g *seg.Graph, outcome string, v *seg.Violation, model stri
 
 // explainRows explains the rows of the table that the selected model
 // forbids (and that end normally).
+//
+// rowKey gives the key of a row that can be explained, outcome the key
+// of an execution (false for one that is not a candidate).
 func explainRows(ctx context.Context, prog *ir.Program, model string, lim Limits, resp *Response,
-	outcome func(*ncmc.Execution) (string, bool), display func(*seg.Graph) *seg.Graph, sw bool, swModel *seg.Model) error {
+	rowKey func(Row) (string, bool), outcome func(*ncmc.Execution) (string, bool), display func(*seg.Graph) *seg.Graph, sw bool, swModel *seg.Model) error {
 	var targets []string
 	for _, r := range resp.Outcomes {
-		if !r.Cells[model].Allowed && r.Error == "" {
-			targets = append(targets, r.State)
+		if !r.Cells[model].Allowed {
+			if k, ok := rowKey(r); ok {
+				targets = append(targets, k)
+			}
 		}
 	}
 	if len(targets) > lim.MaxExplanations {
@@ -410,8 +420,12 @@ func explainRows(ctx context.Context, prog *ir.Program, model string, lim Limits
 	if err != nil {
 		return err
 	}
-	for _, s := range targets {
-		f := found[s]
+	for _, k := range targets {
+		f := found[k]
+		s, msg, _ := strings.Cut(k, "\x00")
+		if msg != "" {
+			s += " [" + msg + "]"
+		}
 		e := Explanation{Outcome: s, Model: model}
 		if f == nil {
 			e.Note = "no would-be execution with this outcome was found within the bounds"
@@ -438,7 +452,17 @@ func analyzeCIR(ctx context.Context, req Request, lim Limits, resp *Response) er
 	}
 	resp.Command = fmt.Sprintf("ncmc verify --model %s %s", req.Model, shellQuote(req.Name))
 	tb := &table{rows: map[string]*Row{}}
-	outcome := func(x *ncmc.Execution) (string, bool) { return cirState(prog, x), true }
+	// an outcome is the final state and the error message, if any
+	outcome := func(x *ncmc.Execution) (string, bool) {
+		msg, _, _ := x.Violation()
+		if msg == "" && !x.Complete() {
+			return "", false
+		}
+		return cirState(prog, x) + "\x00" + msg, true
+	}
+	rowKey := func(r Row) (string, bool) {
+		return r.State + "\x00" + r.Error, !strings.HasPrefix(r.Error, "stopped: ")
+	}
 	sw, swModel := swFor(req.Model)
 	type pic struct {
 		g     *seg.Graph
@@ -522,7 +546,7 @@ func analyzeCIR(ctx context.Context, req Request, lim Limits, resp *Response) er
 		}
 		resp.Executions = append(resp.Executions, Picture{Outcome: p.state, Caption: caption, SVG: svg})
 	}
-	return explainRows(ctx, prog, req.Model, lim, resp, outcome, func(g *seg.Graph) *seg.Graph { return g }, sw, swModel)
+	return explainRows(ctx, prog, req.Model, lim, resp, rowKey, outcome, func(g *seg.Graph) *seg.Graph { return g }, sw, swModel)
 }
 
 // cirState renders the final values of a CIR program's globals:

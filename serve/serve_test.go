@@ -206,6 +206,12 @@ func TestAnalyzeCIR(t *testing.T) {
 	if len(r.Executions) != 3 || r.Summary[0].Verdict != "verified" || r.Summary[1].Verdict != "violation" {
 		t.Errorf("%d pictures, summary %+v", len(r.Executions), r.Summary)
 	}
+	if len(r.Explanations) != 1 || r.Explanations[0].Axiom != "sc" || r.Explanations[0].Picture == nil ||
+		!strings.HasPrefix(r.Explanations[0].Outcome, bad+" [assertion failed") {
+		t.Errorf("explanations %+v", r.Explanations)
+	} else if miss := hasAll(edges(r.Explanations[0].Picture.SVG), "h -po-> i *", "i -fr-> l *", "l -po-> m *", "m -fr-> h *", "j -rf-> e"); len(miss) > 0 {
+		t.Errorf("explanation's picture lacks %v; has %v", miss, edges(r.Explanations[0].Picture.SVG))
+	}
 	if r.Command != "ncmc verify --model sc examples/sb.cir" {
 		t.Errorf("command %q", r.Command)
 	}

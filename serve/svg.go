@@ -52,6 +52,7 @@ const (
 type drawNode struct {
 	idx     int // index in the seg.Space
 	label   string
+	full    string // the whole label, when label is cut
 	name    string // short name ("a", "init x")
 	x, y, w float64
 	hl      bool
@@ -184,14 +185,18 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 	// any), then one layer per position in program order
 	var nodes []drawNode
 	pos := map[int]int{} // space index -> nodes index
-	colW := 0.0
-	for i := nLocs; i < sp.Len(); i++ {
-		colW = math.Max(colW, textW(sp.NodeLabel(i)))
+	// one column per thread, as wide as its widest label
+	colW := make([]float64, len(g.Threads))
+	total := 0.0
+	for t, th := range g.Threads {
+		colW[t] = math.Max(90, textW(threadName(g, t)))
+		for i := range th {
+			colW[t] = math.Max(colW[t], textW(label(sp, sp.EventIndex(seg.EventID{T: int32(t), I: int32(i)}))))
+		}
+		colW[t] += 16
+		total += colW[t]
 	}
-	for t := range g.Threads {
-		colW = math.Max(colW, textW(threadName(g, t)))
-	}
-	colW += 16
+	total += float64(max(len(g.Threads)-1, 0)) * colGap
 	top := margin + float64(len(opts.Title))*titleLine + 8
 	headY := top + nodeH/2
 	y0 := headY + 44
@@ -204,7 +209,7 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 	if len(inits) > 0 {
 		y0 += rowGap
 	}
-	width := 2*margin + float64(len(g.Threads))*colW + float64(max(len(g.Threads)-1, 0))*colGap
+	width := 2*margin + total
 	initW := 0.0
 	for _, k := range inits {
 		initW = math.Max(initW, textW(sp.NodeLabel(k))+16)
@@ -221,8 +226,11 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 		width = math.Max(width, 2*margin+46+textW(highlightLegend(v, opts.HighlightNote))*0.9)
 	}
 	colX := func(t int) float64 {
-		total := float64(len(g.Threads))*colW + float64(max(len(g.Threads)-1, 0))*colGap
-		return (width-total)/2 + float64(t)*(colW+colGap) + colW/2
+		x := (width - total) / 2
+		for u := 0; u < t; u++ {
+			x += colW[u] + colGap
+		}
+		return x + colW[t]/2
 	}
 	// the initial writes: each at the barycentre of the columns of the
 	// events it is related to (the usual crossing-reduction heuristic of
@@ -284,7 +292,7 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 	for _, in := range ins {
 		k := in.k
 		pos[k] = len(nodes)
-		nodes = append(nodes, drawNode{idx: k, label: sp.NodeLabel(k), name: sp.NodeName(k), x: in.x, y: headY + 44 + nodeH/2, w: textW(sp.NodeLabel(k)) + 16, hl: hlNode[k]})
+		nodes = append(nodes, drawNode{idx: k, label: sp.NodeLabel(k), full: sp.NodeLabel(k), name: sp.NodeName(k), x: in.x, y: headY + 44 + nodeH/2, w: textW(sp.NodeLabel(k)) + 16, hl: hlNode[k]})
 	}
 	maxLen := 0
 	for t, th := range g.Threads {
@@ -292,8 +300,8 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 		for i := range th {
 			n := sp.EventIndex(seg.EventID{T: int32(t), I: int32(i)})
 			pos[n] = len(nodes)
-			nodes = append(nodes, drawNode{idx: n, label: sp.NodeLabel(n), name: sp.NodeName(n), x: colX(t),
-				y: y0 + float64(i)*rowGap + nodeH/2, w: textW(sp.NodeLabel(n)) + 16, hl: hlNode[n]})
+			nodes = append(nodes, drawNode{idx: n, label: label(sp, n), full: sp.NodeLabel(n), name: sp.NodeName(n), x: colX(t),
+				y: y0 + float64(i)*rowGap + nodeH/2, w: textW(label(sp, n)) + 16, hl: hlNode[n]})
 		}
 	}
 	height := y0 + float64(max(maxLen, 1)-1)*rowGap + nodeH + 40
@@ -353,7 +361,7 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 	// thread headings
 	for t := range g.Threads {
 		fmt.Fprintf(&b, `<text class="thread" x="%.1f" y="%.1f" text-anchor="middle" font-weight="bold">%s</text>`+"\n", colX(t), headY+5, esc(threadName(g, t)))
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#bbb"/>`+"\n", colX(t)-colW/2+8, headY+12, colX(t)+colW/2-8, headY+12)
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#bbb"/>`+"\n", colX(t)-colW[t]/2+8, headY+12, colX(t)+colW[t]/2-8, headY+12)
 	}
 
 	// edges: bands of the highlighted ones first, then the edges, then
@@ -400,8 +408,8 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 		if n.hl {
 			fill, stroke, sw, weight = "#fff3c4", "#c79100", "2", ` font-weight="bold"`
 		}
-		fmt.Fprintf(&b, `<g class="node" data-name="%s" data-hl="%d"><rect x="%.1f" y="%.1f" width="%.1f" height="%d" rx="5" fill="%s" stroke="%s" stroke-width="%s"/><text x="%.1f" y="%.1f" text-anchor="middle"%s>%s</text></g>`+"\n",
-			esc(n.name), btoi(n.hl), n.x-n.w/2, n.y-nodeH/2, n.w, nodeH, fill, stroke, sw, n.x, n.y+5, weight, esc(n.label))
+		fmt.Fprintf(&b, `<g class="node" data-name="%s" data-hl="%d"><title>%s</title><rect x="%.1f" y="%.1f" width="%.1f" height="%d" rx="5" fill="%s" stroke="%s" stroke-width="%s"/><text x="%.1f" y="%.1f" text-anchor="middle"%s>%s</text></g>`+"\n",
+			esc(n.name), btoi(n.hl), esc(n.full), n.x-n.w/2, n.y-nodeH/2, n.w, nodeH, fill, stroke, sw, n.x, n.y+5, weight, esc(n.label))
 	}
 	for i, k := range edges {
 		if geoms[i].path == "" || k.rel == "po" {
@@ -518,11 +526,34 @@ func highlightLegend(v *seg.Violation, note string) string {
 	return fmt.Sprintf("the cycle that axiom %s of %s forbids (%s %s)", v.Axiom, v.Model, v.Kind, v.Expr)
 }
 
+// threadName heads thread t's column: its name (P0, P1, … in litmus
+// tests), "main" for a program's main thread and "t1", "t2", … (as spawn
+// and join events name them) for the threads a program spawns.
 func threadName(g *seg.Graph, t int) string {
+	n := fmt.Sprintf("t%d", t)
 	if t < len(g.Names) && g.Names[t] != "" {
-		return g.Names[t]
+		n = g.Names[t]
 	}
-	return fmt.Sprintf("t%d", t)
+	switch {
+	case n == "0":
+		return "main"
+	case n[0] >= '0' && n[0] <= '9':
+		return fmt.Sprintf("t%d", t)
+	}
+	return n
+}
+
+// maxLabel is the length beyond which event labels are cut (the whole
+// label is the node's tooltip).
+const maxLabel = 36
+
+// label is node i's label, cut to maxLabel characters.
+func label(sp *seg.Space, i int) string {
+	l := []rune(sp.NodeLabel(i))
+	if len(l) > maxLabel {
+		return string(l[:maxLabel-1]) + "…"
+	}
+	return string(l)
 }
 
 func textW(s string) float64 { return float64(len([]rune(s))) * charW }
