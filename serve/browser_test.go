@@ -77,7 +77,7 @@ func TestBrowser(t *testing.T) {
 	defer srv.Close()
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(browser), chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.WindowSize(1400, 1000))
+		chromedp.DisableGPU, chromedp.WindowSize(1400, 1250))
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancelA()
 	ctx, cancel := chromedp.NewContext(actx)
@@ -103,7 +103,7 @@ func TestBrowser(t *testing.T) {
 	shot := func(name, sel string) {
 		t.Helper()
 		var png []byte
-		var act chromedp.Action = chromedp.FullScreenshot(&png, 100)
+		var act chromedp.Action = chromedp.CaptureScreenshot(&png) // the window
 		if sel != "" {
 			act = chromedp.Screenshot(sel, &png, chromedp.ByQuery)
 		}

@@ -275,17 +275,31 @@ func analyzeLitmus(ctx context.Context, req Request, lim Limits, resp *Response)
 	resp.Outcomes = tb.sorted()
 	sw, swModel := swFor(req.Model)
 
-	// the selected model's executions
-	for i, x := range sel.Graphs {
+	// the selected model's executions: those that satisfy the condition
+	// first, then those sc forbids, then the others
+	sat := map[string]bool{}
+	for _, o := range sel.Outcomes {
+		sat[o.State] = sat[o.State] || o.Satisfies
+	}
+	rank := func(x herd.Execution) int {
+		switch {
+		case sat[x.Outcome]:
+			return 0
+		case x.NotSC != nil:
+			return 1
+		}
+		return 2
+	}
+	graphs := append([]herd.Execution(nil), sel.Graphs...)
+	sort.SliceStable(graphs, func(i, j int) bool { return rank(graphs[i]) < rank(graphs[j]) })
+	for i, x := range graphs {
 		if i >= lim.MaxPictures {
-			resp.Omitted = len(sel.Graphs) - i
+			resp.Omitted = len(graphs) - i
 			break
 		}
-		caption := []string{fmt.Sprintf("execution %d of %d under %s: outcome %s", i+1, len(sel.Graphs), req.Model, x.Outcome)}
-		for _, o := range sel.Outcomes {
-			if o.State == x.Outcome && o.Satisfies {
-				caption[0] += " (satisfies the condition)"
-			}
+		caption := []string{fmt.Sprintf("execution %d of %d under %s: outcome %s", i+1, len(graphs), req.Model, x.Outcome)}
+		if sat[x.Outcome] {
+			caption[0] += " (satisfies the condition)"
 		}
 		caption = append(caption, whyLines(req.Model, x.NotSC, x.Why)...)
 		if len(x.Races) > 0 {

@@ -110,7 +110,7 @@ function render(resp) {
   for (const x of resp.explanations) {
     const d = el("div", { class: "explanation", "data-outcome": x.outcome });
     d.append(el("p", {}, el("b", {}, x.outcome), " is forbidden under " + x.model +
-      (x.axiom ? " by axiom " + x.axiom + " (" + x.candidates + " would-be execution" + (x.candidates === 1 ? "" : "s") + " found, each inconsistent):" : ":")));
+      (x.axiom ? " by axiom " + x.axiom + " (" + (x.candidates === 1 ? "the one would-be execution found" : x.candidates + " would-be executions found, each inconsistent") + "):" : ":")));
     if (x.cycle) d.append(el("p", { class: "cycle" }, x.cycle));
     if (x.note) d.append(el("p", {}, x.note));
     if (x.picture) d.append(picture(x.picture));
