@@ -4,7 +4,7 @@ GO      ?= go
 BIN     := bin/ncmc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build demo test vet fmt-check fuzz bench sweep compare clean
+.PHONY: all deps browser build demo serve test test-short vet fmt-check fuzz bench sweep compare clean
 
 all: build
 
@@ -12,6 +12,16 @@ deps:
 	@if [ ! -f /usr/include/z3.h ] && ! pkg-config --exists z3 2>/dev/null; then \
 		echo "ncmc: installing libz3-dev (needed by the Z3 binding)"; \
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libz3-dev; \
+	fi
+
+# The browser test of the teaching page (serve/browser_test.go) drives
+# headless Chromium: install Debian's chromium when no browser is found.
+# If it cannot be installed, the test is skipped with a message.
+browser:
+	@if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null && ! command -v google-chrome >/dev/null; then \
+		echo "ncmc: installing chromium (for the browser test of ncmc serve)"; \
+		($(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
+			|| echo "ncmc: chromium could not be installed: the browser test will be skipped"; \
 	fi
 
 build: deps
@@ -32,7 +42,12 @@ fmt-check:
 vet: deps
 	$(GO) vet ./...
 
-test: deps fmt-check vet
+# The teaching page (ADDR=host:port to listen elsewhere).
+ADDR ?= 127.0.0.1:8080
+serve: build
+	./$(BIN) serve --addr $(ADDR)
+
+test: deps browser fmt-check vet
 	$(GO) test -timeout 60m ./...
 	@if command -v python3 >/dev/null; then python3 -m unittest discover -s benchmarks/benchexec -p 'test_*.py'; fi
 

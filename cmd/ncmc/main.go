@@ -32,6 +32,7 @@ type cli struct {
 	Test    testCmd    `cmd:"" help:"Hunt for bugs when a program is too big to explore: PCT, random walks or preemption-bounded search (CB-DPOR, CHESS); found bugs come with a replayable schedule."`
 	Spec    specCmd    `cmd:"" help:"Commutativity specifications: spec check SPEC --impl PROG.cir tests a spec's soundness."`
 	Litmus  litmusCmd  `cmd:"" help:"Run herd-style litmus tests (C, X86, X86_64) under a memory model: reachable outcomes, the verdict of the condition, why a forbidden outcome is forbidden, pictures of the executions."`
+	Serve   serveCmd   `cmd:"" help:"Serve a local teaching page: pick or type a litmus test or CIR program and compare the outcomes SC, TSO, PSO, RA and RC11 allow, with pictures of the executions and why forbidden outcomes are forbidden."`
 	Version versionCmd `cmd:"" help:"Print the version of ncmc."`
 	Sweep   sweepCmd   `cmd:"" help:"Check SV-COMP tasks (task-definition .yml files) against their expected verdicts: SV-COMP score, results table (CSV, JSON, HTML) and a log per task. Exit 1 if some answer is wrong."`
 }
@@ -144,6 +145,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, stderrTer
 		return c.Spec.Check.run(e)
 	case "sweep <path>":
 		return c.Sweep.run(e)
+	case "serve":
+		return c.Serve.run(e)
 	case "version":
 		return c.Version.run(e)
 	}
