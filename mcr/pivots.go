@@ -157,9 +157,8 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 	if err != nil {
 		return nil, err
 	}
-	if tr.Model == SC {
-		a.mi = newMHBIndex(a)
-	}
+	a.mi = newMHBIndex(a)
+	a.mi.relaxed = tr.Model != SC
 	g.reset(a)
 	var seeds []Seed
 	seen := map[string]bool{}
