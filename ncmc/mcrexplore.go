@@ -392,6 +392,9 @@ func (st *mcrState) worker(ctx context.Context) {
 			for i := range seeds {
 				if seeds[i].Native {
 					seeds[i].From = sd
+					if st.opts.corruptNative != nil {
+						st.opts.corruptNative(&seeds[i])
+					}
 				}
 			}
 			if cause := interruption(ctx, err); cause != nil {
