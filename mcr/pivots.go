@@ -164,6 +164,7 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 	seen := map[string]bool{}
 	add := func(sd Seed) {
 		k := sd.FrozenKey()
+		sd.fkey = k
 		if !seen[k] {
 			seen[k] = true
 			seeds = append(seeds, sd)
