@@ -202,6 +202,7 @@ type mcrState struct {
 	// next seed number to apply.
 	results     map[int]mcrResult
 	applied     int
+	nseeds      int // seeds numbered so far (the next seed's ID)
 	nativeFails int
 }
 
@@ -292,6 +293,9 @@ func (st *mcrState) apply(r mcrResult) {
 	st.gstats.Add(r.gs)
 	if r.nativeFail {
 		st.nativeFails++
+		// The failed seed was never explored: its pivot's seed from Z3
+		// (likely with the same frozen key) must not count as seen.
+		delete(st.seen, r.sd.FrozenKey())
 	}
 	if r.err != nil {
 		if st.err == nil {
@@ -311,12 +315,13 @@ func (st *mcrState) apply(r mcrResult) {
 		k := r.seeds[i].FrozenKey()
 		if !st.seen[k] {
 			st.seen[k] = true
-			r.seeds[i].ID = len(st.seen) - 1
+			r.seeds[i].ID = st.nseeds
+			st.nseeds++
 			r.seeds[i].Parent = r.sd.ID
 			st.queue = append(st.queue, &r.seeds[i])
 		}
 	}
-	st.col.stats.Seeds = len(st.seen)
+	st.col.stats.Seeds = st.nseeds
 	st.col.progress(len(st.queue))
 }
 
@@ -439,7 +444,7 @@ func (st *mcrState) worker(ctx context.Context) {
 // generator returns a seed generator using decider (Options.Decider), with
 // the NCMC thesis's rule if the exploration uses it.
 func (st *mcrState) generator(decider string) (*mcr.Generator, *thesisRule) {
-	gopts := mcr.Options{QueryTimeout: st.opts.QueryTimeout, Decider: decider, Compare: st.opts.CompareDeciders}
+	gopts := mcr.Options{QueryTimeout: st.opts.QueryTimeout, Decider: decider, Compare: st.opts.CompareDeciders, NativeBudget: st.opts.nativeBudget}
 	var rule *thesisRule
 	if st.thesis {
 		rule = &thesisRule{sb: newSemBuilder(st.prog, st.opts)}
@@ -487,6 +492,7 @@ func runMCR(ctx context.Context, prog *ir.Program, opts Options, cfg Config, the
 	first := &mcr.Seed{Choices: map[int32][]int{}, Why: "initial execution"}
 	st.queue = []*mcr.Seed{first}
 	st.seen[first.FrozenKey()] = true
+	st.nseeds = 1
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -506,7 +512,7 @@ func runMCR(ctx context.Context, prog *ir.Program, opts Options, cfg Config, the
 	if st.stopped == "" && ctx.Err() != nil && len(st.queue) > 0 {
 		st.stopped, st.stopKnd = budgetReason(ctx.Err(), opts), "time"
 	}
-	st.col.stats.Seeds = len(st.seen)
+	st.col.stats.Seeds = st.nseeds
 	st.col.stats.SMTQueries = st.gstats.Queries
 	st.col.stats.SMTTime = st.gstats.SMTTime
 	st.col.stats.Native = st.gstats.Native

@@ -2,6 +2,7 @@ package ncmc
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -55,4 +56,51 @@ fn main() { let p = spawn a(); let q = spawn b(); join(p); join(q); }
 	if g, w := states(got), states(want); !slices.Equal(g, w) {
 		t.Errorf("outcomes %v, want %v", g, w)
 	}
+}
+
+// With a native search budget of one node the native decider leaves many
+// queries unknown; Z3 answers those, and the outcomes are those of the
+// default run.
+func TestMCRNativeUnknownFallback(t *testing.T) {
+	files, _ := filepath.Glob("../examples/*.cir")
+	fallbacks := 0
+	for _, f := range files {
+		prog, err := frontend.LoadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, model := range []string{"sc", "tso"} {
+			want, err := Verify(context.Background(), prog, Options{Explorer: "mcr", Model: model, KeepGoing: true, Workers: 1, MaxExecutions: 500})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want.Explorer != "mcr" || want.Verdict == Unknown {
+				continue
+			}
+			got, err := Verify(context.Background(), prog, Options{Explorer: "mcr", Model: model, KeepGoing: true, Workers: 1, MaxExecutions: 500, nativeBudget: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fallbacks += got.Stats.Fallbacks
+			if got.Stats.Fallbacks != got.Stats.Z3Calls || got.Stats.Native+got.Stats.Fallbacks != got.Stats.SMTQueries {
+				t.Errorf("%s %s: stats %+v do not add up", f, model, got.Stats)
+			}
+			var g, w []string
+			for _, o := range got.Outcomes {
+				g = append(g, o.State+"|"+o.Violation)
+			}
+			for _, o := range want.Outcomes {
+				w = append(w, o.State+"|"+o.Violation)
+			}
+			slices.Sort(g)
+			slices.Sort(w)
+			if !slices.Equal(g, w) || got.Verdict != want.Verdict {
+				t.Errorf("%s %s: %s %v, want %s %v", f, model, got.Verdict, g, want.Verdict, w)
+			}
+		}
+	}
+	if fallbacks == 0 {
+		t.Error("no query fell back to Z3")
+	}
+	t.Logf("%d fallbacks to Z3", fallbacks)
 }

@@ -63,6 +63,9 @@ type Options struct {
 	// generates (to check that a native witness that fails replay is
 	// recovered from).
 	corruptNative func(*mcr.Seed)
+	// nativeBudget, in tests, bounds the native decider's search (so that
+	// it answers unknown and Z3 takes over more often).
+	nativeBudget int
 	// Debug, if set, receives a line per execution and per seed (for developers).
 	Debug func(format string, args ...any)
 	// Workers is the number of parallel mcr workers, each with its own Z3
