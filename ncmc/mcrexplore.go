@@ -216,6 +216,9 @@ type mcrResult struct {
 	// whose replay failed (its parent's seeds were asked to Z3).
 	gs         mcr.Stats
 	nativeFail bool
+	// stop, if set, ends the exploration once this result is applied (a
+	// time bound hit while generating its seeds).
+	stop, stopKind string
 }
 
 // next hands out the next seed, or nil when the exploration is over.
@@ -311,6 +314,10 @@ func (st *mcrState) apply(r mcrResult) {
 			return
 		}
 	}
+	if r.stop != "" {
+		st.stop(r.stop, r.stopKind)
+		return
+	}
 	for i := range r.seeds {
 		k := r.seeds[i].FrozenKey()
 		if !st.seen[k] {
@@ -374,6 +381,7 @@ func (st *mcrState) worker(ctx context.Context) {
 		var seeds []mcr.Seed
 		var zs mcr.Stats
 		nativeFail := false
+		stop, stopKind := "", ""
 		if err != nil && sd.Native && sd.From != nil && interruption(ctx, err) == nil {
 			// A native witness that does not replay: a decider bug,
 			// counted; the parent's seeds are asked to Z3 instead.
@@ -405,19 +413,17 @@ func (st *mcrState) worker(ctx context.Context) {
 			if cause := interruption(ctx, err); cause != nil {
 				// Interrupted: this execution's seeds are lost, so the
 				// exploration is incomplete.
+				// The stop takes effect when the result is applied,
+				// after its execution and queries are counted.
 				err = nil
 				seeds = nil
-				st.mu.Lock()
-				st.stop(budgetReason(cause, st.opts), "time")
-				st.mu.Unlock()
+				stop, stopKind = budgetReason(cause, st.opts), "time"
 			} else if errors.Is(err, smt.ErrTimeout) {
 				// A query ran out of its own time bound (QueryTimeout):
 				// a bound hit like the others, so the answer is unknown.
 				err = nil
 				seeds = nil
-				st.mu.Lock()
-				st.stop(fmt.Sprintf("SMT query time bound %s hit", queryTimeout(st.opts)), "smt")
-				st.mu.Unlock()
+				stop, stopKind = fmt.Sprintf("SMT query time bound %s hit", queryTimeout(st.opts)), "smt"
 			}
 		}
 		if st.opts.Debug != nil && x != nil {
@@ -437,7 +443,7 @@ func (st *mcrState) worker(ctx context.Context) {
 		}
 		gs := gen.Stats.Sub(before)
 		gs.Add(zs)
-		st.finish(mcrResult{sd: sd, x: x, seeds: seeds, err: err, gs: gs, nativeFail: nativeFail}, replay)
+		st.finish(mcrResult{sd: sd, x: x, seeds: seeds, err: err, gs: gs, nativeFail: nativeFail, stop: stop, stopKind: stopKind}, replay)
 	}
 }
 
