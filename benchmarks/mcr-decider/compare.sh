@@ -61,17 +61,15 @@ PY
 	echo "$out"
 }
 
-# ncmc_run binary file -> "executions queries native z3 wall cpu verdict"
+# ncmc_run binary file [flag] -> "executions queries native z3 wall cpu verdict"
 ncmc_run() {
 	local bin=$1 f=$2 extra=${3:-}
-	local out tm
-	tm=$work/time
-	out=$(/usr/bin/time -f "%e %U %S" -o "$tm" "$bin" verify --json --workers 1 --unroll 20 --model "$MODEL" --timeout "$TIMEOUT" $extra "$f" 2>/dev/null || true)
-	python3 - "$tm" <<PY
+	/usr/bin/time -f "%e %U %S" -o "$work/time" "$bin" verify --json --workers 1 --unroll 20 --model "$MODEL" --timeout "$TIMEOUT" $extra "$f" >"$work/out.json" 2>/dev/null || true
+	python3 - "$work/time" "$work/out.json" <<'PY'
 import json, sys
 t = open(sys.argv[1]).read().split()
 try:
-    d = json.loads('''$out''')
+    d = json.load(open(sys.argv[2]))
 except Exception:
     print("error - - - %s %.2f -" % (t[-3], float(t[-2]) + float(t[-1]))); sys.exit()
 s = d.get("stats", {})
