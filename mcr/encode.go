@@ -265,23 +265,46 @@ func (a *analysis) mhb() smt.Formula {
 	}
 	for _, t := range sortedKeys(a.bufd) {
 		ws := a.bufd[t]
-		for k, w := range ws {
-			fs = append(fs, a.lt(w, a.visItem(w)))
-			for _, w2 := range ws[k+1:] { // FIFO: TSO per thread, PSO per location
-				if a.tr.Model == TSO || a.ev[w2].Loc == a.ev[w].Loc {
-					fs = append(fs, a.lt(a.visItem(w), a.visItem(w2)))
+		// FIFO (TSO: per thread, PSO: per location) as edges between
+		// consecutive stores of a buffer, and a fence-like step after the
+		// latest store of each buffer written since the previous one: the
+		// transitive closure is the same as with every pair, in linear size.
+		buffer := func(w int) int64 {
+			if a.tr.Model == TSO {
+				return 0
+			}
+			return a.ev[w].Loc
+		}
+		last := map[int64]int{}  // buffer -> latest store so far
+		dirty := map[int64]int{} // buffers with a store since the last fence-like step
+		next := 0
+		for _, d := range a.thr[t] {
+			for ; next < len(ws) && ws[next] <= d; next++ {
+				w := ws[next]
+				fs = append(fs, a.lt(w, a.visItem(w)))
+				if p, ok := last[buffer(w)]; ok {
+					fs = append(fs, a.lt(a.visItem(p), a.visItem(w)))
+				}
+				last[buffer(w)] = w
+				dirty[buffer(w)] = w
+			}
+			if !a.tr.Steps[d].Fence || len(dirty) == 0 {
+				continue
+			}
+			for _, b := range sortedKeys(dirty) {
+				if w := dirty[b]; w < d {
+					fs = append(fs, a.lt(a.visItem(w), d))
+					delete(dirty, b)
 				}
 			}
 		}
-		for _, d := range a.thr[t] { // fence-like steps empty the buffer first
-			if !a.tr.Steps[d].Fence {
-				continue
+		for ; next < len(ws); next++ {
+			w := ws[next]
+			fs = append(fs, a.lt(w, a.visItem(w)))
+			if p, ok := last[buffer(w)]; ok {
+				fs = append(fs, a.lt(a.visItem(p), a.visItem(w)))
 			}
-			for _, w := range ws {
-				if w < d {
-					fs = append(fs, a.lt(a.visItem(w), d))
-				}
-			}
+			last[buffer(w)] = w
 		}
 	}
 	for _, it := range sortedKeys(a.drainT) {

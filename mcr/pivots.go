@@ -157,14 +157,14 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 	if err != nil {
 		return nil, err
 	}
-	if tr.Model == SC {
-		a.mi = newMHBIndex(a)
-	}
+	a.mi = newMHBIndex(a)
+	a.mi.relaxed = tr.Model != SC
 	g.reset(a)
 	var seeds []Seed
 	seen := map[string]bool{}
 	add := func(sd Seed) {
 		k := sd.FrozenKey()
+		sd.fkey = k
 		if !seen[k] {
 			seen[k] = true
 			seeds = append(seeds, sd)

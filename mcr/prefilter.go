@@ -21,11 +21,18 @@ import (
 // same-value source pivot) must come between: w <mhb b <mhb r. The initial
 // value is killed by any such b <mhb r.
 type mhbIndex struct {
-	a   *analysis
-	k   int
-	col map[int32]int // thread -> column
-	vc  []int32       // n*k: vc[i*k+c] = steps of thread column c that are mhb-before or equal to step i
-	wr  map[int64][][]int
+	a *analysis
+	// relaxed: TSO or PSO. A write becomes visible at its commit, which
+	// program order (or spawn, join) of issues orders only within a
+	// thread: a read's own latest write to the location before it (a
+	// buffered store, forwarded or committed before the read reads memory;
+	// or an RMW) still hides its thread's earlier writes and the initial
+	// value, but writes of other threads are never killed.
+	relaxed bool
+	k       int
+	col     map[int32]int // thread -> column
+	vc      []int32       // n*k: vc[i*k+c] = steps of thread column c that are mhb-before or equal to step i
+	wr      map[int64][][]int
 	// run[loc][c][p] = the first index of the run of equal values that
 	// ends at p in wr[loc][c].
 	run map[int64][][]int32
@@ -129,6 +136,19 @@ func (x *mhbIndex) firstAfter(loc int64, c, w int) int {
 // killed reports whether a write of a value other than v (of any value if
 // any) must come between source w (-1: initial value) and read r.
 func (x *mhbIndex) killed(loc int64, w, r int, v int64, any bool) bool {
+	if x.relaxed {
+		c := x.col[x.a.tr.Steps[r].T]
+		e := x.lastBefore(loc, c, r)
+		if e < 0 {
+			return false
+		}
+		own := x.list(loc, c)[e]
+		if w == own {
+			return false
+		}
+		// sources offers no other write of r's thread before r.
+		return w < 0 && (any || x.a.ev[own].WVal != v)
+	}
 	for c := range x.k {
 		e := x.lastBefore(loc, c, r)
 		if e < 0 {
@@ -152,10 +172,13 @@ func (x *mhbIndex) killed(loc int64, w, r int, v int64, any bool) bool {
 func (x *mhbIndex) sources(r int) []int {
 	loc := x.a.ev[r].Loc
 	srcs := []int{-1}
+	rc := x.col[x.a.tr.Steps[r].T]
 	for c := range x.k {
 		ws := x.list(loc, c)
 		e := x.lastBefore(loc, c, r)
-		if e >= 0 {
+		if x.relaxed && c != rc {
+			e = -1 // no kills across threads: every write not after r
+		} else if e >= 0 {
 			srcs = append(srcs, ws[e])
 		}
 		for p := e + 1; p < len(ws); p++ {
@@ -221,6 +244,9 @@ func (x *mhbIndex) finalValues(loc int64) map[int64]bool {
 		}
 		later := false
 		for c := range x.k {
+			if x.relaxed && c != x.col[x.a.tr.Steps[w].T] {
+				continue // commits of other threads are not ordered by issue order
+			}
 			ws := x.list(loc, c)
 			s := x.firstAfter(loc, c, w)
 			if s < len(ws) && (x.a.ev[ws[len(ws)-1]].WVal != v || int(x.runs(loc, c)[len(ws)-1]) > s) {

@@ -147,6 +147,8 @@ type Seed struct {
 	// explorer for native seeds until they replay, so that a failed replay
 	// can ask Z3 for the parent's seeds again.
 	From *Seed
+	// fkey caches FrozenKey, set when Generator.Seeds returns the seed.
+	fkey string
 }
 
 // Key identifies a seed (identical seeds give identical executions).
@@ -180,8 +182,9 @@ func (s *Seed) Key() string {
 	return b.String()
 }
 
-// FrozenKey identifies what a seed fixes, not the order it gives it: the
-// steps of each thread with the values they read and write (Expect), the
+// FrozenKey identifies what a seed fixes, not the order it gives it (it is
+// computed once for the seeds Generator.Seeds returns, which must not be
+// altered afterwards): the steps of each thread with the values they read and write (Expect), the
 // number of store-buffer flushes of each thread and location, the choices
 // and the final values. Seeds with equal frozen keys fix the same steps with
 // the same values. Exploring one of them is enough: a seed's descendants
@@ -193,6 +196,9 @@ func (s *Seed) Key() string {
 // 7,588 executions for 150 read-value classes under SC, 733 with this key;
 // the differential tests check that no outcome is lost).
 func (s *Seed) FrozenKey() string {
+	if s.fkey != "" {
+		return s.fkey
+	}
 	type group struct {
 		t     int32
 		flush bool

@@ -202,6 +202,7 @@ type mcrState struct {
 	// next seed number to apply.
 	results     map[int]mcrResult
 	applied     int
+	nseeds      int // seeds numbered so far (the next seed's ID)
 	nativeFails int
 }
 
@@ -215,6 +216,9 @@ type mcrResult struct {
 	// whose replay failed (its parent's seeds were asked to Z3).
 	gs         mcr.Stats
 	nativeFail bool
+	// stop, if set, ends the exploration once this result is applied (a
+	// time bound hit while generating its seeds).
+	stop, stopKind string
 }
 
 // next hands out the next seed, or nil when the exploration is over.
@@ -292,6 +296,9 @@ func (st *mcrState) apply(r mcrResult) {
 	st.gstats.Add(r.gs)
 	if r.nativeFail {
 		st.nativeFails++
+		// The failed seed was never explored: its pivot's seed from Z3
+		// (likely with the same frozen key) must not count as seen.
+		delete(st.seen, r.sd.FrozenKey())
 	}
 	if r.err != nil {
 		if st.err == nil {
@@ -307,16 +314,21 @@ func (st *mcrState) apply(r mcrResult) {
 			return
 		}
 	}
+	if r.stop != "" {
+		st.stop(r.stop, r.stopKind)
+		return
+	}
 	for i := range r.seeds {
 		k := r.seeds[i].FrozenKey()
 		if !st.seen[k] {
 			st.seen[k] = true
-			r.seeds[i].ID = len(st.seen) - 1
+			r.seeds[i].ID = st.nseeds
+			st.nseeds++
 			r.seeds[i].Parent = r.sd.ID
 			st.queue = append(st.queue, &r.seeds[i])
 		}
 	}
-	st.col.stats.Seeds = len(st.seen)
+	st.col.stats.Seeds = st.nseeds
 	st.col.progress(len(st.queue))
 }
 
@@ -369,6 +381,7 @@ func (st *mcrState) worker(ctx context.Context) {
 		var seeds []mcr.Seed
 		var zs mcr.Stats
 		nativeFail := false
+		stop, stopKind := "", ""
 		if err != nil && sd.Native && sd.From != nil && interruption(ctx, err) == nil {
 			// A native witness that does not replay: a decider bug,
 			// counted; the parent's seeds are asked to Z3 instead.
@@ -392,24 +405,25 @@ func (st *mcrState) worker(ctx context.Context) {
 			for i := range seeds {
 				if seeds[i].Native {
 					seeds[i].From = sd
+					if st.opts.corruptNative != nil {
+						st.opts.corruptNative(&seeds[i])
+					}
 				}
 			}
 			if cause := interruption(ctx, err); cause != nil {
 				// Interrupted: this execution's seeds are lost, so the
 				// exploration is incomplete.
+				// The stop takes effect when the result is applied,
+				// after its execution and queries are counted.
 				err = nil
 				seeds = nil
-				st.mu.Lock()
-				st.stop(budgetReason(cause, st.opts), "time")
-				st.mu.Unlock()
+				stop, stopKind = budgetReason(cause, st.opts), "time"
 			} else if errors.Is(err, smt.ErrTimeout) {
 				// A query ran out of its own time bound (QueryTimeout):
 				// a bound hit like the others, so the answer is unknown.
 				err = nil
 				seeds = nil
-				st.mu.Lock()
-				st.stop(fmt.Sprintf("SMT query time bound %s hit", queryTimeout(st.opts)), "smt")
-				st.mu.Unlock()
+				stop, stopKind = fmt.Sprintf("SMT query time bound %s hit", queryTimeout(st.opts)), "smt"
 			}
 		}
 		if st.opts.Debug != nil && x != nil {
@@ -429,14 +443,14 @@ func (st *mcrState) worker(ctx context.Context) {
 		}
 		gs := gen.Stats.Sub(before)
 		gs.Add(zs)
-		st.finish(mcrResult{sd: sd, x: x, seeds: seeds, err: err, gs: gs, nativeFail: nativeFail}, replay)
+		st.finish(mcrResult{sd: sd, x: x, seeds: seeds, err: err, gs: gs, nativeFail: nativeFail, stop: stop, stopKind: stopKind}, replay)
 	}
 }
 
 // generator returns a seed generator using decider (Options.Decider), with
 // the NCMC thesis's rule if the exploration uses it.
 func (st *mcrState) generator(decider string) (*mcr.Generator, *thesisRule) {
-	gopts := mcr.Options{QueryTimeout: st.opts.QueryTimeout, Decider: decider, Compare: st.opts.CompareDeciders}
+	gopts := mcr.Options{QueryTimeout: st.opts.QueryTimeout, Decider: decider, Compare: st.opts.CompareDeciders, NativeBudget: st.opts.nativeBudget}
 	var rule *thesisRule
 	if st.thesis {
 		rule = &thesisRule{sb: newSemBuilder(st.prog, st.opts)}
@@ -484,6 +498,7 @@ func runMCR(ctx context.Context, prog *ir.Program, opts Options, cfg Config, the
 	first := &mcr.Seed{Choices: map[int32][]int{}, Why: "initial execution"}
 	st.queue = []*mcr.Seed{first}
 	st.seen[first.FrozenKey()] = true
+	st.nseeds = 1
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -503,7 +518,7 @@ func runMCR(ctx context.Context, prog *ir.Program, opts Options, cfg Config, the
 	if st.stopped == "" && ctx.Err() != nil && len(st.queue) > 0 {
 		st.stopped, st.stopKnd = budgetReason(ctx.Err(), opts), "time"
 	}
-	st.col.stats.Seeds = len(st.seen)
+	st.col.stats.Seeds = st.nseeds
 	st.col.stats.SMTQueries = st.gstats.Queries
 	st.col.stats.SMTTime = st.gstats.SMTTime
 	st.col.stats.Native = st.gstats.Native

@@ -59,6 +59,13 @@ type Options struct {
 	// CompareDeciders, if set, receives every mcr query's native and Z3
 	// answers (differential tests; costs a Z3 call per query).
 	CompareDeciders func(q *mcr.Query, native, z3 mcr.Answer)
+	// corruptNative, in tests, alters every native seed the mcr explorer
+	// generates (to check that a native witness that fails replay is
+	// recovered from).
+	corruptNative func(*mcr.Seed)
+	// nativeBudget, in tests, bounds the native decider's search (so that
+	// it answers unknown and Z3 takes over more often).
+	nativeBudget int
 	// Debug, if set, receives a line per execution and per seed (for developers).
 	Debug func(format string, args ...any)
 	// Workers is the number of parallel mcr workers, each with its own Z3
