@@ -290,6 +290,9 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 			return nil, err
 		}
 	}
+	if opts.Debug != nil {
+		opts.Debug("vmcr: %+v", st)
+	}
 	col.stats.Nodes = st.Nodes
 	col.stats.Runs = st.Runs
 	res := col.result("vmcr", stopped, stopKind)

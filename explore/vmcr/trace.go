@@ -229,3 +229,61 @@ func (tr *Trace) value(w Ref, loc int64) int64 {
 	}
 	return tr.step(w).WVal
 }
+
+// clocks computes the causal clock of every step: for each thread u, how
+// many of its steps precede the step by program order, spawn, join and the
+// extra edges rf (a step's forced source), the step itself included for
+// its own thread. Steps on a cycle get no further edges (a cycle cannot
+// happen in a run).
+func (tr *Trace) clocks(rf func(t, i int) (Ref, bool)) [][][]int32 {
+	n := len(tr.Threads)
+	vc := make([][][]int32, n)
+	for t := range tr.Threads {
+		vc[t] = make([][]int32, len(tr.Threads[t].Steps))
+	}
+	busy := map[Ref]bool{}
+	var calc func(t, i int) []int32
+	join := func(c, o []int32) {
+		for u := range c {
+			c[u] = max(c[u], o[u])
+		}
+	}
+	calc = func(t, i int) []int32 {
+		if c := vc[t][i]; c != nil {
+			return c
+		}
+		me := Ref{int32(t), int32(i)}
+		if busy[me] {
+			return make([]int32, n)
+		}
+		busy[me] = true
+		c := make([]int32, n)
+		if i > 0 {
+			copy(c, calc(t, i-1))
+		} else if sp := tr.Threads[t].Spawn; sp.T >= 0 {
+			copy(c, calc(int(sp.T), int(sp.I)))
+		}
+		st := &tr.Threads[t].Steps[i]
+		if st.Op == OpJoin && !st.Pending {
+			ch := int(st.Other)
+			if ch >= 0 && ch < n && len(tr.Threads[ch].Steps) > 0 {
+				join(c, calc(ch, len(tr.Threads[ch].Steps)-1))
+			}
+		}
+		if rf != nil {
+			if g, ok := rf(t, i); ok && g.T >= 0 {
+				join(c, calc(int(g.T), int(g.I)))
+			}
+		}
+		c[t] = int32(i + 1)
+		delete(busy, me)
+		vc[t][i] = c
+		return c
+	}
+	for t := range tr.Threads {
+		for i := range tr.Threads[t].Steps {
+			calc(t, i)
+		}
+	}
+	return vc
+}
