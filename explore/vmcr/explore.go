@@ -569,10 +569,35 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 			}
 		}
 	}
+	// Two reads that write (RMW, CAS, lock) cannot read the same write:
+	// the writes an annotated one must read are consumed.
+	var consumed map[Ref]bool
+	xs := &tr.Threads[x.t].Steps[x.step]
+	if xs.WriteFor != nil {
+		for t, as := range n.ann {
+			for k, a := range as {
+				if a.choice || a.stuck || len(a.good) != 1 {
+					continue
+				}
+				st := &tr.Threads[t].Steps[tr.dec[t][k].step]
+				if st.Wrote && st.Loc == x.loc {
+					if consumed == nil {
+						consumed = map[Ref]bool{}
+					}
+					consumed[a.good[0]] = true
+				}
+			}
+		}
+	}
 	kept := ws[:0]
 	for _, w := range ws {
 		if w.T >= 0 && vc[w.T][w.I][x.t] > int32(x.step) {
 			continue // after x
+		}
+		if consumed[w] {
+			if wr, _ := xs.WriteFor(tr.value(w, x.loc)); wr {
+				continue
+			}
 		}
 		dead := false
 		for _, b := range last {
@@ -676,15 +701,9 @@ func (e *explorer) observe(n *node, p *part) {
 	for len(n.obs) < len(e.opts.Observed) {
 		l := e.opts.Observed[len(n.obs)]
 		var ws []Ref
-		for u := range tr.Threads {
-			last := -1
-			for i, s := range tr.Threads[u].Steps {
-				if s.Wrote && s.Loc == l {
-					last = i
-				}
-			}
-			if last >= 0 {
-				ws = append(ws, Ref{int32(u), int32(last)})
+		for u, i := range tr.maxW[l] {
+			if i >= 0 {
+				ws = append(ws, Ref{int32(u), i})
 			}
 		}
 		if len(ws) == 0 {

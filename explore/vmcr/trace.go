@@ -238,9 +238,12 @@ func (tr *Trace) value(w Ref, loc int64) int64 {
 func (tr *Trace) clocks(rf func(t, i int) (Ref, bool)) [][][]int32 {
 	n := len(tr.Threads)
 	vc := make([][][]int32, n)
+	total := 0
 	for t := range tr.Threads {
 		vc[t] = make([][]int32, len(tr.Threads[t].Steps))
+		total += len(tr.Threads[t].Steps)
 	}
+	buf := make([]int32, total*n)
 	busy := map[Ref]bool{}
 	var calc func(t, i int) []int32
 	join := func(c, o []int32) {
@@ -257,7 +260,8 @@ func (tr *Trace) clocks(rf func(t, i int) (Ref, bool)) [][][]int32 {
 			return make([]int32, n)
 		}
 		busy[me] = true
-		c := make([]int32, n)
+		c := buf[:n:n]
+		buf = buf[n:]
 		if i > 0 {
 			copy(c, calc(t, i-1))
 		} else if sp := tr.Threads[t].Spawn; sp.T >= 0 {
