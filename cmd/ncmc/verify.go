@@ -214,6 +214,9 @@ func printText(w io.Writer, v *verifyCmd, res *ncmc.Result) {
 	if res.Explorer == "coverability" {
 		fmt.Fprintf(w, "coverability: %d abstract states kept, %d runs cut at a covered state\n", s.States, s.Pruned)
 	}
+	if res.Explorer == "vmcr" {
+		fmt.Fprintf(w, "vmcr: %d nodes (annotated partial traces), %d interpreter runs\n", s.Nodes, s.Runs)
+	}
 	if res.Explorer == "mcr" {
 		fmt.Fprintf(w, "mcr: %d seeds, %d SMT queries, SMT %.1f ms, replay %.1f ms\n", s.Seeds, s.SMTQueries, s.SMTMS, s.ReplayMS)
 	}
@@ -225,7 +228,7 @@ func printText(w io.Writer, v *verifyCmd, res *ncmc.Result) {
 		if res.Classes.SEG > 0 {
 			seg = fmt.Sprintf(", %d seg (semantic execution graphs)", res.Classes.SEG)
 		}
-		fmt.Fprintf(w, "classes: %d read-value vectors, %d reads-from graphs%s\n", res.Classes.ReadValues, res.Classes.RF, seg)
+		fmt.Fprintf(w, "classes: %d read-value vectors, %d reads-from graphs%s, %d read values with final states\n", res.Classes.ReadValues, res.Classes.RF, seg, res.Classes.Values)
 	}
 	if len(res.Counterexample) > 0 {
 		fmt.Fprintln(w, "\ncounterexample:")

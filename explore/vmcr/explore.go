@@ -463,6 +463,11 @@ func (e *explorer) child(n *node, p *part, c *node, x front, g group) {
 	if !g.stuck && !s.Pending && inRefs(s.Src, g.ws) {
 		c.tr, c.wit = tr, n.wit
 		e.stats.Reused++
+		// The same run: the clocks change only by a new forced source
+		// that does not precede x already.
+		if n.vc != nil && (len(g.ws) != 1 || g.ws[0].T < 0 || n.vc[x.t][x.step][g.ws[0].T] > g.ws[0].I) {
+			c.vc = n.vc
+		}
 		e.explore(c)
 		return
 	}

@@ -244,7 +244,10 @@ func (tr *Trace) clocks(rf func(t, i int) (Ref, bool)) [][][]int32 {
 		total += len(tr.Threads[t].Steps)
 	}
 	buf := make([]int32, total*n)
-	busy := map[Ref]bool{}
+	busy := make([][]bool, n)
+	for t := range tr.Threads {
+		busy[t] = make([]bool, len(tr.Threads[t].Steps))
+	}
 	var calc func(t, i int) []int32
 	join := func(c, o []int32) {
 		for u := range c {
@@ -255,11 +258,10 @@ func (tr *Trace) clocks(rf func(t, i int) (Ref, bool)) [][][]int32 {
 		if c := vc[t][i]; c != nil {
 			return c
 		}
-		me := Ref{int32(t), int32(i)}
-		if busy[me] {
+		if busy[t][i] {
 			return make([]int32, n)
 		}
-		busy[me] = true
+		busy[t][i] = true
 		c := buf[:n:n]
 		buf = buf[n:]
 		if i > 0 {
@@ -280,7 +282,7 @@ func (tr *Trace) clocks(rf func(t, i int) (Ref, bool)) [][][]int32 {
 			}
 		}
 		c[t] = int32(i + 1)
-		delete(busy, me)
+		busy[t][i] = false
 		vc[t][i] = c
 		return c
 	}
