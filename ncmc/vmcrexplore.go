@@ -2,6 +2,7 @@ package ncmc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -283,12 +284,17 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 		return false
 	}
 	st, err := vmcr.Explore(ctx, r, vmcr.Options{Observed: observedLocs(prog), Leaf: leaf})
-	if err != nil {
-		if cerr := ctx.Err(); cerr != nil {
-			stopped, stopKind = budgetReason(cerr, opts), "time"
-		} else {
-			return nil, err
-		}
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		stopped, stopKind = budgetReason(ctx.Err(), opts), "time"
+	case errors.Is(err, vmcr.ErrSearchBudget):
+		stopped, stopKind = "vmcr witness search budget hit", "search"
+	default:
+		return nil, err
+	}
+	if opts.Debug != nil {
+		opts.Debug("vmcr: %+v", st)
 	}
 	col.stats.Nodes = st.Nodes
 	col.stats.Runs = st.Runs

@@ -241,6 +241,9 @@ func printText(w io.Writer, v *verifyCmd, res *ncmc.Result) {
 	if res.Explorer == "coverability" {
 		fmt.Fprintf(w, "coverability: %d abstract states kept, %d runs cut at a covered state\n", s.States, s.Pruned)
 	}
+	if res.Explorer == "vmcr" {
+		fmt.Fprintf(w, "vmcr: %d nodes (annotated partial traces), %d interpreter runs\n", s.Nodes, s.Runs)
+	}
 	if res.Explorer == "mcr" {
 		fmt.Fprintf(w, "mcr: %d seeds, %d queries (%d decided natively, %d Z3 fallbacks, %d Z3 calls), SMT %.1f ms, replay %.1f ms\n", s.Seeds, s.SMTQueries, s.Native, s.Fallbacks, s.Z3Calls, s.SMTMS, s.ReplayMS)
 		if s.NativeReplayFailures > 0 {
@@ -255,7 +258,7 @@ func printText(w io.Writer, v *verifyCmd, res *ncmc.Result) {
 		if res.Classes.SEG > 0 {
 			seg = fmt.Sprintf(", %d seg (semantic execution graphs)", res.Classes.SEG)
 		}
-		fmt.Fprintf(w, "classes: %d read-value vectors, %d reads-from graphs%s\n", res.Classes.ReadValues, res.Classes.RF, seg)
+		fmt.Fprintf(w, "classes: %d read-value vectors, %d reads-from graphs%s, %d read values with final states\n", res.Classes.ReadValues, res.Classes.RF, seg, res.Classes.Values)
 	}
 	if len(res.Counterexample) > 0 {
 		fmt.Fprintln(w, "\ncounterexample:")

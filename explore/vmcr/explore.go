@@ -33,6 +33,8 @@ type Stats struct {
 	Duplicates   int // leaves whose class an elder sibling subtree holds (not reported)
 }
 
+var debugInfeasible = false
+
 // ErrSearchBudget is returned when one witness search exceeds MaxSearch.
 var ErrSearchBudget = errors.New("vmcr: witness search budget exhausted")
 
@@ -51,6 +53,7 @@ type node struct {
 	neg map[Ref][]int // read -> per-thread extent of the writes it may not read (nor Init)
 	tr  *Trace        // a run consistent with ann
 	wit *Witness      // the witness tr was run from
+	vc  [][][]int32   // causal clocks of tr's steps under ann (lazily)
 }
 
 // front is a frontier decision.
@@ -173,6 +176,23 @@ func (n *node) annOf(t int) []ann {
 		return n.ann[t]
 	}
 	return nil
+}
+
+// clocks returns the causal clocks of n's run with the reads-from edges
+// of the reads annotated with a single good write.
+func (n *node) clocks() [][][]int32 {
+	if n.vc == nil {
+		tr := n.tr
+		n.vc = tr.clocks(func(t, i int) (Ref, bool) {
+			as := n.annOf(t)
+			k := tr.rdec[t][i]
+			if k < 0 || int(k) >= len(as) || as[k].stuck || len(as[k].good) != 1 {
+				return Ref{}, false
+			}
+			return as[k].good[0], true
+		})
+	}
+	return n.vc
 }
 
 // with returns a copy of n whose thread t has annotation a appended.
@@ -443,6 +463,11 @@ func (e *explorer) child(n *node, p *part, c *node, x front, g group) {
 	if !g.stuck && !s.Pending && inRefs(s.Src, g.ws) {
 		c.tr, c.wit = tr, n.wit
 		e.stats.Reused++
+		// The same run: the clocks change only by a new forced source
+		// that does not precede x already.
+		if n.vc != nil && (len(g.ws) != 1 || g.ws[0].T < 0 || n.vc[x.t][x.step][g.ws[0].T] > g.ws[0].I) {
+			c.vc = n.vc
+		}
 		e.explore(c)
 		return
 	}
@@ -467,6 +492,9 @@ func (e *explorer) child(n *node, p *part, c *node, x front, g group) {
 	}
 	if w == nil {
 		e.stats.Infeasible++
+		if debugInfeasible {
+			fmt.Printf("infeasible: t%d step %d loc %#x group %v (val %d) ann %v\n", x.t, x.step, x.loc, g.ws, g.val, c.ann)
+		}
 		return
 	}
 	ct, err := e.runW(w)
@@ -527,6 +555,67 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 			ws = append(ws, Init)
 		}
 	}
+	// Drop the writes that cannot be read for causal reasons alone
+	// (program order, spawn, join): writes after x, and writes overwritten
+	// by another write before x.
+	vc := n.clocks()
+	vx := vc[x.t][x.step]
+	var last []Ref // per thread: its latest write to loc before x
+	for u := range tr.Threads {
+		lim := int(vx[u])
+		if u == x.t {
+			lim = x.step
+		}
+		us := tr.Threads[u].Steps
+		for i := min(lim, len(us)) - 1; i >= 0; i-- {
+			if us[i].Wrote && !us[i].Pending && us[i].Loc == x.loc {
+				last = append(last, Ref{int32(u), int32(i)})
+				break
+			}
+		}
+	}
+	// Two reads that write (RMW, CAS, lock) cannot read the same write:
+	// the writes an annotated one must read are consumed.
+	var consumed map[Ref]bool
+	xs := &tr.Threads[x.t].Steps[x.step]
+	if xs.WriteFor != nil {
+		for t, as := range n.ann {
+			for k, a := range as {
+				if a.choice || a.stuck || len(a.good) != 1 {
+					continue
+				}
+				st := &tr.Threads[t].Steps[tr.dec[t][k].step]
+				if st.Wrote && st.Loc == x.loc {
+					if consumed == nil {
+						consumed = map[Ref]bool{}
+					}
+					consumed[a.good[0]] = true
+				}
+			}
+		}
+	}
+	kept := ws[:0]
+	for _, w := range ws {
+		if w.T >= 0 && vc[w.T][w.I][x.t] > int32(x.step) {
+			continue // after x
+		}
+		if consumed[w] {
+			if wr, _ := xs.WriteFor(tr.value(w, x.loc)); wr {
+				continue
+			}
+		}
+		dead := false
+		for _, b := range last {
+			if b != w && (w.T < 0 || vc[b.T][b.I][w.T] > w.I) {
+				dead = true
+				break
+			}
+		}
+		if !dead {
+			kept = append(kept, w)
+		}
+	}
+	ws = kept
 	var gs []group
 	if x.op == OpLock {
 		var free, held []Ref
@@ -617,15 +706,9 @@ func (e *explorer) observe(n *node, p *part) {
 	for len(n.obs) < len(e.opts.Observed) {
 		l := e.opts.Observed[len(n.obs)]
 		var ws []Ref
-		for u := range tr.Threads {
-			last := -1
-			for i, s := range tr.Threads[u].Steps {
-				if s.Wrote && s.Loc == l {
-					last = i
-				}
-			}
-			if last >= 0 {
-				ws = append(ws, Ref{int32(u), int32(last)})
+		for u, i := range tr.maxW[l] {
+			if i >= 0 {
+				ws = append(ws, Ref{int32(u), i})
 			}
 		}
 		if len(ws) == 0 {

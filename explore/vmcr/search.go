@@ -11,24 +11,25 @@ import (
 // (they cannot disable anything); the search branches only on writes, in
 // the order of the trace, and remembers the states it has failed from.
 type wsearch struct {
-	e      *explorer
-	consAt func(t, i int) *cons
-	tr     *Trace
-	limit  []int
-	need   []int
-	finals []final
-	rel    []int64
-	pos    []int
-	mem    map[int64]Ref
-	trail  []undo
-	sched  []int32
-	failed map[string]struct{}
-	key    []byte
-	states int
-	over   bool
-	cs     [][]*cons     // cs[t][i]: the constraint of read step (t, i) within the limit
-	pend   map[int64]int // per location: constrained reads not taken yet, plus finals
-	creads []cread       // the constrained reads with a good set
+	e         *explorer
+	consAt    func(t, i int) *cons
+	tr        *Trace
+	limit     []int
+	need      []int
+	finals    []final
+	rel       []int64
+	pos       []int
+	mem       map[int64]Ref
+	trail     []undo
+	sched     []int32
+	failed    map[string]struct{}
+	key       []byte
+	states    int
+	over      bool
+	cancelled bool
+	cs        [][]*cons     // cs[t][i]: the constraint of read step (t, i) within the limit
+	pend      map[int64]int // per location: constrained reads not taken yet, plus finals
+	creads    []cread       // the constrained reads with a good set
 }
 
 type cread struct {
@@ -193,6 +194,9 @@ func (s *wsearch) run() (bool, error) {
 	s.setup()
 	ok := s.dfs()
 	s.e.stats.SearchStates += s.states
+	if s.cancelled {
+		return false, s.e.ctx.Err()
+	}
 	if s.over {
 		return false, ErrSearchBudget
 	}
@@ -362,6 +366,10 @@ func (s *wsearch) dfs() bool {
 	s.states++
 	if s.states > s.e.opts.MaxSearch {
 		s.over = true
+		return false
+	}
+	if s.states&4095 == 0 && s.e.ctx.Err() != nil {
+		s.over, s.cancelled = true, true
 		return false
 	}
 	mark := len(s.trail)

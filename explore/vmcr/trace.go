@@ -229,3 +229,67 @@ func (tr *Trace) value(w Ref, loc int64) int64 {
 	}
 	return tr.step(w).WVal
 }
+
+// clocks computes the causal clock of every step: for each thread u, how
+// many of its steps precede the step by program order, spawn, join and the
+// extra edges rf (a step's forced source), the step itself included for
+// its own thread. Steps on a cycle get no further edges (a cycle cannot
+// happen in a run).
+func (tr *Trace) clocks(rf func(t, i int) (Ref, bool)) [][][]int32 {
+	n := len(tr.Threads)
+	vc := make([][][]int32, n)
+	total := 0
+	for t := range tr.Threads {
+		vc[t] = make([][]int32, len(tr.Threads[t].Steps))
+		total += len(tr.Threads[t].Steps)
+	}
+	buf := make([]int32, total*n)
+	busy := make([][]bool, n)
+	for t := range tr.Threads {
+		busy[t] = make([]bool, len(tr.Threads[t].Steps))
+	}
+	var calc func(t, i int) []int32
+	join := func(c, o []int32) {
+		for u := range c {
+			c[u] = max(c[u], o[u])
+		}
+	}
+	calc = func(t, i int) []int32 {
+		if c := vc[t][i]; c != nil {
+			return c
+		}
+		if busy[t][i] {
+			return make([]int32, n)
+		}
+		busy[t][i] = true
+		c := buf[:n:n]
+		buf = buf[n:]
+		if i > 0 {
+			copy(c, calc(t, i-1))
+		} else if sp := tr.Threads[t].Spawn; sp.T >= 0 {
+			copy(c, calc(int(sp.T), int(sp.I)))
+		}
+		st := &tr.Threads[t].Steps[i]
+		if st.Op == OpJoin && !st.Pending {
+			ch := int(st.Other)
+			if ch >= 0 && ch < n && len(tr.Threads[ch].Steps) > 0 {
+				join(c, calc(ch, len(tr.Threads[ch].Steps)-1))
+			}
+		}
+		if rf != nil {
+			if g, ok := rf(t, i); ok && g.T >= 0 {
+				join(c, calc(int(g.T), int(g.I)))
+			}
+		}
+		c[t] = int32(i + 1)
+		busy[t][i] = false
+		vc[t][i] = c
+		return c
+	}
+	for t := range tr.Threads {
+		for i := range tr.Threads[t].Steps {
+			calc(t, i)
+		}
+	}
+	return vc
+}

@@ -1,0 +1,155 @@
+package vmcr
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"testing"
+)
+
+// op is one instruction of a toy thread: a store of a constant or a load.
+type op struct {
+	store bool
+	loc   int64
+	val   int64
+}
+
+// toy is a program of threads, each a function from its steps taken and
+// the values it read to its next instruction (nil: it ends).
+type toy struct {
+	threads []func(steps int, read []int64) *op
+}
+
+// Run runs a witness on the toy program: the schedule, then the lowest
+// thread that can move.
+func (p *toy) Run(_ context.Context, w *Witness) (*Trace, error) {
+	n := len(p.threads)
+	tr := &Trace{Threads: make([]Thread, n), InitVal: map[int64]int64{}}
+	mem := map[int64]Ref{}
+	val := map[int64]int64{}
+	reads := make([][]int64, n)
+	step := func(t int) bool {
+		o := p.threads[t](len(tr.Threads[t].Steps), reads[t])
+		if o == nil {
+			return false
+		}
+		r := Ref{int32(t), int32(len(tr.Threads[t].Steps))}
+		st := Step{Loc: o.loc}
+		if o.store {
+			st.Op, st.WVal, st.Wrote = OpWrite, o.val, true
+			mem[o.loc], val[o.loc] = r, o.val
+		} else {
+			src, ok := mem[o.loc]
+			if !ok {
+				src = Init
+			}
+			st.Op, st.RVal, st.Src = OpRead, val[o.loc], src
+			reads[t] = append(reads[t], val[o.loc])
+		}
+		tr.Threads[t].Steps = append(tr.Threads[t].Steps, st)
+		tr.Order = append(tr.Order, r)
+		return true
+	}
+	for _, t := range w.Sched {
+		if !step(int(t)) {
+			return nil, fmt.Errorf("witness step of finished thread %d", t)
+		}
+	}
+	for moved := true; moved; {
+		moved = false
+		for t := 0; t < n && !moved; t++ {
+			moved = step(t)
+		}
+	}
+	for t := range tr.Threads {
+		tr.Threads[t].Spawn = Init
+		tr.Threads[t].End = EndDone
+	}
+	return tr, nil
+}
+
+// straight is a straight-line toy thread.
+func straight(ops ...op) func(int, []int64) *op {
+	return func(steps int, _ []int64) *op {
+		if steps < len(ops) {
+			return &ops[steps]
+		}
+		return nil
+	}
+}
+
+// Explore reports one leaf per class of values read and final values on
+// small programs whose classes are counted by hand.
+func TestExploreClasses(t *testing.T) {
+	x, y := int64(1), int64(2)
+	st := func(l, v int64) op { return op{store: true, loc: l, val: v} }
+	ld := func(l int64) op { return op{loc: l} }
+	tests := []struct {
+		name    string
+		threads []func(int, []int64) *op
+		leaves  []string
+	}{
+		{"store buffering", []func(int, []int64) *op{
+			straight(st(x, 1), ld(y)),
+			straight(st(y, 1), ld(x)),
+		}, []string{"[0] [1] x=1 y=1", "[1] [0] x=1 y=1", "[1] [1] x=1 y=1"}},
+		{"two writers, final values", []func(int, []int64) *op{
+			straight(st(x, 1)),
+			straight(st(x, 2)),
+		}, []string{"[] [] x=1 y=0", "[] [] x=2 y=0"}},
+		{"equal values from two writers", []func(int, []int64) *op{
+			straight(st(x, 1)),
+			straight(st(x, 1)),
+			straight(ld(x)),
+		}, []string{"[] [] [0] x=1 y=0", "[] [] [1] x=1 y=0"}},
+		{"a write only when a read saw 1", []func(int, []int64) *op{
+			straight(st(x, 1)),
+			func(steps int, read []int64) *op {
+				switch {
+				case steps == 0:
+					return &op{loc: x}
+				case steps == 1 && read[0] == 1:
+					return &op{store: true, loc: y, val: 1}
+				}
+				return nil
+			},
+			straight(ld(y), ld(x)),
+		}, []string{
+			"[] [0] [0 0] x=1 y=0", "[] [0] [0 1] x=1 y=0",
+			"[] [1] [0 0] x=1 y=1", "[] [1] [0 1] x=1 y=1", "[] [1] [1 1] x=1 y=1",
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			leaf := func(tr *Trace) bool {
+				s := ""
+				for _, th := range tr.Threads {
+					vs := []int64{}
+					for _, st := range th.Steps {
+						if st.Op == OpRead {
+							vs = append(vs, st.RVal)
+						}
+					}
+					s += fmt.Sprint(vs) + " "
+				}
+				fin := map[int64]int64{}
+				for _, r := range tr.Order {
+					if st := tr.Threads[r.T].Steps[r.I]; st.Wrote {
+						fin[st.Loc] = st.WVal
+					}
+				}
+				got = append(got, s+fmt.Sprintf("x=%d y=%d", fin[x], fin[y]))
+				return false
+			}
+			stats, err := Explore(context.Background(), &toy{threads: tc.threads}, Options{Observed: []int64{x, y}, Leaf: leaf})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sort.Strings(got)
+			if fmt.Sprint(got) != fmt.Sprint(tc.leaves) {
+				t.Errorf("leaves %q,\nwant %q (stats %+v)", got, tc.leaves, stats)
+			}
+		})
+	}
+}
