@@ -235,6 +235,10 @@ func (tg *trustGlue) end() {
 		for len(tg.seen) <= ti {
 			tg.seen = append(tg.seen, 0)
 		}
+		if len(th) == 0 && cap(th) == 0 {
+			// a new thread: room for the events the graph already has
+			x.G.Threads[ti] = make([]seg.Event, 0, tg.ex.Len(int32(ti))+4)
+		}
 		for i := tg.seen[ti]; i < len(th); i++ {
 			id := seg.EventID{T: int32(ti), I: int32(i)}
 			if id == seg.EventID(tg.fresh) && !tg.fresh.IsInit() {
@@ -380,6 +384,9 @@ func runTrust(ctx context.Context, prog *ir.Program, names *Names, cfg Config, m
 
 func newTrustExecution(prog *ir.Program, names *Names, cfg Config, ex *trust.Explorer, model string, trace bool) (*Execution, *trustGlue) {
 	x := NewExecution(prog, names, cfg, nil, trace)
+	if len(x.G.Threads) > 0 && len(x.G.Threads[0]) == 0 {
+		x.G.Threads[0] = make([]seg.Event, 0, ex.Len(0)+4)
+	}
 	tg := &trustGlue{r: x.rx, ex: ex, model: model}
 	tg.fresh = trust.InitRef
 	if f, ok := ex.Fresh(); ok {

@@ -59,6 +59,9 @@ func (e *Explorer) Next() bool {
 	e.ar.reset()
 	g := newGraph(e.model, &e.ar)
 	g.ev, g.co, g.stamp = s.ev, s.co, s.stamp
+	if e.g != nil {
+		g.d = e.g.d // the previous graph is dead: reuse its storage
+	}
 	g.rebuild()
 	e.g = g
 	e.fresh = s.fresh

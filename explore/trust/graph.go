@@ -406,15 +406,24 @@ func (g *Graph) ensureDerived(r Ref) {
 	}
 }
 
-// rebuild recomputes every derived value (after a restore).
+// rebuild recomputes every derived value (after a restore), reusing the
+// storage g.d holds (a dead graph's).
 func (g *Graph) rebuild() {
+	old := g.d
 	g.d = make([][]derived, len(g.ev))
 	g.readers = map[Ref][]Ref{}
 	g.initReaders = map[int64][]Ref{}
 	g.nSC = 0
 	g.spawns = g.spawns[:0]
 	for t := range g.ev {
-		g.d[t] = make([]derived, len(g.ev[t]), len(g.ev[t])+8)
+		if t < len(old) && cap(old[t]) >= len(g.ev[t]) {
+			g.d[t] = old[t][:len(g.ev[t])]
+			for i := range g.d[t] {
+				g.d[t][i] = derived{}
+			}
+		} else {
+			g.d[t] = make([]derived, len(g.ev[t]), len(g.ev[t])+8)
+		}
 		for i := range g.ev[t] {
 			if l := &g.ev[t][i]; l.Kind == Spawn {
 				g.noteSpawn(Ref{int32(t), int32(i)}, l.Other)
@@ -534,7 +543,7 @@ func (g *Graph) rmwReader(w Ref, loc int64, skip Ref) bool {
 func (g *Graph) snapshot() *snapshot {
 	s := &snapshot{ev: make([][]Label, len(g.ev)), co: make(map[int64][]Ref, len(g.co)), stamp: g.stamp}
 	for t := range g.ev {
-		s.ev[t] = append([]Label(nil), g.ev[t]...)
+		s.ev[t] = append(make([]Label, 0, len(g.ev[t])+4), g.ev[t]...)
 	}
 	for l, c := range g.co {
 		s.co[l] = append([]Ref(nil), c...)
