@@ -40,12 +40,12 @@ type trustGlue struct {
 // trustSupported reports why prog cannot be explored by the trust explorer
 // ("" if it can): mutexes, condition variables and atomic blocks keep
 // their operational semantics in the interpreter, which the explorer does
-// not model.
+// not model, and nondet choices are not events of its graphs.
 func trustSupported(prog *ir.Program) string {
 	for _, f := range prog.Funcs {
 		for i := range f.Body {
 			switch f.Body[i].Op {
-			case ir.ILock, ir.ITryLock, ir.IUnlock, ir.IWait, ir.ISignal, ir.IBroadcast, ir.IAtomicBegin:
+			case ir.ILock, ir.ITryLock, ir.IUnlock, ir.IWait, ir.ISignal, ir.IBroadcast, ir.IAtomicBegin, ir.INondet:
 				return f.Body[i].Op.String()
 			}
 		}
@@ -271,6 +271,10 @@ func (tg *trustGlue) end() {
 		}
 		tg.seen[ti] = len(th)
 	}
+	if x.cfg.Races == RacesRecord {
+		tg.added = tg.added[:0]
+		return // finish lists the races of the whole graph
+	}
 	tg.pending = append(tg.pending, tg.added...)
 	tg.added = tg.added[:0]
 	for t, th := range x.G.Threads {
@@ -281,11 +285,21 @@ func (tg *trustGlue) end() {
 	pending := tg.pending
 	tg.pending = tg.pending[:0]
 	for _, id := range pending {
-		b, ok := tg.ex.Race(trust.Ref(id))
-		if !ok {
-			continue
+		for _, b := range tg.ex.Races(trust.Ref(id)) {
+			if tg.race(id, seg.EventID(b)) {
+				return
+			}
 		}
-		a, bb := id, seg.EventID(b)
+	}
+}
+
+// race records or reports the data race of events id and b; true if it
+// ended the execution.
+func (tg *trustGlue) race(id, b seg.EventID) bool {
+	r := tg.r
+	x := r.x
+	{
+		a, bb := id, b
 		if bb.T < a.T || (bb.T == a.T && bb.I < a.I) {
 			a, bb = bb, a
 		}
@@ -300,19 +314,38 @@ func (tg *trustGlue) end() {
 				r.seen[key] = true
 				r.races = append(r.races, rc)
 			}
-			continue
+			return false
 		}
 		x.violation, x.violKind, x.violPos = rc.Msg, "data-race", x.G.Event(id).Pos
 		x.finished = true
 		x.note(nil, rc.Msg)
-		return
+		return true
 	}
 }
 
-// finish gives x.G the reads-from and coherence of the explored graph.
+// finish gives x.G the reads-from and coherence of the explored graph and,
+// when races are recorded, lists the data races of the whole graph (a
+// graph restored from the worklist replays events whose races an earlier
+// execution found).
 func (tg *trustGlue) finish() {
 	x := tg.r.x
 	g := tg.ex.Graph()
+	if x.cfg.Races == RacesRecord && !tg.r.pruned {
+		tg.r.races, tg.r.seen = nil, nil
+		for t := range x.G.Threads {
+			for i := range x.G.Threads[t] {
+				id := seg.EventID{T: int32(t), I: int32(i)}
+				if int(id.I) >= g.Len(id.T) {
+					break
+				}
+				for _, b := range tg.ex.Races(trust.Ref(id)) {
+					if b.T > id.T && x.G.Event(seg.EventID(b)) != nil {
+						tg.race(id, seg.EventID(b))
+					}
+				}
+			}
+		}
+	}
 	for t := range x.G.Threads {
 		if t >= g.Threads() {
 			break

@@ -160,7 +160,9 @@ func (e *Explorer) AddRead(t int32, loc int64, order ir.Order, excl *Excl) (lab 
 				}
 				g.ev[t][r.I] = l
 				e.Stats.Forward++
-				e.push(g.snapshot())
+				sn := g.snapshot()
+				sn.fresh = r
+				e.push(sn)
 				continue
 			}
 		}
@@ -174,7 +176,9 @@ func (e *Explorer) AddRead(t int32, loc int64, order ir.Order, excl *Excl) (lab 
 			continue
 		}
 		e.Stats.Forward++
-		e.push(g.snapshot())
+		sn := g.snapshot()
+		sn.fresh = r // its races depend on what it reads
+		e.push(sn)
 	}
 	if chosen == nil {
 		g.ev[t][r.I] = base
@@ -534,15 +538,16 @@ func (e *Explorer) AddOther(t int32, k Kind, order ir.Order, other int32, sub ui
 	return true
 }
 
-// Race returns an access of another thread that races with access r (same
-// location, one of them a write, one non-atomic, unordered by the model's
-// happens-before), the one first in thread order; false if none.
-func (e *Explorer) Race(r Ref) (Ref, bool) {
+// Races returns the accesses of other threads that race with access r
+// (same location, one of them a write, one non-atomic, unordered by the
+// model's happens-before), in thread order.
+func (e *Explorer) Races(r Ref) []Ref {
 	g := e.g
 	l := g.Label(r)
 	if l == nil || !(l.isRead() || l.Kind == Write) {
-		return Ref{}, false
+		return nil
 	}
+	var out []Ref
 	d := g.der(r)
 	na := func(x *Label) bool { return (x.Kind == Read || x.Kind == Write) && x.Order == ir.OrderNA }
 	for t := range g.ev {
@@ -564,10 +569,10 @@ func (e *Explorer) Race(r Ref) (Ref, bool) {
 			if d.hb.has(a) || g.d[t][i].hb.has(r) {
 				continue
 			}
-			return a, true
+			out = append(out, a)
 		}
 	}
-	return Ref{}, false
+	return out
 }
 
 // Snapshot is a saved graph (for instance a counterexample to replay).

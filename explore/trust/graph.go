@@ -541,7 +541,7 @@ func (g *Graph) rmwReader(w Ref, loc int64, skip Ref) bool {
 
 // clone returns a deep copy of the labels and coherence orders.
 func (g *Graph) snapshot() *snapshot {
-	s := &snapshot{ev: make([][]Label, len(g.ev)), co: make(map[int64][]Ref, len(g.co)), stamp: g.stamp}
+	s := &snapshot{ev: make([][]Label, len(g.ev)), co: make(map[int64][]Ref, len(g.co)), stamp: g.stamp, fresh: InitRef}
 	for t := range g.ev {
 		s.ev[t] = append(make([]Label, 0, len(g.ev[t])+4), g.ev[t]...)
 	}
