@@ -103,6 +103,9 @@ func (e *Explorer) appendEvent(t int32, l Label) Ref {
 	g.stamp++
 	g.ev[t] = append(g.ev[t], l)
 	g.d[t] = append(g.d[t], derived{})
+	if (l.Kind == Read || l.Kind == Write) && l.Order == ir.OrderNA {
+		g.naLocs[l.Loc]++
+	}
 	return Ref{t, int32(len(g.ev[t]) - 1)}
 }
 
@@ -547,9 +550,12 @@ func (e *Explorer) Races(r Ref) []Ref {
 	if l == nil || !(l.isRead() || l.Kind == Write) {
 		return nil
 	}
+	na := func(x *Label) bool { return (x.Kind == Read || x.Kind == Write) && x.Order == ir.OrderNA }
+	if !na(l) && g.naLocs[l.Loc] == 0 {
+		return nil // no non-atomic access to the location
+	}
 	var out []Ref
 	d := g.der(r)
-	na := func(x *Label) bool { return (x.Kind == Read || x.Kind == Write) && x.Order == ir.OrderNA }
 	for t := range g.ev {
 		if int32(t) == r.T {
 			continue

@@ -203,14 +203,15 @@ type Graph struct {
 	nSC         int // events the psc axiom looks at
 	model       Model
 	ar          *arena
-	spawns      []Ref // spawn event of each thread (T < 0: none, main)
+	spawns      []Ref           // spawn event of each thread (T < 0: none, main)
+	naLocs      map[int64]int32 // non-atomic accesses per location
 }
 
 func newGraph(m Model, ar *arena) *Graph {
 	if ar == nil {
 		ar = &arena{}
 	}
-	return &Graph{co: map[int64][]Ref{}, readers: map[Ref][]Ref{}, initReaders: map[int64][]Ref{}, model: m, ar: ar}
+	return &Graph{co: map[int64][]Ref{}, readers: map[Ref][]Ref{}, initReaders: map[int64][]Ref{}, model: m, ar: ar, naLocs: map[int64]int32{}}
 }
 
 // Label returns the event r (nil for the initial write or an unknown ref).
@@ -415,6 +416,7 @@ func (g *Graph) rebuild() {
 	g.initReaders = map[int64][]Ref{}
 	g.nSC = 0
 	g.spawns = g.spawns[:0]
+	g.naLocs = map[int64]int32{}
 	for t := range g.ev {
 		if t < len(old) && cap(old[t]) >= len(g.ev[t]) {
 			g.d[t] = old[t][:len(g.ev[t])]
@@ -425,8 +427,12 @@ func (g *Graph) rebuild() {
 			g.d[t] = make([]derived, len(g.ev[t]), len(g.ev[t])+8)
 		}
 		for i := range g.ev[t] {
-			if l := &g.ev[t][i]; l.Kind == Spawn {
+			l := &g.ev[t][i]
+			if l.Kind == Spawn {
 				g.noteSpawn(Ref{int32(t), int32(i)}, l.Other)
+			}
+			if (l.Kind == Read || l.Kind == Write) && l.Order == ir.OrderNA {
+				g.naLocs[l.Loc]++
 			}
 		}
 	}
