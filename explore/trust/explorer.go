@@ -60,7 +60,8 @@ func (e *Explorer) Next() bool {
 	g := newGraph(e.model, &e.ar)
 	g.ev, g.co, g.stamp = s.ev, s.co, s.stamp
 	if e.g != nil {
-		g.d = e.g.d // the previous graph is dead: reuse its storage
+		// the previous graph is dead: reuse its storage
+		g.d, g.readers, g.initReaders = e.g.d, e.g.readers, e.g.initReaders
 	}
 	g.rebuild()
 	e.g = g

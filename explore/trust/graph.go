@@ -412,8 +412,13 @@ func (g *Graph) ensureDerived(r Ref) {
 func (g *Graph) rebuild() {
 	old := g.d
 	g.d = make([][]derived, len(g.ev))
-	g.readers = map[Ref][]Ref{}
-	g.initReaders = map[int64][]Ref{}
+	// reader lists: reuse the maps and slices of g's previous contents
+	for k, v := range g.readers {
+		g.readers[k] = v[:0]
+	}
+	for k, v := range g.initReaders {
+		g.initReaders[k] = v[:0]
+	}
 	g.nSC = 0
 	g.spawns = g.spawns[:0]
 	g.naLocs = map[int64]int32{}
