@@ -55,14 +55,23 @@ func trustSupported(prog *ir.Program) string {
 
 func (tg *trustGlue) begin() { tg.added = tg.added[:0] }
 
-// filter schedules the lowest enabled thread with events left to replay,
-// else the lowest enabled thread.
+// filter schedules, while the graph has events left to replay, the
+// enabled thread whose next event was added first (so that, as when the
+// events were added, a thread runs only after what it depends on: a heap
+// block is allocated before another thread uses the pointer it read), else
+// the lowest enabled thread.
 func (tg *trustGlue) filter(en []Action) []Action {
 	x := tg.r.x
+	best, bestStamp := -1, int32(0)
 	for i, a := range en {
-		if !a.Flush && len(x.G.Threads[a.T]) < tg.ex.Len(a.T) {
-			return en[i : i+1]
+		if n := len(x.G.Threads[a.T]); !a.Flush && n < tg.ex.Len(a.T) {
+			if st := tg.ex.Event(a.T, n).Stamp; best < 0 || st < bestStamp {
+				best, bestStamp = i, st
+			}
 		}
+	}
+	if best >= 0 {
+		return en[best : best+1]
 	}
 	if len(en) > 1 {
 		return en[:1]

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -211,5 +213,69 @@ func TestTrustMatchesReferenceProgen(t *testing.T) {
 				t.Errorf("only %d of %d programs compared", compared, n)
 			}
 		})
+	}
+}
+
+// heapPublish publishes a heap record through an atomic pointer: replaying
+// its graphs must allocate the record before the reader dereferences it.
+const heapPublish = `
+record R { atomic v: int; }
+atomic global p: *R;
+atomic global x: int;
+fn a() {
+    let r = load(p, acq);
+    if (r != null) { let w = load(r.v, rlx); store(x, w, rlx); }
+}
+fn b() { let r = new R { v: 7 }; store(r.v, 8, rlx); store(p, r, rel); }
+fn c() { let y = load(x, rlx); }
+fn main() { spawn a(); spawn b(); spawn c(); }
+`
+
+// TestTrustExamples compares the explorers under ra and rc11 on the
+// example programs the trust explorer supports, and on heapPublish.
+func TestTrustExamples(t *testing.T) {
+	files, _ := filepath.Glob("../examples/*.cir")
+	budget := 5 * time.Second
+	if testing.Short() {
+		budget = time.Second
+	}
+	type prog struct {
+		name string
+		p    *ir.Program
+	}
+	progs := []prog{{"heapPublish", compileCIR(t, "heap.cir", heapPublish)}}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := frontend.ParseCIR(f, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if checkGraphProgram(p) == nil && trustSupported(p) == "" {
+			progs = append(progs, prog{f, p})
+		}
+	}
+	compared := 0
+	for _, pr := range progs {
+		for _, model := range []string{"ra", "rc11"} {
+			ref, ok1 := summarise(t, pr.p, EnumOptions{Model: model, Explorer: "reference", Unroll: 3}, budget)
+			tr, ok2 := summarise(t, pr.p, EnumOptions{Model: model, Explorer: "trust", Unroll: 3}, budget)
+			if !ok1 || !ok2 {
+				continue
+			}
+			compared++
+			if tr.dup > 0 {
+				t.Errorf("%s %s: trust built %d graphs twice", pr.name, model, tr.dup)
+			}
+			if a, b := tr.String(), ref.String(); a != b {
+				t.Errorf("%s %s: trust and reference disagree\ntrust:\n%s\nreference:\n%s", pr.name, model, a, b)
+			}
+		}
+	}
+	t.Logf("%d program/model pairs compared", compared)
+	if compared < 4 {
+		t.Errorf("only %d compared", compared)
 	}
 }
