@@ -234,51 +234,11 @@ func (tg *trustGlue) access(t *thread, fr *frame, in *ir.Instr, addr int64, c *i
 // end accounts for the events the step added besides accesses (fences,
 // spawns, joins, thread ends …) and looks for data races of the new
 // accesses.
-func (tg *trustGlue) end() {
+func (tg *trustGlue) end(tn int32) {
 	r := tg.r
 	x := r.x
-	if r.pruned {
+	if r.pruned || !tg.sync(tn) {
 		return
-	}
-	for ti, th := range x.G.Threads {
-		for len(tg.seen) <= ti {
-			tg.seen = append(tg.seen, 0)
-		}
-		if len(th) == 0 && cap(th) == 0 {
-			// a new thread: room for the events the graph already has
-			x.G.Threads[ti] = make([]seg.Event, 0, tg.ex.Len(int32(ti))+4)
-		}
-		for i := tg.seen[ti]; i < len(th); i++ {
-			id := seg.EventID{T: int32(ti), I: int32(i)}
-			if id == seg.EventID(tg.fresh) && !tg.fresh.IsInit() {
-				tg.added = append(tg.added, id)
-			}
-			if tg.replaying(id.T, id.I) {
-				continue
-			}
-			e := &th[i]
-			var ok bool
-			switch e.Kind {
-			case seg.KFence:
-				ok = tg.ex.AddOther(id.T, trust.Fence, e.Order, 0, uint8(e.Kind))
-			case seg.KSpawn:
-				ok = tg.ex.AddOther(id.T, trust.Spawn, 0, e.Other, uint8(e.Kind))
-			case seg.KJoin:
-				ok = tg.ex.AddOther(id.T, trust.Join, 0, e.Other, uint8(e.Kind))
-			case seg.KThreadEnd:
-				ok = tg.ex.AddOther(id.T, trust.End, 0, 0, uint8(e.Kind))
-			case seg.KRead, seg.KWrite, seg.KRMW, seg.KLock, seg.KUnlock:
-				tg.fail(fmt.Sprintf("access %v outside the access hook", id))
-				return
-			default:
-				ok = tg.ex.AddOther(id.T, trust.Other, 0, 0, uint8(e.Kind))
-			}
-			if !ok {
-				r.prune()
-				return
-			}
-		}
-		tg.seen[ti] = len(th)
 	}
 	if x.cfg.Races == RacesRecord {
 		tg.added = tg.added[:0]
@@ -286,6 +246,9 @@ func (tg *trustGlue) end() {
 	}
 	tg.pending = append(tg.pending, tg.added...)
 	tg.added = tg.added[:0]
+	if len(tg.pending) == 0 {
+		return
+	}
 	for t, th := range x.G.Threads {
 		if len(th) < tg.ex.Len(int32(t)) {
 			return // replaying: the other events of races may not be in x.G yet
@@ -300,6 +263,62 @@ func (tg *trustGlue) end() {
 			}
 		}
 	}
+}
+
+// sync accounts for the events thread ti added in this step (and those of
+// the threads it spawned): a step adds events only to its own thread and
+// to the threads it creates. It returns false if the execution was pruned.
+func (tg *trustGlue) sync(ti int32) bool {
+	r := tg.r
+	x := r.x
+	for len(tg.seen) <= int(ti) {
+		tg.seen = append(tg.seen, 0)
+	}
+	th := x.G.Threads[ti]
+	for i := tg.seen[ti]; i < len(th); i++ {
+		id := seg.EventID{T: ti, I: int32(i)}
+		if id == seg.EventID(tg.fresh) && !tg.fresh.IsInit() {
+			tg.added = append(tg.added, id)
+		}
+		e := &th[i]
+		if tg.replaying(id.T, id.I) {
+			if e.Kind == seg.KSpawn && !tg.sync(e.Other) {
+				return false
+			}
+			continue
+		}
+		var ok bool
+		switch e.Kind {
+		case seg.KFence:
+			ok = tg.ex.AddOther(id.T, trust.Fence, e.Order, 0, uint8(e.Kind))
+		case seg.KSpawn:
+			ok = tg.ex.AddOther(id.T, trust.Spawn, 0, e.Other, uint8(e.Kind))
+		case seg.KJoin:
+			ok = tg.ex.AddOther(id.T, trust.Join, 0, e.Other, uint8(e.Kind))
+		case seg.KThreadEnd:
+			ok = tg.ex.AddOther(id.T, trust.End, 0, 0, uint8(e.Kind))
+		case seg.KRead, seg.KWrite, seg.KRMW, seg.KLock, seg.KUnlock:
+			tg.fail(fmt.Sprintf("access %v outside the access hook", id))
+			return false
+		default:
+			ok = tg.ex.AddOther(id.T, trust.Other, 0, 0, uint8(e.Kind))
+		}
+		if !ok {
+			r.prune()
+			return false
+		}
+		if e.Kind == seg.KSpawn {
+			if c := x.G.Threads[e.Other]; len(c) == 0 && cap(c) == 0 {
+				// room for the events the graph already has
+				x.G.Threads[e.Other] = make([]seg.Event, 0, tg.ex.Len(e.Other)+4)
+			}
+			if !tg.sync(e.Other) {
+				return false
+			}
+		}
+	}
+	tg.seen[ti] = len(th)
+	return true
 }
 
 // race records or reports the data race of events id and b; true if it
