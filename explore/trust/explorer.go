@@ -20,6 +20,8 @@ type Stats struct {
 	Backward  int // backward revisits pushed
 	NotMax    int // backward revisits dropped by the maximality test
 	PSCChecks int // full psc evaluations
+	// MaxPending is the largest number of graphs the worklist held.
+	MaxPending int
 }
 
 // Explorer is one exploration: the current graph and the worklist of graphs
@@ -87,7 +89,12 @@ func (e *Explorer) Len(t int32) int { return e.g.Len(t) }
 // Event returns event i of thread t of the current graph.
 func (e *Explorer) Event(t int32, i int) *Label { return &e.g.ev[t][i] }
 
-func (e *Explorer) push(s *snapshot) { e.work = append(e.work, s) }
+func (e *Explorer) push(s *snapshot) {
+	e.work = append(e.work, s)
+	if len(e.work) > e.Stats.MaxPending {
+		e.Stats.MaxPending = len(e.work)
+	}
+}
 
 func (e *Explorer) value(w Ref, loc int64) int64 {
 	if w.IsInit() {
