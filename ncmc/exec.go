@@ -446,7 +446,7 @@ func (x *Execution) anyEnabled() bool {
 	if x.finished {
 		return false
 	}
-	if x.rx != nil {
+	if x.rx != nil && x.rx.tr == nil { // the trust explorer's filter keeps an action
 		return len(x.Enabled()) > 0
 	}
 	for _, n := range x.live {

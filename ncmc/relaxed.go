@@ -529,7 +529,7 @@ func (r *relaxed) begin(tn int32) bool {
 // for data races.
 func (r *relaxed) end(tn int32, k int) {
 	if r.tr != nil {
-		r.tr.end()
+		r.tr.end(tn)
 		return
 	}
 	x := r.x

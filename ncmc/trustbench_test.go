@@ -24,11 +24,16 @@ func BenchmarkTrustFile(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	names := NewNames(p)
+	m, _ := parseVerifyModel(model)
+	cfg := Config{Unroll: 20, MaxSteps: DefaultMaxSteps, Model: m}
 	for i := 0; i < b.N; i++ {
-		res, err := Verify(context.Background(), p, Options{Model: model, Explorer: "trust", Unroll: 20, KeepGoing: true})
+		execs := 0
+		_, st, err := runTrust(context.Background(), p, names, cfg, model, func(*Execution) bool { execs++; return true }, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.ReportMetric(float64(res.Stats.Executions), "execs")
+		b.ReportMetric(float64(execs), "execs")
+		b.ReportMetric(float64(st.MaxPending), "max-pending")
 	}
 }

@@ -40,12 +40,12 @@ type trustGlue struct {
 // trustSupported reports why prog cannot be explored by the trust explorer
 // ("" if it can): mutexes, condition variables and atomic blocks keep
 // their operational semantics in the interpreter, which the explorer does
-// not model.
+// not model, and nondet choices are not events of its graphs.
 func trustSupported(prog *ir.Program) string {
 	for _, f := range prog.Funcs {
 		for i := range f.Body {
 			switch f.Body[i].Op {
-			case ir.ILock, ir.ITryLock, ir.IUnlock, ir.IWait, ir.ISignal, ir.IBroadcast, ir.IAtomicBegin:
+			case ir.ILock, ir.ITryLock, ir.IUnlock, ir.IWait, ir.ISignal, ir.IBroadcast, ir.IAtomicBegin, ir.INondet:
 				return f.Body[i].Op.String()
 			}
 		}
@@ -55,14 +55,23 @@ func trustSupported(prog *ir.Program) string {
 
 func (tg *trustGlue) begin() { tg.added = tg.added[:0] }
 
-// filter schedules the lowest enabled thread with events left to replay,
-// else the lowest enabled thread.
+// filter schedules, while the graph has events left to replay, the
+// enabled thread whose next event was added first (so that, as when the
+// events were added, a thread runs only after what it depends on: a heap
+// block is allocated before another thread uses the pointer it read), else
+// the lowest enabled thread.
 func (tg *trustGlue) filter(en []Action) []Action {
 	x := tg.r.x
+	best, bestStamp := -1, int32(0)
 	for i, a := range en {
-		if !a.Flush && len(x.G.Threads[a.T]) < tg.ex.Len(a.T) {
-			return en[i : i+1]
+		if n := len(x.G.Threads[a.T]); !a.Flush && n < tg.ex.Len(a.T) {
+			if st := tg.ex.Event(a.T, n).Stamp; best < 0 || st < bestStamp {
+				best, bestStamp = i, st
+			}
 		}
+	}
+	if best >= 0 {
+		return en[best : best+1]
 	}
 	if len(en) > 1 {
 		return en[:1]
@@ -225,50 +234,21 @@ func (tg *trustGlue) access(t *thread, fr *frame, in *ir.Instr, addr int64, c *i
 // end accounts for the events the step added besides accesses (fences,
 // spawns, joins, thread ends …) and looks for data races of the new
 // accesses.
-func (tg *trustGlue) end() {
+func (tg *trustGlue) end(tn int32) {
 	r := tg.r
 	x := r.x
-	if r.pruned {
+	if r.pruned || !tg.sync(tn) {
 		return
 	}
-	for ti, th := range x.G.Threads {
-		for len(tg.seen) <= ti {
-			tg.seen = append(tg.seen, 0)
-		}
-		for i := tg.seen[ti]; i < len(th); i++ {
-			id := seg.EventID{T: int32(ti), I: int32(i)}
-			if id == seg.EventID(tg.fresh) && !tg.fresh.IsInit() {
-				tg.added = append(tg.added, id)
-			}
-			if tg.replaying(id.T, id.I) {
-				continue
-			}
-			e := &th[i]
-			var ok bool
-			switch e.Kind {
-			case seg.KFence:
-				ok = tg.ex.AddOther(id.T, trust.Fence, e.Order, 0, uint8(e.Kind))
-			case seg.KSpawn:
-				ok = tg.ex.AddOther(id.T, trust.Spawn, 0, e.Other, uint8(e.Kind))
-			case seg.KJoin:
-				ok = tg.ex.AddOther(id.T, trust.Join, 0, e.Other, uint8(e.Kind))
-			case seg.KThreadEnd:
-				ok = tg.ex.AddOther(id.T, trust.End, 0, 0, uint8(e.Kind))
-			case seg.KRead, seg.KWrite, seg.KRMW, seg.KLock, seg.KUnlock:
-				tg.fail(fmt.Sprintf("access %v outside the access hook", id))
-				return
-			default:
-				ok = tg.ex.AddOther(id.T, trust.Other, 0, 0, uint8(e.Kind))
-			}
-			if !ok {
-				r.prune()
-				return
-			}
-		}
-		tg.seen[ti] = len(th)
+	if x.cfg.Races == RacesRecord {
+		tg.added = tg.added[:0]
+		return // finish lists the races of the whole graph
 	}
 	tg.pending = append(tg.pending, tg.added...)
 	tg.added = tg.added[:0]
+	if len(tg.pending) == 0 {
+		return
+	}
 	for t, th := range x.G.Threads {
 		if len(th) < tg.ex.Len(int32(t)) {
 			return // replaying: the other events of races may not be in x.G yet
@@ -277,11 +257,77 @@ func (tg *trustGlue) end() {
 	pending := tg.pending
 	tg.pending = tg.pending[:0]
 	for _, id := range pending {
-		b, ok := tg.ex.Race(trust.Ref(id))
-		if !ok {
+		for _, b := range tg.ex.Races(trust.Ref(id)) {
+			if tg.race(id, seg.EventID(b)) {
+				return
+			}
+		}
+	}
+}
+
+// sync accounts for the events thread ti added in this step (and those of
+// the threads it spawned): a step adds events only to its own thread and
+// to the threads it creates. It returns false if the execution was pruned.
+func (tg *trustGlue) sync(ti int32) bool {
+	r := tg.r
+	x := r.x
+	for len(tg.seen) <= int(ti) {
+		tg.seen = append(tg.seen, 0)
+	}
+	th := x.G.Threads[ti]
+	for i := tg.seen[ti]; i < len(th); i++ {
+		id := seg.EventID{T: ti, I: int32(i)}
+		if id == seg.EventID(tg.fresh) && !tg.fresh.IsInit() {
+			tg.added = append(tg.added, id)
+		}
+		e := &th[i]
+		if tg.replaying(id.T, id.I) {
+			if e.Kind == seg.KSpawn && !tg.sync(e.Other) {
+				return false
+			}
 			continue
 		}
-		a, bb := id, seg.EventID(b)
+		var ok bool
+		switch e.Kind {
+		case seg.KFence:
+			ok = tg.ex.AddOther(id.T, trust.Fence, e.Order, 0, uint8(e.Kind))
+		case seg.KSpawn:
+			ok = tg.ex.AddOther(id.T, trust.Spawn, 0, e.Other, uint8(e.Kind))
+		case seg.KJoin:
+			ok = tg.ex.AddOther(id.T, trust.Join, 0, e.Other, uint8(e.Kind))
+		case seg.KThreadEnd:
+			ok = tg.ex.AddOther(id.T, trust.End, 0, 0, uint8(e.Kind))
+		case seg.KRead, seg.KWrite, seg.KRMW, seg.KLock, seg.KUnlock:
+			tg.fail(fmt.Sprintf("access %v outside the access hook", id))
+			return false
+		default:
+			ok = tg.ex.AddOther(id.T, trust.Other, 0, 0, uint8(e.Kind))
+		}
+		if !ok {
+			r.prune()
+			return false
+		}
+		if e.Kind == seg.KSpawn {
+			if c := x.G.Threads[e.Other]; len(c) == 0 && cap(c) == 0 {
+				// room for the events the graph already has
+				x.G.Threads[e.Other] = make([]seg.Event, 0, tg.ex.Len(e.Other)+4)
+			}
+			if !tg.sync(e.Other) {
+				return false
+			}
+		}
+	}
+	tg.seen[ti] = len(th)
+	return true
+}
+
+// race records or reports the data race of events id and b; true if it
+// ended the execution.
+func (tg *trustGlue) race(id, b seg.EventID) bool {
+	r := tg.r
+	x := r.x
+	{
+		a, bb := id, b
 		if bb.T < a.T || (bb.T == a.T && bb.I < a.I) {
 			a, bb = bb, a
 		}
@@ -296,19 +342,38 @@ func (tg *trustGlue) end() {
 				r.seen[key] = true
 				r.races = append(r.races, rc)
 			}
-			continue
+			return false
 		}
 		x.violation, x.violKind, x.violPos = rc.Msg, "data-race", x.G.Event(id).Pos
 		x.finished = true
 		x.note(nil, rc.Msg)
-		return
+		return true
 	}
 }
 
-// finish gives x.G the reads-from and coherence of the explored graph.
+// finish gives x.G the reads-from and coherence of the explored graph and,
+// when races are recorded, lists the data races of the whole graph (a
+// graph restored from the worklist replays events whose races an earlier
+// execution found).
 func (tg *trustGlue) finish() {
 	x := tg.r.x
 	g := tg.ex.Graph()
+	if x.cfg.Races == RacesRecord && !tg.r.pruned {
+		tg.r.races, tg.r.seen = nil, nil
+		for t := range x.G.Threads {
+			for i := range x.G.Threads[t] {
+				id := seg.EventID{T: int32(t), I: int32(i)}
+				if int(id.I) >= g.Len(id.T) {
+					break
+				}
+				for _, b := range tg.ex.Races(trust.Ref(id)) {
+					if b.T > id.T && x.G.Event(seg.EventID(b)) != nil {
+						tg.race(id, seg.EventID(b))
+					}
+				}
+			}
+		}
+	}
 	for t := range x.G.Threads {
 		if t >= g.Threads() {
 			break
@@ -380,6 +445,9 @@ func runTrust(ctx context.Context, prog *ir.Program, names *Names, cfg Config, m
 
 func newTrustExecution(prog *ir.Program, names *Names, cfg Config, ex *trust.Explorer, model string, trace bool) (*Execution, *trustGlue) {
 	x := NewExecution(prog, names, cfg, nil, trace)
+	if len(x.G.Threads) > 0 && len(x.G.Threads[0]) == 0 {
+		x.G.Threads[0] = make([]seg.Event, 0, ex.Len(0)+4)
+	}
 	tg := &trustGlue{r: x.rx, ex: ex, model: model}
 	tg.fresh = trust.InitRef
 	if f, ok := ex.Fresh(); ok {

@@ -1,14 +1,20 @@
 package ncmc
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"ncmc/frontend"
+	"ncmc/ir"
+	"ncmc/ncmc/internal/progen"
+	"ncmc/seg"
 )
 
 var trustN = flag.Int("trust.n", 0, "generated programs per model in TestTrustMatchesReference (0: the default)")
@@ -128,5 +134,148 @@ func TestTrustMatchesReference(t *testing.T) {
 				t.Logf("%d programs compared", compared)
 			})
 		}
+	}
+}
+
+// racesOf collects the data races (both events) of every graph Enumerate
+// visits.
+func racesOf(t *testing.T, p *ir.Program, opts EnumOptions) (map[string]bool, bool) {
+	out := map[string]bool{}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	st, err := Enumerate(ctx, p, opts, func(x *Execution) bool {
+		k := x.G.Key(seg.KeyOpts{Kind: seg.KeyFull})
+		for _, r := range x.Races() {
+			out[fmt.Sprintf("%v-%v in %s", r.A, r.B, k)] = true
+		}
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, st.Stopped == ""
+}
+
+// TestTrustMatchesReferenceProgen compares the explorers on progen's
+// programs (plain globals, so data races under rc11; loads, stores, RMWs,
+// CAS, branches, loops, asserts and awaits; no locks or nondet, which the
+// trust explorer leaves to the reference): the same outcomes, violations
+// and data races.
+func TestTrustMatchesReferenceProgen(t *testing.T) {
+	n := 200
+	if testing.Short() {
+		n = 40
+	}
+	if *trustN > 0 {
+		n = *trustN
+	}
+	cfg := progen.Default()
+	cfg.Mutexes, cfg.Lock, cfg.Nondet = 0, 0, 0
+	for _, model := range []string{"ra", "rc11"} {
+		t.Run(model, func(t *testing.T) {
+			compared := 0
+			for seed := 0; seed < n; seed++ {
+				src := progen.Generate(rand.New(rand.NewPCG(uint64(seed), 0x7470)), cfg)
+				p, err := frontend.ParseCIR("gen.cir", []byte(src))
+				if err != nil {
+					t.Fatalf("seed %d: %v\n%s", seed, err, src)
+				}
+				if trustSupported(p) != "" {
+					continue
+				}
+				ref, ok1 := summarise(t, p, EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
+				tr, ok2 := summarise(t, p, EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
+				rr, ok3 := racesOf(t, p, EnumOptions{Model: model, Explorer: "reference"})
+				tt, ok4 := racesOf(t, p, EnumOptions{Model: model, Explorer: "trust"})
+				if !ok1 || !ok2 || !ok3 || !ok4 {
+					continue
+				}
+				compared++
+				if tr.dup > 0 {
+					t.Errorf("seed %d: trust built %d graphs twice\n%s", seed, tr.dup, src)
+				}
+				if a, b := tr.String(), ref.String(); a != b {
+					t.Errorf("seed %d: trust and reference disagree\ntrust:\n%s\nreference:\n%s\nprogram:\n%s", seed, a, b, src)
+				}
+				for m := range rr {
+					if !tt[m] {
+						t.Errorf("seed %d: trust misses the race %s\n%s", seed, m, src)
+					}
+				}
+				for m := range tt {
+					if !rr[m] {
+						t.Errorf("seed %d: trust reports a race the reference does not: %s\n%s", seed, m, src)
+					}
+				}
+			}
+			t.Logf("%d programs compared", compared)
+			if compared < n/2 {
+				t.Errorf("only %d of %d programs compared", compared, n)
+			}
+		})
+	}
+}
+
+// heapPublish publishes a heap record through an atomic pointer: replaying
+// its graphs must allocate the record before the reader dereferences it.
+const heapPublish = `
+record R { atomic v: int; }
+atomic global p: *R;
+atomic global x: int;
+fn a() {
+    let r = load(p, acq);
+    if (r != null) { let w = load(r.v, rlx); store(x, w, rlx); }
+}
+fn b() { let r = new R { v: 7 }; store(r.v, 8, rlx); store(p, r, rel); }
+fn c() { let y = load(x, rlx); }
+fn main() { spawn a(); spawn b(); spawn c(); }
+`
+
+// TestTrustExamples compares the explorers under ra and rc11 on the
+// example programs the trust explorer supports, and on heapPublish.
+func TestTrustExamples(t *testing.T) {
+	files, _ := filepath.Glob("../examples/*.cir")
+	budget := 5 * time.Second
+	if testing.Short() {
+		budget = time.Second
+	}
+	type prog struct {
+		name string
+		p    *ir.Program
+	}
+	progs := []prog{{"heapPublish", compileCIR(t, "heap.cir", heapPublish)}}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := frontend.ParseCIR(f, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if checkGraphProgram(p) == nil && trustSupported(p) == "" {
+			progs = append(progs, prog{f, p})
+		}
+	}
+	compared := 0
+	for _, pr := range progs {
+		for _, model := range []string{"ra", "rc11"} {
+			ref, ok1 := summarise(t, pr.p, EnumOptions{Model: model, Explorer: "reference", Unroll: 3}, budget)
+			tr, ok2 := summarise(t, pr.p, EnumOptions{Model: model, Explorer: "trust", Unroll: 3}, budget)
+			if !ok1 || !ok2 {
+				continue
+			}
+			compared++
+			if tr.dup > 0 {
+				t.Errorf("%s %s: trust built %d graphs twice", pr.name, model, tr.dup)
+			}
+			if a, b := tr.String(), ref.String(); a != b {
+				t.Errorf("%s %s: trust and reference disagree\ntrust:\n%s\nreference:\n%s", pr.name, model, a, b)
+			}
+		}
+	}
+	t.Logf("%d program/model pairs compared", compared)
+	if compared < 4 {
+		t.Errorf("only %d compared", compared)
 	}
 }

@@ -20,6 +20,8 @@ type Stats struct {
 	Backward  int // backward revisits pushed
 	NotMax    int // backward revisits dropped by the maximality test
 	PSCChecks int // full psc evaluations
+	// MaxPending is the largest number of graphs the worklist held.
+	MaxPending int
 }
 
 // Explorer is one exploration: the current graph and the worklist of graphs
@@ -59,6 +61,10 @@ func (e *Explorer) Next() bool {
 	e.ar.reset()
 	g := newGraph(e.model, &e.ar)
 	g.ev, g.co, g.stamp = s.ev, s.co, s.stamp
+	if e.g != nil {
+		// the previous graph is dead: reuse its storage
+		g.d, g.readers, g.initReaders = e.g.d, e.g.readers, e.g.initReaders
+	}
 	g.rebuild()
 	e.g = g
 	e.fresh = s.fresh
@@ -83,7 +89,12 @@ func (e *Explorer) Len(t int32) int { return e.g.Len(t) }
 // Event returns event i of thread t of the current graph.
 func (e *Explorer) Event(t int32, i int) *Label { return &e.g.ev[t][i] }
 
-func (e *Explorer) push(s *snapshot) { e.work = append(e.work, s) }
+func (e *Explorer) push(s *snapshot) {
+	e.work = append(e.work, s)
+	if len(e.work) > e.Stats.MaxPending {
+		e.Stats.MaxPending = len(e.work)
+	}
+}
 
 func (e *Explorer) value(w Ref, loc int64) int64 {
 	if w.IsInit() {
@@ -100,6 +111,9 @@ func (e *Explorer) appendEvent(t int32, l Label) Ref {
 	g.stamp++
 	g.ev[t] = append(g.ev[t], l)
 	g.d[t] = append(g.d[t], derived{})
+	if (l.Kind == Read || l.Kind == Write) && l.Order == ir.OrderNA {
+		g.naLocs[l.Loc]++
+	}
 	return Ref{t, int32(len(g.ev[t]) - 1)}
 }
 
@@ -157,7 +171,9 @@ func (e *Explorer) AddRead(t int32, loc int64, order ir.Order, excl *Excl) (lab 
 				}
 				g.ev[t][r.I] = l
 				e.Stats.Forward++
-				e.push(g.snapshot())
+				sn := g.snapshot()
+				sn.fresh = r
+				e.push(sn)
 				continue
 			}
 		}
@@ -171,7 +187,9 @@ func (e *Explorer) AddRead(t int32, loc int64, order ir.Order, excl *Excl) (lab 
 			continue
 		}
 		e.Stats.Forward++
-		e.push(g.snapshot())
+		sn := g.snapshot()
+		sn.fresh = r // its races depend on what it reads
+		e.push(sn)
 	}
 	if chosen == nil {
 		g.ev[t][r.I] = base
@@ -531,17 +549,21 @@ func (e *Explorer) AddOther(t int32, k Kind, order ir.Order, other int32, sub ui
 	return true
 }
 
-// Race returns an access of another thread that races with access r (same
-// location, one of them a write, one non-atomic, unordered by the model's
-// happens-before), the one first in thread order; false if none.
-func (e *Explorer) Race(r Ref) (Ref, bool) {
+// Races returns the accesses of other threads that race with access r
+// (same location, one of them a write, one non-atomic, unordered by the
+// model's happens-before), in thread order.
+func (e *Explorer) Races(r Ref) []Ref {
 	g := e.g
 	l := g.Label(r)
 	if l == nil || !(l.isRead() || l.Kind == Write) {
-		return Ref{}, false
+		return nil
 	}
-	d := g.der(r)
 	na := func(x *Label) bool { return (x.Kind == Read || x.Kind == Write) && x.Order == ir.OrderNA }
+	if !na(l) && g.naLocs[l.Loc] == 0 {
+		return nil // no non-atomic access to the location
+	}
+	var out []Ref
+	d := g.der(r)
 	for t := range g.ev {
 		if int32(t) == r.T {
 			continue
@@ -561,10 +583,10 @@ func (e *Explorer) Race(r Ref) (Ref, bool) {
 			if d.hb.has(a) || g.d[t][i].hb.has(r) {
 				continue
 			}
-			return a, true
+			out = append(out, a)
 		}
 	}
-	return Ref{}, false
+	return out
 }
 
 // Snapshot is a saved graph (for instance a counterexample to replay).

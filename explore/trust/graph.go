@@ -203,14 +203,15 @@ type Graph struct {
 	nSC         int // events the psc axiom looks at
 	model       Model
 	ar          *arena
-	spawns      []Ref // spawn event of each thread (T < 0: none, main)
+	spawns      []Ref           // spawn event of each thread (T < 0: none, main)
+	naLocs      map[int64]int32 // non-atomic accesses per location
 }
 
 func newGraph(m Model, ar *arena) *Graph {
 	if ar == nil {
 		ar = &arena{}
 	}
-	return &Graph{co: map[int64][]Ref{}, readers: map[Ref][]Ref{}, initReaders: map[int64][]Ref{}, model: m, ar: ar}
+	return &Graph{co: map[int64][]Ref{}, readers: map[Ref][]Ref{}, initReaders: map[int64][]Ref{}, model: m, ar: ar, naLocs: map[int64]int32{}}
 }
 
 // Label returns the event r (nil for the initial write or an unknown ref).
@@ -406,18 +407,37 @@ func (g *Graph) ensureDerived(r Ref) {
 	}
 }
 
-// rebuild recomputes every derived value (after a restore).
+// rebuild recomputes every derived value (after a restore), reusing the
+// storage g.d holds (a dead graph's).
 func (g *Graph) rebuild() {
+	old := g.d
 	g.d = make([][]derived, len(g.ev))
-	g.readers = map[Ref][]Ref{}
-	g.initReaders = map[int64][]Ref{}
+	// reader lists: reuse the maps and slices of g's previous contents
+	for k, v := range g.readers {
+		g.readers[k] = v[:0]
+	}
+	for k, v := range g.initReaders {
+		g.initReaders[k] = v[:0]
+	}
 	g.nSC = 0
 	g.spawns = g.spawns[:0]
+	g.naLocs = map[int64]int32{}
 	for t := range g.ev {
-		g.d[t] = make([]derived, len(g.ev[t]), len(g.ev[t])+8)
+		if t < len(old) && cap(old[t]) >= len(g.ev[t]) {
+			g.d[t] = old[t][:len(g.ev[t])]
+			for i := range g.d[t] {
+				g.d[t][i] = derived{}
+			}
+		} else {
+			g.d[t] = make([]derived, len(g.ev[t]), len(g.ev[t])+8)
+		}
 		for i := range g.ev[t] {
-			if l := &g.ev[t][i]; l.Kind == Spawn {
+			l := &g.ev[t][i]
+			if l.Kind == Spawn {
 				g.noteSpawn(Ref{int32(t), int32(i)}, l.Other)
+			}
+			if (l.Kind == Read || l.Kind == Write) && l.Order == ir.OrderNA {
+				g.naLocs[l.Loc]++
 			}
 		}
 	}
@@ -532,9 +552,9 @@ func (g *Graph) rmwReader(w Ref, loc int64, skip Ref) bool {
 
 // clone returns a deep copy of the labels and coherence orders.
 func (g *Graph) snapshot() *snapshot {
-	s := &snapshot{ev: make([][]Label, len(g.ev)), co: make(map[int64][]Ref, len(g.co)), stamp: g.stamp}
+	s := &snapshot{ev: make([][]Label, len(g.ev)), co: make(map[int64][]Ref, len(g.co)), stamp: g.stamp, fresh: InitRef}
 	for t := range g.ev {
-		s.ev[t] = append([]Label(nil), g.ev[t]...)
+		s.ev[t] = append(make([]Label, 0, len(g.ev[t])+4), g.ev[t]...)
 	}
 	for l, c := range g.co {
 		s.co[l] = append([]Ref(nil), c...)
