@@ -274,6 +274,10 @@ func TestFormatRows(t *testing.T) {
 		"| casw N=4 | ncmc broken | — | — | 200 | — | — | — | — | — | — | error: bad input: x.c:1:1: oops |",
 		"| casw N=4 | ncmc --explorer reference --classes | 9,000 | 0 | 200 | 45.00 | 3.00 | 2.00 | — | — | — | |",
 	}
+	low := measured{ValueClass: 12, Rows: []row{{Tool: "ncmc", Run: runResult{Wall: sec(1)}, C: counts{Complete: 10, Verdict: "verified"}}}}
+	if s := formatRows(program{Label: "hashtable.cir", Expected: -1}, low); !strings.Contains(s, "FEWER EXECUTIONS THAN VALUE CLASSES") {
+		t.Errorf("fewer executions than classes not flagged:\n%s", s)
+	}
 	m.Rows[0].C.Complete = 1199
 	if s := formatRows(program{Label: "casw N=4", Expected: 1200}, m); !strings.Contains(s, "GenMC's expected count is 1,200!") {
 		t.Errorf("a GenMC count different from the expected one is not flagged:\n%s", s)

@@ -199,6 +199,12 @@ func formatRows(pr program, m measured) string {
 			}
 			if m.ValueClass > 0 {
 				red = fmt.Sprintf("%.2f", float64(r.C.Complete)/float64(m.ValueClass))
+				if r.C.Complete < m.ValueClass && (r.C.Verdict == "ok" || r.C.Verdict == "verified") {
+					// A complete exploration sees every value class at
+					// least once: fewer executions means missed classes
+					// (or a coarser equivalence).
+					note = strings.TrimSpace("FEWER EXECUTIONS THAN VALUE CLASSES " + note)
+				}
 			}
 		}
 		if r.Anchor == "genmc" && r.finished() && pr.Expected >= 0 {
