@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"time"
 
 	"ncmc/commspec"
 	"ncmc/frontend"
+	cfront "ncmc/frontend/c"
+	"ncmc/ir"
 	"ncmc/ncmc"
 )
 
@@ -36,6 +39,8 @@ type verifyCmd struct {
 	Spec          []string      `help:"Commutativity specification (YAML, docs/commspec.md) of an object type of the program; repeatable, one per object type. Selects the ncmc explorer (sc only): executions that differ only in the order of commuting invocations are explored once, and outcomes show objects by their abstraction functions." type:"existingfile"`
 	NCMCRule      string        `name:"ncmc-rule" help:"Reduction of the ncmc explorer: complete (default; semantically complete partial-order reduction, docs/ncmc.md) or thesis (the NCMC thesis's scoped-read pruning; known to miss behaviours)." default:"complete" enum:"complete,thesis"`
 	DebugMCR      bool          `name:"debug-mcr" help:"Print every mcr execution and the seeds it produced (to stderr)." hidden:""`
+	Define        []string      `name:"define" short:"D" help:"C: define a macro, as cc -D does: -DN=10 or -D N=10, -DDEBUG (value 1); repeatable." placeholder:"NAME[=VALUE]"`
+	IncludeDir    []string      `name:"include-dir" short:"I" help:"C: add a directory to the header search path, as cc -I does (searched for #include \"...\" after the file's directory, and for #include <...> before the system directories); repeatable." placeholder:"DIR"`
 }
 
 // jsonResult is the --json output: one object per run.
@@ -74,9 +79,14 @@ func (v *verifyCmd) run(e *env) int {
 	if v.Property != "" {
 		property, _, _ = readProperty(v.Property)
 	}
-	prog, err := loadProgram(v.File, v.DataModel, property)
+	prog, err := v.load(property)
 	if err != nil {
 		if u, ok := err.(*frontend.Unsupported); ok {
+			if v.usePortfolio() && len(v.Define)+len(v.IncludeDir) > 0 {
+				// The sweep's stages would translate the file again
+				// (under-approximated) without the -D and -I flags.
+				return v.unsupported(e, u)
+			}
 			if v.usePortfolio() {
 				return v.portfolio(e, nil) // may answer false on an under-approximated translation
 			}
@@ -171,6 +181,27 @@ func (v *verifyCmd) run(e *env) int {
 	}
 	return exitUnknown
 }
+
+// load translates the program: C with the data model, the property's
+// options and the -D and -I flags; CIR by its front end.
+func (v *verifyCmd) load(property string) (*ir.Program, error) {
+	if !isC(v.File) {
+		if len(v.Define)+len(v.IncludeDir) > 0 {
+			return nil, fmt.Errorf("ncmc: -D and -I apply to C programs only, not %s", v.File)
+		}
+		return loadProgram(v.File, v.DataModel, property)
+	}
+	for _, d := range v.Define {
+		if name, _, _ := strings.Cut(d, "="); !cMacroName.MatchString(name) {
+			return nil, fmt.Errorf("ncmc: -D%s: %q is not a macro name", d, name)
+		}
+	}
+	return cfront.CompileFile(v.File, cfront.Options{DataModel: cDataModel(v.DataModel), NoDataRace: property == propNoDataRace,
+		Defines: v.Define, IncludePaths: v.IncludeDir})
+}
+
+// cMacroName matches a C identifier (the name of a -D macro).
+var cMacroName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // printJSON prints res as one JSON object; it returns exitBadInput if
 // that fails, else 0.
