@@ -196,7 +196,6 @@
 //     no-ops whose arguments are still evaluated; using the result of an
 //     output function is unsupported. __builtin_expect(e, c) is e.
 //
-//
 // # GenMC's genmc.h
 //
 // #include <genmc.h> gives GenMC's verification interface GenMC's meaning
