@@ -63,8 +63,9 @@
 // Every access to memory another thread could see is its own visible
 // instruction: reads are ILoads and writes IStores with order na, or sc for
 // objects declared _Atomic (directly or through a typedef such as
-// atomic_int); "_Atomic int *p" declarations are unsupported because the
-// parser does not record which type the qualifier applies to. Locals are IR
+// atomic_int); _Atomic(T *) p and T * _Atomic p make the pointer p atomic;
+// "_Atomic int *p" (an atomic pointee) is unsupported because the parser's
+// types do not record it. Locals are IR
 // locals (invisible to other threads) unless their address is taken or
 // they are arrays or structs: such a local lives in a heap block allocated
 // once per call of its function (so every execution of its declaration,
@@ -188,7 +189,10 @@
 //     __sync builtins: loads, stores, exchange, fetch-and-op and op-and-fetch
 //     (add, sub, and, or, xor), compare-exchange strong and weak (a weak one
 //     may also fail spuriously), test-and-set, clear and fences, with their
-//     memory orders (consume is treated as acquire). Read-modify-writes are
+//     memory orders (consume is treated as acquire). A compare-exchange
+//     failure order of release or acq_rel, which C forbids, is accepted as
+//     compilers do: as its load part, relaxed or acquire (clang's choice;
+//     gcc uses seq_cst, whose behaviours are a subset). Read-modify-writes are
 //     IRMW/ICAS, except add and sub on integers narrower than 64 bits,
 //     which are a load and a store inside an atomic section (the same under
 //     interleaving semantics) so the stored value wraps around.
