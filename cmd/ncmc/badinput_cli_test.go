@@ -28,6 +28,12 @@ func TestBadInputCLI(t *testing.T) {
 	fwdBug := write("fwdbug.c", "#include <assert.h>\nint f(int);\nint main(void) { assert(f(3) == 0); return 0; }\nint f(int k) { return k + 1; }\n")
 	huge := write("huge.c", "int main(void) { int x = 999999999999999999999999999; return x; }\n")
 	deepLitmus := write("deep.litmus", "C deep\n\n{ [x] = 0; }\n\nP0 (atomic_int* x) {\n  int r0 = "+strings.Repeat("(", n)+"1"+strings.Repeat(")", n)+";\n  atomic_store_explicit(x, r0, memory_order_relaxed);\n}\n\nexists ([x]=1)\n")
+	incDir := filepath.Join(dir, "inc")
+	if err := os.MkdirAll(incDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write("inc/lim.h", "#define LIMIT 3\n")
+	dflag := write("dflag.c", "#include <assert.h>\n#include <lim.h>\nint main(void) { int s = 0; for (int i = 0; i < N; i++) s++; assert(s == N && N < LIMIT * 10); return 0; }\n")
 	var movs strings.Builder
 	movs.WriteString("X86 movs\n{ x=0; }\n P0 ;\n")
 	for i := 0; i < 2000; i++ {
@@ -56,6 +62,12 @@ func TestBadInputCLI(t *testing.T) {
 		{"max-memory-negative", []string{"verify", "--max-memory=-1", "../../examples/sb.cir"}, 2, "", "ncmc: --max-memory must not be negative (got -1)", 0},
 		{"timeout-negative", []string{"verify", "--timeout", "-5s", "../../examples/sb.cir"}, 2, "", "ncmc: --timeout must not be negative (got -5s)", 0},
 		{"test-depth-zero", []string{"test", "--depth", "0", "../../examples/sb.cir"}, 2, "", "ncmc: --depth must be positive (got 0)", 0},
+		{"define-include", []string{"verify", "-q", dflag, "-DN=10", "-I", incDir}, 0, "VERIFIED", "", 0},
+		{"define-include-long", []string{"verify", "-q", "--define", "N=12", "--include-dir=" + incDir, dflag}, 0, "VERIFIED", "", 0},
+		{"define-buggy", []string{"verify", "-q", dflag, "-D", "N=40", "-I" + incDir}, 1, "VIOLATION", "", 0},
+		{"define-missing", []string{"verify", dflag, "-I", incDir}, 2, "", "dflag.c:3:49: undefined: N", 0},
+		{"define-bad-name", []string{"verify", dflag, "-D1N"}, 2, "", `-D1N: "1N" is not a macro name`, 0},
+		{"define-cir", []string{"verify", "-DN=1", "../../examples/sb.cir"}, 2, "", "-D and -I apply to C programs only", 0},
 		{"coverability-sc", []string{"verify", "--explorer", "coverability", "../../examples/peterson.cir"}, 2, "", "the coverability explorer does not apply", 0},
 		{"coverability-tso", []string{"verify", "--explorer", "coverability", "--model", "tso", "../../examples/peterson.cir"}, 2, "", "the coverability explorer supports the sc memory model only", 0},
 		{"litmus-max-executions", []string{"litmus", "--max-executions", "-2", deepLitmus}, 2, "", "ncmc: --max-executions must not be negative (got -2)", 0},

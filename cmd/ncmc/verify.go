@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"runtime/pprof"
 	"strings"
 	"time"
 
 	"ncmc/commspec"
 	"ncmc/frontend"
+	cfront "ncmc/frontend/c"
+	"ncmc/ir"
 	"ncmc/ncmc"
 	"ncmc/svcomp"
 )
@@ -40,6 +43,8 @@ type verifyCmd struct {
 	Decider       string        `help:"How mcr decides its feasibility queries: native (a native decider, Z3 only when it cannot decide) or z3 (every query to Z3, as before)." default:"native" enum:"native,z3"`
 	DebugMCR      bool          `name:"debug-mcr" help:"Print every mcr execution and the seeds it produced (to stderr)." hidden:""`
 	CPUProfile    string        `name:"cpuprofile" help:"Write a CPU profile of the exploration to this file (for developers)." hidden:""`
+	Define        []string      `name:"define" short:"D" help:"C: define a macro, as cc -D does: -DN=10 or -D N=10, -DDEBUG (value 1); repeatable." placeholder:"NAME[=VALUE]"`
+	IncludeDir    []string      `name:"include-dir" short:"I" help:"C: add a directory to the header search path, as cc -I does (searched for #include \"...\" after the file's directory, and for #include <...> before the system directories); repeatable." placeholder:"DIR"`
 }
 
 // jsonResult is the --json output: one object per run.
@@ -94,9 +99,14 @@ func (v *verifyCmd) run(e *env) int {
 	if v.Property != "" {
 		property, _, _ = svcomp.ReadPropertyFile(v.Property)
 	}
-	prog, err := svcomp.Load(v.File, v.DataModel, property)
+	prog, err := v.load(property)
 	if err != nil {
 		if u, ok := err.(*frontend.Unsupported); ok {
+			if v.usePortfolio() && len(v.Define)+len(v.IncludeDir) > 0 {
+				// The sweep's stages would translate the file again
+				// (under-approximated) without the -D and -I flags.
+				return v.unsupported(e, u)
+			}
 			if v.usePortfolio() {
 				return v.portfolio(e, nil) // may answer false on an under-approximated translation
 			}
@@ -192,6 +202,27 @@ func (v *verifyCmd) run(e *env) int {
 	}
 	return exitUnknown
 }
+
+// load translates the program: C with the data model, the property's
+// options and the -D and -I flags; CIR by its front end.
+func (v *verifyCmd) load(property svcomp.Property) (*ir.Program, error) {
+	if !svcomp.IsC(v.File) {
+		if len(v.Define)+len(v.IncludeDir) > 0 {
+			return nil, fmt.Errorf("ncmc: -D and -I apply to C programs only, not %s", v.File)
+		}
+		return svcomp.Load(v.File, v.DataModel, property)
+	}
+	for _, d := range v.Define {
+		if name, _, _ := strings.Cut(d, "="); !cMacroName.MatchString(name) {
+			return nil, fmt.Errorf("ncmc: -D%s: %q is not a macro name", d, name)
+		}
+	}
+	return cfront.CompileFile(v.File, cfront.Options{DataModel: svcomp.CDataModel(v.DataModel), NoDataRace: property == svcomp.NoDataRace,
+		Defines: v.Define, IncludePaths: v.IncludeDir})
+}
+
+// cMacroName matches a C identifier (the name of a -D macro).
+var cMacroName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // printJSON prints res as one JSON object, with the SV-COMP answer and
 // its reason when --property is given; it returns exitBadInput if that

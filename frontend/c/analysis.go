@@ -160,10 +160,10 @@ func (tr *translator) analyze(fi *fnInfo) *funcFacts {
 				fi.calls[name] = true
 				return true
 			}
-			if name == "pthread_create" {
+			if i := startArg(name); i >= 0 {
 				fi.spawns = true
-				if args := callArgs(x); len(args) == 4 {
-					if s := startRoutine(args[2]); s != "" {
+				if args := callArgs(x); len(args) > i {
+					if s := startRoutine(args[i]); s != "" {
 						fi.starts[s] = true
 					}
 				}
@@ -235,6 +235,19 @@ func (tr *translator) analyze(fi *fnInfo) *funcFacts {
 		return true
 	})
 	return ff
+}
+
+// startArg returns the index of the start routine among the arguments of
+// a modelled function that creates a thread (pthread_create and GenMC's
+// __VERIFIER_spawn), or -1 if name is not one.
+func startArg(name string) int {
+	switch name {
+	case "pthread_create":
+		return 2
+	case "__VERIFIER_spawn", "__VERIFIER_spawn_symmetric":
+		return 0
+	}
+	return -1
 }
 
 // startRoutine returns the name of the function a pthread_create start

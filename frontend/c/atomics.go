@@ -31,6 +31,22 @@ func memOrder(v int64) (ir.Order, bool) {
 	return 0, false
 }
 
+// failOrder maps the failure order of a compare-exchange to a legal one.
+// A failed compare-exchange only reads, and C forbids release and acq_rel
+// there; compilers accept them: clang keeps the order's load part
+// (release becomes relaxed, acq_rel acquire), gcc warns and uses seq_cst.
+// The front end takes clang's, the weaker: every behaviour of gcc's
+// compilation is one of it, so a bug of either is found.
+func failOrder(o ir.Order) ir.Order {
+	switch o {
+	case ir.OrderRel:
+		return ir.OrderRlx
+	case ir.OrderAcqRel:
+		return ir.OrderAcq
+	}
+	return o
+}
+
 func (l *fnl) orderArg(e cc.ExpressionNode, pos ir.Pos) ir.Order {
 	v, ok := l.tr.constInt(e)
 	if !ok {
@@ -308,10 +324,7 @@ func (l *fnl) atomicBuiltin(name string, pe *cc.PostfixExpression, args []cc.Exp
 		if !ok {
 			l.tr.unsupported(pos, "weak flag that is not a constant")
 		}
-		s, f := l.orderArg(args[4], pos), l.orderArg(args[5], pos)
-		if f == ir.OrderRel || f == ir.OrderAcqRel {
-			l.tr.unsupported(pos, "compare-exchange failure order %s", f)
-		}
+		s, f := l.orderArg(args[4], pos), failOrder(l.orderArg(args[5], pos))
 		return retype(l.cas(addr, t, args[1], des, weak != 0, s, f, pos), l.tr.scalarType(rt, pos)), true
 	case "__sync_val_compare_and_swap", "__sync_bool_compare_and_swap":
 		if !need(3) {

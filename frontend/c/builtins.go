@@ -209,9 +209,55 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 		return ret0(), true
 	case name == "pthread_create":
 		if need(4) {
-			l.spawn(args, pos)
+			if h := l.spawn(args[2], args[1], args[3], pos); h != nil {
+				l.writeOut(args[0], h, pos)
+			}
 		}
 		return ret0(), true
+	case (name == "__VERIFIER_spawn" || name == "__VERIFIER_spawn_symmetric") && !defined:
+		// GenMC's genmc.h: spawn(f, arg) returns the thread; the symmetric
+		// variant's third argument is a hint to GenMC's symmetry reduction.
+		n := 2
+		if name == "__VERIFIER_spawn_symmetric" {
+			n = 3
+		}
+		if !need(n) {
+			return ret0(), true
+		}
+		if n == 3 {
+			l.exprVoid(args[2])
+		}
+		if h := l.spawn(args[0], nil, args[1], pos); h != nil {
+			return h, true
+		}
+		return ret0(), true
+	case (name == "__VERIFIER_join" || name == "__VERIFIER_join_symmetric") && !defined:
+		// genmc.h: join(t) returns the thread's result.
+		if !need(1) {
+			return ret0(), true
+		}
+		in := l.ins(ir.IJoin, pos)
+		in.A = arg(0)
+		if !want || name == "__VERIFIER_join_symmetric" {
+			l.emit(in)
+			return ret0(), true
+		}
+		in.Dst = l.temp(l.tr.scalarType(pe.Type(), pos), pos)
+		l.emit(in)
+		return l.local(in.Dst, pos), true
+	case (name == "__VERIFIER_loop_begin" || name == "__VERIFIER_spin_start") && !defined:
+		return nil, true // genmc.h's markers of a spin loop: hints
+	case name == "__VERIFIER_spin_end" && !defined:
+		// genmc.h: an iteration of a marked spin loop that ends with a false
+		// condition changed nothing; GenMC blocks it (a spin-assume).
+		if !need(1) {
+			return nil, true
+		}
+		in := l.ins(ir.IAssume, pos)
+		in.A = l.truth(args[0])
+		in.Assume = ir.AssumeSpin
+		l.emit(in)
+		return nil, true
 	case name == "pthread_join":
 		if !need(2) {
 			return ret0(), true
@@ -348,16 +394,21 @@ func (l *fnl) writeOut(out cc.ExpressionNode, v *ir.Expr, pos ir.Pos) {
 func (l *fnl) exprTypeOf(_ *ir.Expr, t cc.Type) cc.Type { return t }
 
 // spawn lowers pthread_create(&t, attr, start, arg).
-func (l *fnl) spawn(args []cc.ExpressionNode, pos ir.Pos) {
-	name := startRoutine(args[2])
+// spawn creates a thread running routine (a function of the program) with
+// argument arg, and returns its handle (nil if it cannot); attr (the
+// attributes of pthread_create, or nil) is evaluated and ignored.
+func (l *fnl) spawn(routine, attr, arg cc.ExpressionNode, pos ir.Pos) *ir.Expr {
+	name := startRoutine(routine)
 	fi := l.tr.funcs[name]
 	if fi == nil {
-		l.tr.unsupported(pos, "pthread_create with a start routine that is not a function defined in the program")
-		return
+		l.tr.unsupported(pos, "a thread whose start routine is not a function defined in the program")
+		return nil
 	}
 	l.fi.spawns = true
-	if v, ok := l.tr.constInt(args[1]); !ok || v != 0 {
-		l.exprVoid(args[1]) // thread attributes are ignored
+	if attr != nil {
+		if v, ok := l.tr.constInt(attr); !ok || v != 0 {
+			l.exprVoid(attr) // thread attributes are ignored
+		}
 	}
 	in := l.ins(ir.ISpawn, pos)
 	in.Func = fi.f
@@ -367,17 +418,17 @@ func (l *fnl) spawn(args []cc.ExpressionNode, pos ir.Pos) {
 			ptypes = append(ptypes, p.Type().Decay())
 		}
 	}
-	a := l.expr(args[3])
+	a := l.expr(arg)
 	switch len(ptypes) {
 	case 0:
 	case 1:
-		in.Args = []*ir.Expr{l.convert(a, args[3].Type(), ptypes[0], pos)}
+		in.Args = []*ir.Expr{l.convert(a, arg.Type(), ptypes[0], pos)}
 	default:
 		l.tr.unsupported(pos, "thread start routine %s with %d parameters", name, len(ptypes))
 	}
 	in.Dst = l.temp(ir.Thread, pos)
 	l.emit(in)
-	l.writeOut(args[0], l.local(in.Dst, pos), pos)
+	return l.local(in.Dst, pos)
 }
 
 // malloc lowers malloc(n * sizeof(T)), calloc(n, sizeof(T)) and alloca with

@@ -37,6 +37,10 @@ type Options struct {
 	MaxNondetValues int
 	// Defines are extra -D style macro definitions ("N=3" or "DEBUG").
 	Defines []string
+	// IncludePaths are extra -I style directories, searched (in order)
+	// for #include "..." after the including file's directory and for
+	// #include <...> before the system directories, as gcc does.
+	IncludePaths []string
 	// UnderApproximate translates some constructs that are otherwise
 	// unsupported by keeping only part of their behaviour: a nondet call
 	// with too many values explores a representative subset of them (the
@@ -140,6 +144,11 @@ func CompileApprox(filename string, src []byte, opts Options) (*ir.Program, []st
 	if err != nil {
 		return nil, nil, err
 	}
+	if len(opts.IncludePaths) > 0 {
+		// IncludePaths starts with "" (the including file's directory).
+		cfg.IncludePaths = append(append(append([]string{}, cfg.IncludePaths[:1]...), opts.IncludePaths...), cfg.IncludePaths[1:]...)
+		cfg.SysIncludePaths = append(append([]string{}, opts.IncludePaths...), cfg.SysIncludePaths...)
+	}
 	sources := []cc.Source{
 		{Name: "<predefined>", Value: cfg.Predefined + defines(opts.Defines)},
 		{Name: "<builtin>", Value: cc.Builtin},
@@ -193,11 +202,20 @@ const eofSentinel = "__ncmc_eof_sentinel"
 // functions. The shim provides it empty.
 const x32Shim = "/ncmc-internal-x32-shim"
 
+// ncmcInclude is a virtual include directory searched after all others: it
+// holds the headers the front end provides (genmc.h, see genmcHeader).
+const ncmcInclude = "/ncmc-internal-include"
+
+// shimFS serves the virtual files of x32Shim and ncmcInclude; cc opens
+// every other file from the host's file system.
 type shimFS struct{}
 
 func (shimFS) Open(name string) (fs.File, error) {
-	if name == x32Shim+"/gnu/stubs-x32.h" {
+	switch name {
+	case x32Shim + "/gnu/stubs-x32.h":
 		return &memFile{name: "stubs-x32.h", r: bytes.NewReader(nil)}, nil
+	case ncmcInclude + "/genmc.h":
+		return &memFile{name: "genmc.h", r: bytes.NewReader([]byte(genmcHeader))}, nil
 	}
 	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 }
@@ -254,10 +272,12 @@ func config(dm DataModel) (*cc.Config, error) {
 		c.HostSysIncludePaths = host.HostSysIncludePaths
 		c.SysIncludePaths = append([]string{x32Shim}, host.SysIncludePaths...)
 		c.IncludePaths = append([]string{""}, append(append([]string{}, host.HostIncludePaths...), c.SysIncludePaths...)...)
-		c.FS = shimFS{}
 	default:
 		return nil, fmt.Errorf("C front end: unknown data model %q (ILP32 or LP64)", dm)
 	}
+	c.FS = shimFS{}
+	c.SysIncludePaths = append(append([]string{}, c.SysIncludePaths...), ncmcInclude)
+	c.IncludePaths = append(append([]string{}, c.IncludePaths...), ncmcInclude)
 	// Macro expansion can blow up exponentially on hostile input.
 	c.ExpansionLimit = 50_000_000
 	cfgCache[dm] = c
@@ -274,6 +294,15 @@ var (
 	// every integer type.
 	ccRangeRE = regexp.MustCompile(`^strconv\.Parse(?:Uint|Int): parsing "([^"]*)": value out of range$`)
 )
+
+// ccCascade reports whether a cc error line only follows from another
+// error: cc's notes about nodes it could not type ("TODO *cc.X missed/failed
+// type check") and complaints about the <invalid type> an undefined name
+// was given.
+func ccCascade(line string) bool {
+	return strings.Contains(line, "TODO *cc.") && strings.Contains(line, "missed/failed type check") ||
+		strings.Contains(line, "<invalid type>")
+}
 
 // ccMessage is cc's error message msg as a user reads it: without the
 // location in cc's own source, and with Go library wording replaced.
@@ -293,10 +322,14 @@ func ccMessage(msg string) string {
 // diag.ErrorList.
 func ccErrors(filename string, src []byte, err error) error {
 	col := diag.NewCollector(filename, src)
-	for _, line := range strings.Split(err.Error(), "\n") {
+	lines := strings.Split(err.Error(), "\n")
+	for _, line := range lines {
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
+		}
+		if ccCascade(line) && len(lines) > 1 {
+			continue // a consequence of another error, in cc's own words
 		}
 		if m := ccPosRE.FindStringSubmatch(line); m != nil {
 			l, _ := strconv.Atoi(m[2])

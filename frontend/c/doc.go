@@ -10,6 +10,12 @@
 // through Options. Headers included with quotes are looked up next to the
 // file first.
 //
+// Options.Defines and Options.IncludePaths are cc's -D and -I (ncmc verify
+// -DN=10 -I dir): a -I directory is searched for #include "..." after the
+// including file's directory and for #include <...> before the system
+// directories. The front end provides <genmc.h> (see below) in a directory
+// searched after all others.
+//
 // # Errors: invalid versus unsupported
 //
 // A program that is not valid C (a syntax or type error found by cc) yields
@@ -19,6 +25,13 @@
 // checker must then answer "unknown", never a verdict. Nothing is
 // approximated silently: every construct is either translated with its C
 // meaning (as restricted below) or reported.
+//
+// A file without main (an empty file included) is bad input. So is a file
+// whose brackets ((), [] and {} together) nest more than MaxNesting (1000)
+// deep: the check runs on the text before the parser sees it (the parser
+// would exhaust its stack), so brackets produced by macros or in included
+// headers are not counted. Errors name the user's file, line and column;
+// a long source line is shown as a window around the column.
 //
 // # Memory and values
 //
@@ -50,8 +63,9 @@
 // Every access to memory another thread could see is its own visible
 // instruction: reads are ILoads and writes IStores with order na, or sc for
 // objects declared _Atomic (directly or through a typedef such as
-// atomic_int); "_Atomic int *p" declarations are unsupported because the
-// parser does not record which type the qualifier applies to. Locals are IR
+// atomic_int); _Atomic(T *) p and T * _Atomic p make the pointer p atomic;
+// "_Atomic int *p" (an atomic pointee) is unsupported because the parser's
+// types do not record it. Locals are IR
 // locals (invisible to other threads) unless their address is taken or
 // they are arrays or structs: such a local lives in a heap block allocated
 // once per call of its function (so every execution of its declaration,
@@ -88,7 +102,9 @@
 // (while (c); while (c) {}) is a spin loop: it becomes a spin-assume of !c
 // (see docs/cir.md, "await").
 //
-// Functions are IR functions; only those main can reach (by calls or as
+// Functions are IR functions; a function may be called before its
+// definition (through a prototype), recursively and mutually recursively.
+// Only those main can reach (by calls or as
 // thread start routines) are translated. Calls through function pointers,
 // variadic functions, and main reading argc/argv are unsupported. Calls of
 // functions neither defined in the program nor listed below are
@@ -173,13 +189,42 @@
 //     __sync builtins: loads, stores, exchange, fetch-and-op and op-and-fetch
 //     (add, sub, and, or, xor), compare-exchange strong and weak (a weak one
 //     may also fail spuriously), test-and-set, clear and fences, with their
-//     memory orders (consume is treated as acquire). Read-modify-writes are
+//     memory orders (consume is treated as acquire). A compare-exchange
+//     failure order of release or acq_rel, which C forbids, is accepted as
+//     compilers do: as its load part, relaxed or acquire (clang's choice;
+//     gcc uses seq_cst, whose behaviours are a subset). Read-modify-writes are
 //     IRMW/ICAS, except add and sub on integers narrower than 64 bits,
 //     which are a load and a store inside an atomic section (the same under
 //     interleaving semantics) so the stored value wraps around.
 //   - Output (printf, puts, ...), sleep/usleep/sched_yield and free are
 //     no-ops whose arguments are still evaluated; using the result of an
 //     output function is unsupported. __builtin_expect(e, c) is e.
+//
+// # GenMC's genmc.h
+//
+// #include <genmc.h> gives GenMC's verification interface GenMC's meaning
+// where it has one for safety, and ignores pure hints (genmcHeader):
+//   - __VERIFIER_assume(c) is IAssume(c); __VERIFIER_nondet_int() is a
+//     nondeterministic int under the rules above (GenMC returns a
+//     pseudo-random sequence instead).
+//   - __VERIFIER_spawn(f, arg) and __VERIFIER_join(t) are pthread_create
+//     (returning the thread) and pthread_join (returning its result);
+//     __VERIFIER_spawn_symmetric and __VERIFIER_join_symmetric, hints to
+//     GenMC's symmetry reduction, are the same.
+//   - __VERIFIER_spin_end(c) is a spin-assume of c (ir.AssumeSpin: an
+//     iteration of a marked spin loop that ends with c false blocks, as in
+//     GenMC); __VERIFIER_loop_begin() and __VERIFIER_spin_start() are
+//     markers without effect.
+//   - Hints, translated as their statement or expression alone:
+//     __VERIFIER_local_write, __VERIFIER_final_write, __VERIFIER_helped_CAS,
+//     __VERIFIER_helping_CAS, __VERIFIER_speculative_read,
+//     __VERIFIER_confirming_read, __VERIFIER_confirming_CAS,
+//     __VERIFIER_final_CAS.
+//   - __VERIFIER_optional(s): s may run, and an execution that runs it is
+//     then discarded (GenMC ends the block with an assume of false).
+//   - Not modelled, so a program using them is rejected: hazard pointers
+//     (__VERIFIER_hp_*), persistency (__VERIFIER_palloc, __VERIFIER_pbarrier,
+//     __VERIFIER_persistent_storage) and recovery routines.
 //
 // The evaluation order of operands (unspecified in C) is left to right.
 package c

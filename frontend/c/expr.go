@@ -237,8 +237,12 @@ func (tr *translator) fieldAtomic(f *cc.Field) bool {
 	if td := f.Type().Typedef(); td != nil && td.IsAtomic() {
 		return true
 	}
-	if d := f.Declarator(); d != nil && d.IsAtomic() && f.Type().Kind() != cc.Ptr {
-		return true
+	if d := f.Declarator(); d != nil {
+		atomic, pointee := atomicDeclarator(d)
+		if pointee {
+			tr.unsupported(tr.pos(d), "_Atomic on the type a pointer member points to (use a typedef such as atomic_int *, or atomic_load/atomic_store)")
+		}
+		return atomic
 	}
 	return false
 }

@@ -375,7 +375,7 @@ func (tr *translator) maySpawn(n any) bool {
 	walk(n, func(x any) bool {
 		if pe, ok := x.(*cc.PostfixExpression); ok && pe.Case == cc.PostfixExpressionCall {
 			name := calleeName(pe)
-			if name == "" || name == "pthread_create" || tr.mayCreateThreads(name) {
+			if name == "" || (startArg(name) >= 0 && tr.funcs[name] == nil) || tr.mayCreateThreads(name) {
 				found = true
 			}
 		}

@@ -498,14 +498,49 @@ func (tr *translator) isAtomicDecl(d *cc.Declarator) bool {
 	if td := t.Typedef(); td != nil && td.IsAtomic() {
 		return true
 	}
-	if d.IsAtomic() {
-		if t.Kind() == cc.Ptr {
-			// "_Atomic int *p" sets the flag on p although the pointee is
-			// the atomic object; cc does not record which.
-			tr.unsupported(tr.pos(d), "_Atomic pointer declarations (use a typedef such as atomic_int, or atomic_load/atomic_store)")
-			return false
+	atomic, pointee := atomicDeclarator(d)
+	if pointee {
+		// "_Atomic int *p": the pointee is the atomic object, and cc's
+		// types do not record it, so accesses through p could not be made
+		// atomic.
+		tr.unsupported(tr.pos(d), "_Atomic on the type a pointer points to (_Atomic int *p; use a typedef such as atomic_int *p, or atomic_load/atomic_store)")
+	}
+	return atomic
+}
+
+// atomicDeclarator tells whether the object a declarator declares is
+// _Atomic (atomic), and whether its declaration makes a type it points to
+// _Atomic instead (pointee), from the syntax, as cc records only that an
+// _Atomic appeared among the declaration specifiers (Declarator.IsAtomic):
+//
+//	_Atomic int x;          x atomic
+//	_Atomic(int *) p;       p atomic (the pointer comes from the specifier)
+//	int * _Atomic p;        p atomic (the qualifier of p's own '*')
+//	int * _Atomic * q;      q not atomic: *q is
+//	_Atomic int *p;         p not atomic: *p is (pointee)
+func atomicDeclarator(d *cc.Declarator) (atomic, pointee bool) {
+	if d == nil {
+		return false, false
+	}
+	if d.Pointer == nil {
+		return d.IsAtomic(), false
+	}
+	last := d.Pointer
+	for last.Pointer != nil {
+		if hasAtomicQual(last.TypeQualifiers) {
+			pointee = true
 		}
-		return true
+		last = last.Pointer
+	}
+	return hasAtomicQual(last.TypeQualifiers), pointee || d.IsAtomic()
+}
+
+// hasAtomicQual reports whether a type qualifier list contains _Atomic.
+func hasAtomicQual(q *cc.TypeQualifiers) bool {
+	for ; q != nil; q = q.TypeQualifiers {
+		if q.TypeQualifier != nil && q.TypeQualifier.Case == cc.TypeQualifierAtomic {
+			return true
+		}
 	}
 	return false
 }

@@ -18,11 +18,19 @@ type lexer struct {
 
 	off       int // current byte offset
 	line, col int // position of off
+	// names holds one copy of each identifier's text, shared by all its
+	// tokens (and the AST's names).
+	names map[string]string
+}
+
+// newLexer returns a lexer at the start of src.
+func newLexer(file string, src []byte, errs *diag.Collector) *lexer {
+	return &lexer{file: file, src: src, errs: errs, line: 1, col: 1, names: map[string]string{}}
 }
 
 // tokenize returns all tokens of src, ending with one tEOF token.
 func tokenize(file string, src []byte, errs *diag.Collector) []token {
-	lx := &lexer{file: file, src: src, errs: errs, line: 1, col: 1}
+	lx := newLexer(file, src, errs)
 	var toks []token
 	for {
 		t := lx.next()
@@ -122,7 +130,12 @@ func (lx *lexer) next() token {
 			for lx.off+n < len(lx.src) && (isLetter(lx.src[lx.off+n]) || isDigit(lx.src[lx.off+n])) {
 				n++
 			}
-			t.lit = string(lx.src[lx.off : lx.off+n])
+			name, ok := lx.names[string(lx.src[lx.off:lx.off+n])]
+			if !ok {
+				name = string(lx.src[lx.off : lx.off+n])
+				lx.names[name] = name
+			}
+			t.lit = name
 			t.kind = tIdent
 			if k, ok := keywords[t.lit]; ok {
 				t.kind = k

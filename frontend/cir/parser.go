@@ -26,22 +26,26 @@ type parser struct {
 	file    string
 	src     []byte
 	errs    *diag.Collector
-	toks    []token
-	p       int   // index of tok in toks
-	tok     token // current token
-	prevEnd int   // end offset of the previous token
+	lx      *lexer  // tokens are read as the parser needs them
+	ahead   []token // tokens read by peek, not yet consumed
+	p       int     // number of tokens consumed before tok
+	tok     token   // current token
+	prev    token   // the token before tok (tok itself at the start)
+	prevEnd int     // end offset of the previous token
 	depth   int
 	nerr    int
 	errLine int // line of the last syntax error
 	stop    bool
 }
 
-// parse parses src; syntax errors go to errs.
+// parse parses src; syntax errors go to errs. The tokens are read one at
+// a time (only the lookahead is kept), so a large file does not hold all
+// its tokens at once.
 func parse(file string, src []byte, errs *diag.Collector) *File {
-	p := &parser{file: file, src: src, errs: errs}
-	p.toks = tokenize(file, src, errs)
+	p := &parser{file: file, src: src, errs: errs, lx: newLexer(file, src, errs)}
+	p.tok = p.lx.next()
+	p.prev = p.tok
 	p.nerr = errs.Len()
-	p.tok = p.toks[0]
 	f := &File{Name: file}
 	for p.tok.kind != tEOF && !p.stop {
 		start := p.p
@@ -55,19 +59,42 @@ func parse(file string, src []byte, errs *diag.Collector) *File {
 	return f
 }
 
+// pull returns the next token after tok and the lookahead.
+func (p *parser) pull() token {
+	if len(p.ahead) > 0 {
+		t := p.ahead[0]
+		p.ahead = p.ahead[1:]
+		return t
+	}
+	return p.lx.next() // at the end, the EOF token again
+}
+
 func (p *parser) next() {
-	if p.p < len(p.toks)-1 {
+	if p.tok.kind != tEOF {
 		p.prevEnd = p.tok.end
+		p.prev = p.tok
 		p.p++
-		p.tok = p.toks[p.p]
+		p.tok = p.pull()
 	}
 }
 
 func (p *parser) peek(k int) token {
-	if p.p+k < len(p.toks) {
-		return p.toks[p.p+k]
+	if k == 0 {
+		return p.tok
 	}
-	return p.toks[len(p.toks)-1]
+	for len(p.ahead) < k {
+		if n := len(p.ahead); (n > 0 && p.ahead[n-1].kind == tEOF) || (n == 0 && p.tok.kind == tEOF) {
+			break
+		}
+		p.ahead = append(p.ahead, p.lx.next())
+	}
+	if k <= len(p.ahead) {
+		return p.ahead[k-1]
+	}
+	if n := len(p.ahead); n > 0 {
+		return p.ahead[n-1]
+	}
+	return p.tok
 }
 
 func (p *parser) errorAt(pos ir.Pos, format string, args ...any) {
@@ -78,9 +105,11 @@ func (p *parser) errorAt(pos ir.Pos, format string, args ...any) {
 	p.errs.Errorf(pos, format, args...)
 	p.nerr++
 	if p.nerr > maxSyntaxErrors {
+		// Give up: skip to the end (the lexer still reports its errors).
 		p.stop = true
-		p.p = len(p.toks) - 1
-		p.tok = p.toks[p.p]
+		for p.tok.kind != tEOF {
+			p.next()
+		}
 	}
 }
 
@@ -309,7 +338,7 @@ func (p *parser) funcDecl(recv *RecordDecl) *FuncDecl {
 		p.next()
 		p.next()
 	}
-	if p.got(tColon) || p.toks[p.p-1].kind == tGt {
+	if p.got(tColon) || p.prev.kind == tGt {
 		d.Result = p.typ()
 	}
 	if p.tok.kind != tLBrace {
@@ -432,7 +461,7 @@ func (p *parser) stmt() Stmt {
 	case kwBreak, kwContinue:
 		s := &BranchStmt{Pos: pos, Break: p.tok.kind == kwBreak}
 		p.next()
-		p.semi(p.toks[p.p-1].kind.String())
+		p.semi(p.prev.kind.String())
 		return s
 	case kwReturn:
 		p.next()
@@ -840,7 +869,7 @@ func (p *parser) primary() Expr {
 		p.next()
 		return &IntLit{Pos: t.pos}
 	}
-	prev := p.toks[max(p.p-1, 0)]
+	prev := p.prev
 	adjacent := p.p > 0 && prev.end == t.off
 	switch {
 	case t.kind.isKeyword():
