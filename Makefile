@@ -51,6 +51,13 @@ test: deps browser fmt-check vet
 	$(GO) test -timeout 60m ./...
 	@if command -v python3 >/dev/null; then python3 -m unittest discover -s benchmarks/benchexec -p 'test_*.py'; fi
 
+# The inner loop: every package with its -short sizes (samples of the litmus
+# conformance rows, smaller differential harnesses, shorter SV-COMP timeouts):
+# about 180 CPU-seconds in all, meant to take under 2 minutes on 2 idle cores.
+# make test (CI) runs the full sizes.
+test-short: deps
+	$(GO) test -short -timeout 10m ./...
+
 # Short fuzzing of every fuzz target (FUZZTIME=60s for the full run).
 FUZZTIME ?= 10s
 fuzz: deps

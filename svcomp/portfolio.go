@@ -160,8 +160,12 @@ func Solve(ctx context.Context, prog *ir.Program, p Property, lim Limits, log io
 	if log == nil {
 		log = io.Discard
 	}
-	j := newJob(prog, p, lim, log)
-	stages := Stages(p)
+	return newJob(prog, p, lim, log).solve(ctx, Stages(p))
+}
+
+// solve runs stages for j (Solve).
+func (j *job) solve(ctx context.Context, stages []Stage) *Verdict {
+	log := j.log
 	type beside struct {
 		st     Stage
 		log    strings.Builder // the stage's own log, appended to the task's when it is done
@@ -217,7 +221,7 @@ func Solve(ctx context.Context, prog *ir.Program, p Property, lim Limits, log io
 		}
 		cur = reconcile(cur, b.out, log)
 	}
-	return &Verdict{Property: p, Answer: cur.Answer, Reason: cur.Reason, Stage: cur.Stage, Explorer: cur.Explorer, Result: cur.Result}
+	return &Verdict{Property: j.p, Answer: cur.Answer, Reason: cur.Reason, Stage: cur.Stage, Explorer: cur.Explorer, Result: cur.Result}
 }
 
 // mainLine runs the stages not marked Beside in order until one answers.

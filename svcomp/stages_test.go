@@ -95,3 +95,62 @@ int main(void) {
 		})
 	}
 }
+
+// TestSolveRule: the driver of the stages with stand-in stages: a beside
+// stage's answer stops the main line, the main line's answer stops the
+// beside stages, answers outside May are ignored, disagreeing answers give
+// unknown, and the main line runs its stages in order while they have no
+// answer.
+func TestSolveRule(t *testing.T) {
+	answer := func(name string, a Answer) func(context.Context, *StageRun) *Outcome {
+		return func(context.Context, *StageRun) *Outcome {
+			return &Outcome{Stage: name, Answer: a, Reason: name + " says " + string(a)}
+		}
+	}
+	// blocks until stopped, then answers nothing
+	waits := func(ctx context.Context, r *StageRun) *Outcome { <-ctx.Done(); return nil }
+	both := []Answer{True, False}
+	tests := []struct {
+		name   string
+		stages []Stage
+		want   Answer
+		stage  string
+		log    string
+	}{
+		{"beside stops the main line", []Stage{
+			{Name: "hunt", Beside: true, May: []Answer{False}, Run: answer("hunt", False)},
+			{Name: "main", May: both, Run: waits},
+		}, False, "hunt", "answer from stage hunt: false"},
+		{"main line stops beside", []Stage{
+			{Name: "slow", Beside: true, May: both, Run: waits},
+			{Name: "main", May: both, Run: answer("main", True)},
+		}, True, "main", "stage slow stopped: the other stages answered first"},
+		{"disagreement", []Stage{
+			{Name: "dpor", Beside: true, May: both, Run: answer("dpor", False)},
+			{Name: "main", May: both, Run: func(ctx context.Context, r *StageRun) *Outcome {
+				<-ctx.Done() // stopped by dpor's answer, but it had found true
+				return &Outcome{Stage: "main", Answer: True, Reason: "proved"}
+			}},
+		}, Unknown, "main", "the explorers disagree: main true (proved), dpor false"},
+		{"outside May", []Stage{
+			{Name: "km", Beside: true, May: []Answer{True}, Run: answer("km", False)},
+			{Name: "main", May: both, Run: answer("main", Unknown)},
+		}, Unknown, "main", ""},
+		{"main line in order", []Stage{
+			{Name: "first", May: both, Run: answer("first", Unknown)},
+			{Name: "skipped", May: both, When: func(prev *Outcome) bool { return prev.Stage != "first" }, Run: answer("skipped", False)},
+			{Name: "second", May: both, Run: answer("second", True)},
+			{Name: "after", May: both, Run: answer("after", False)},
+		}, True, "second", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var log strings.Builder
+			j := newJob(nil, UnreachCall, Limits{Timeout: 10 * time.Second, Explorer: "reference"}, &log)
+			v := j.solve(context.Background(), tc.stages)
+			if v.Answer != tc.want || v.Stage != tc.stage || !strings.Contains(log.String()+v.Reason, tc.log) {
+				t.Errorf("got %s from %s (%s), log:\n%s\nwant %s from %s, %q", v.Answer, v.Stage, v.Reason, log.String(), tc.want, tc.stage, tc.log)
+			}
+		})
+	}
+}
