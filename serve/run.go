@@ -416,6 +416,12 @@ func forbiddenPicture(g *seg.Graph, outcome string, v *seg.Violation, model stri
 // of an execution (false for one that is not a candidate).
 func explainRows(ctx context.Context, prog *ir.Program, model string, lim Limits, resp *Response,
 	rowKey func(Row) (string, bool), outcome func(*ncmc.Execution) (string, bool), display func(*seg.Graph) *seg.Graph, sw bool, swModel *seg.Model) error {
+	for _, sm := range resp.Summary {
+		if sm.Model == model && sm.Incomplete != "" || ctx.Err() != nil {
+			// an outcome not reached may be reachable: nothing to explain
+			return nil
+		}
+	}
 	var targets []string
 	for _, r := range resp.Outcomes {
 		if !r.Cells[model].Allowed {

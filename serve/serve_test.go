@@ -374,6 +374,9 @@ func TestServerBounds(t *testing.T) {
 			if inc, _ := out["incomplete"].(string); !strings.Contains(inc, tc.want) {
 				t.Errorf("incomplete %q, want it to contain %q", inc, tc.want)
 			}
+			if ex, _ := out["explanations"].([]any); len(ex) != 0 {
+				t.Errorf("%d explanations of outcomes an incomplete exploration did not reach", len(ex))
+			}
 		})
 	}
 }
