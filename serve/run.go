@@ -334,12 +334,13 @@ func analyzeLitmus(ctx context.Context, req Request, lim Limits, resp *Response)
 	if err := explainRows(ctx, t.Prog, req.Model, lim, resp, rowKey, outcome, display, sw, swModel); err != nil {
 		return err
 	}
-	// a condition no model reaches: herd's explanation of the condition
+	// a condition no model reaches (each exploring completely): herd's
+	// explanation of the condition
 	anySat := false
 	for _, r := range resp.Outcomes {
 		anySat = anySat || r.Satisfies
 	}
-	if !anySat && t.Cond.Quant != litmus.Forall && ctx.Err() == nil {
+	if !anySat && t.Cond.Quant != litmus.Forall && resp.Incomplete == "" && ctx.Err() == nil {
 		ex, err := herd.Explain(ctx, t, req.Model, lim.MaxExecutions)
 		if err != nil {
 			return err
