@@ -51,7 +51,7 @@ function updateLinks(resp) {
   const a = $("permalink");
   a.href = url;
   a.textContent = state.edited ? url + "  (your edits are not in the link)" : url;
-  $("command").textContent = resp && resp.command ? resp.command : "";
+  $("command").textContent = resp && resp.command ? resp.command + (state.edited ? "   (after saving the editor's text as " + resp.name + ")" : "") : "";
 }
 
 async function loadExample(id) {
