@@ -309,6 +309,7 @@ func analyzeLitmus(ctx context.Context, req Request, lim Limits, resp *Response)
 		if x.Why != "" {
 			opts.Highlight = x.NotSC
 			opts.HighlightNote = fmt.Sprintf("a cycle that sc forbids and %s allows: %s", req.Model, cycleWords(x.NotSC))
+			opts.Relaxed, opts.RelaxedNote = relaxedSteps(req.Model, x.Graph, x.NotSC)
 		}
 		svg, err := Draw(x.Graph, opts)
 		if err != nil {
@@ -383,6 +384,50 @@ func cycleWords(v *seg.Violation) string {
 		b.WriteString(" -" + baseRel(s.Rel) + "-> " + v.Name(s.To))
 	}
 	return b.String()
+}
+
+// relaxedSteps returns the steps of v, a cycle sc forbids in g, that model
+// does not keep, and a note that says why: under tso and pso the po
+// edges not in the model's global happens-before (ghb), under rc11 the
+// rf edges between threads that do not synchronise (not in hb). herd's
+// WhyNotSC says the same in words.
+func relaxedSteps(model string, g *seg.Graph, v *seg.Violation) ([]seg.Step, string) {
+	var rel, what string
+	switch model {
+	case "tso", "pso":
+		rel, what = "ghb", "po edge "+model+" does not keep: its write may wait in a store buffer until after the later access"
+	case "rc11":
+		rel, what = "hb", "rf edge that does not synchronise under rc11 (not release/acquire)"
+	default:
+		return nil, ""
+	}
+	m := seg.LookupModel(model)
+	if m == nil {
+		return nil, ""
+	}
+	sp, r, err := m.Relation(g, rel)
+	if err != nil {
+		return nil, "" // a model without that relation: nothing to mark
+	}
+	var out []seg.Step
+	for _, st := range v.Steps {
+		b := baseRel(st.Rel)
+		a, c := sp.Index(st.From), sp.Index(st.To)
+		if a < 0 || c < 0 || r.Has(a, c) {
+			continue
+		}
+		if model == "rc11" && (b != "rf" || st.From.IsInit() || st.From.ID.T == st.To.ID.T) {
+			continue
+		}
+		if model != "rc11" && b != "po" {
+			continue
+		}
+		out = append(out, st)
+	}
+	if len(out) == 0 {
+		return nil, ""
+	}
+	return out, "dashed: " + what
 }
 
 // whyLines says why a non-SC execution is allowed.
@@ -560,6 +605,7 @@ func analyzeCIR(ctx context.Context, req Request, lim Limits, resp *Response) er
 		if why != "" {
 			opts.Highlight = notSC
 			opts.HighlightNote = fmt.Sprintf("a cycle that sc forbids and %s allows: %s", req.Model, cycleWords(notSC))
+			opts.Relaxed, opts.RelaxedNote = relaxedSteps(req.Model, p.g, notSC)
 		}
 		svg, err := Draw(p.g, opts)
 		if err != nil {

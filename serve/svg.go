@@ -25,6 +25,11 @@ type DrawOpts struct {
 	// HighlightNote explains the highlighted edges in the legend (default:
 	// the cycle that the violation's axiom forbids).
 	HighlightNote string
+	// Relaxed lists steps of the highlighted cycle that the model of the
+	// picture does not keep (a po edge tso relaxes, an rf edge that does
+	// not synchronise); they are drawn dashed and RelaxedNote explains them.
+	Relaxed     []seg.Step
+	RelaxedNote string
 }
 
 // relColor is the colour of each relation in pictures; relations not
@@ -76,9 +81,9 @@ type drawEdge struct {
 // in explanations ("a: W(rlx) x=1"). The output depends only on g and opts.
 //
 // Every edge is an SVG group of class "edge" with attributes data-rel,
-// data-from and data-to (the events' short names) and data-hl="1" when it
-// belongs to the highlighted cycle, so that tests and scripts can read the
-// picture.
+// data-from and data-to (the events' short names), data-hl="1" when it
+// belongs to the highlighted cycle and data-relaxed="1" when it is one of
+// opts.Relaxed, so that tests and scripts can read the picture.
 func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 	sp := seg.NewSpace(g)
 	nLocs := len(sp.Locs())
@@ -110,6 +115,14 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 			hlNode[a], hlNode[b] = true, true
 			hlEdge[key{a, b, rel}] = true
 			extra = append(extra, key{a, b, rel})
+		}
+	}
+
+	relaxed := map[key]bool{}
+	for _, st := range opts.Relaxed {
+		a, b := sp.Index(st.From), sp.Index(st.To)
+		if a >= 0 && b >= 0 {
+			relaxed[key{a, b, baseRel(st.Rel)}] = true
 		}
 	}
 
@@ -225,6 +238,9 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 	if v := opts.Highlight; v != nil {
 		width = math.Max(width, 2*margin+46+textW(highlightLegend(v, opts.HighlightNote))*0.9)
 	}
+	if len(opts.Relaxed) > 0 {
+		width = math.Max(width, 2*margin+46+textW(opts.RelaxedNote)*0.9)
+	}
 	colX := func(t int) float64 {
 		x := (width - total) / 2
 		for u := 0; u < t; u++ {
@@ -328,7 +344,7 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 	sort.Strings(others)
 	legend = append(legend, others...)
 	legendY := height
-	height += 22 * float64(len(legend)+btoi(opts.Highlight != nil))
+	height += 22 * float64(len(legend)+btoi(opts.Highlight != nil)+btoi(len(relaxed) > 0))
 	height += margin
 
 	var b strings.Builder
@@ -397,11 +413,11 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 			w = "3.5"
 		}
 		dash := ""
-		if k.rel == "spawn" || k.rel == "join" {
+		if k.rel == "spawn" || k.rel == "join" || relaxed[k] {
 			dash = ` stroke-dasharray="6,4"`
 		}
-		fmt.Fprintf(&b, `<g class="edge" data-rel="%s" data-from="%s" data-to="%s" data-hl="%d"><path d="%s" fill="none" stroke="%s" stroke-width="%s"%s marker-end="url(#arr%s)"/></g>`+"\n",
-			esc(k.rel), esc(nodes[pos[k.a]].name), esc(nodes[pos[k.b]].name), btoi(hlEdge[k]), geoms[i].path, c, w, dash, strings.TrimPrefix(c, "#"))
+		fmt.Fprintf(&b, `<g class="edge" data-rel="%s" data-from="%s" data-to="%s" data-hl="%d" data-relaxed="%d"><path d="%s" fill="none" stroke="%s" stroke-width="%s"%s marker-end="url(#arr%s)"/></g>`+"\n",
+			esc(k.rel), esc(nodes[pos[k.a]].name), esc(nodes[pos[k.b]].name), btoi(hlEdge[k]), btoi(relaxed[k]), geoms[i].path, c, w, dash, strings.TrimPrefix(c, "#"))
 	}
 	for _, n := range nodes {
 		fill, stroke, sw, weight := "white", "#999", "1", ""
@@ -435,6 +451,11 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 		}
 		fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s" stroke-width="2" marker-end="url(#arr%s)"/><text x="%d" y="%.1f" font-size="12" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" fill="%s">%s</text>`+"\n",
 			margin, y, margin+36, y, c, strings.TrimPrefix(c, "#"), margin+46, y+4, c, esc(doc))
+		y += 22
+	}
+	if len(relaxed) > 0 {
+		fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#000" stroke-width="2" stroke-dasharray="6,4"/><text x="%d" y="%.1f" font-size="12" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">%s</text>`+"\n",
+			margin, y, margin+36, y, margin+46, y+4, esc(opts.RelaxedNote))
 		y += 22
 	}
 	if v := opts.Highlight; v != nil {
