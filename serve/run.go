@@ -535,7 +535,8 @@ func analyzeCIR(ctx context.Context, req Request, lim Limits, resp *Response) er
 		state string
 		msg   string
 	}
-	var pics []pic
+	var pics []pic // the first lim.MaxPictures executions of the selected model
+	nPics := 0
 	for _, m := range Models {
 		cells := map[string]*Cell{}
 		sum := ModelSummary{Model: m, Verdict: "verified"}
@@ -572,7 +573,10 @@ func analyzeCIR(ctx context.Context, req Request, lim Limits, resp *Response) er
 			}
 			sum.Executions++
 			if m == req.Model {
-				pics = append(pics, pic{g: x.G, state: state, msg: msg})
+				nPics++
+				if len(pics) < lim.MaxPictures {
+					pics = append(pics, pic{g: x.G, state: state, msg: msg})
+				}
 			}
 			return true
 		})
@@ -590,12 +594,9 @@ func analyzeCIR(ctx context.Context, req Request, lim Limits, resp *Response) er
 		}
 	}
 	resp.Outcomes = tb.sorted()
+	resp.Omitted = nPics - len(pics)
 	for i, p := range pics {
-		if i >= lim.MaxPictures {
-			resp.Omitted = len(pics) - i
-			break
-		}
-		caption := []string{fmt.Sprintf("execution %d of %d under %s: final state %s", i+1, len(pics), req.Model, p.state)}
+		caption := []string{fmt.Sprintf("execution %d of %d under %s: final state %s", i+1, nPics, req.Model, p.state)}
 		if p.msg != "" {
 			caption = append(caption, "ends in an error: "+p.msg)
 		}

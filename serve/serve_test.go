@@ -222,6 +222,18 @@ func TestAnalyzeCIR(t *testing.T) {
 	if r.Command != "ncmc verify --model sc examples/sb.cir" {
 		t.Errorf("command %q", r.Command)
 	}
+	// the picture bound
+	lim := DefaultLimits
+	lim.MaxPictures = 2
+	for _, kind := range []string{"examples/sb.cir", "examples/litmus/SB.litmus"} {
+		r, err = Analyze(context.Background(), Request{Source: readExample(t, kind), Name: kind, Model: "tso"}, lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Executions) != 2 || r.Omitted != 2 {
+			t.Errorf("%s: %d pictures, %d omitted; want 2 and 2", kind, len(r.Executions), r.Omitted)
+		}
+	}
 }
 
 func TestAnalyzeErrors(t *testing.T) {
