@@ -274,6 +274,9 @@ func analyzeLitmus(ctx context.Context, req Request, lim Limits, resp *Response)
 	}
 	resp.Outcomes = tb.sorted()
 	sw, swModel := swFor(req.Model)
+	// x86 events as herd draws them, except under ra and rc11 where the
+	// orders of the C11 mapping matter
+	hw := strings.HasPrefix(t.Arch, "X86") && !sw
 
 	// the selected model's executions: those that satisfy the condition
 	// first, then those sc forbids, then the others
@@ -305,7 +308,7 @@ func analyzeLitmus(ctx context.Context, req Request, lim Limits, resp *Response)
 		if len(x.Races) > 0 {
 			caption = append(caption, fmt.Sprintf("%d data race(s): %s", len(x.Races), x.Races[0]))
 		}
-		opts := DrawOpts{Title: caption, SW: sw, SWModel: swModel}
+		opts := DrawOpts{Title: caption, SW: sw, SWModel: swModel, Hardware: hw}
 		if x.Why != "" {
 			opts.Highlight = x.NotSC
 			opts.HighlightNote = fmt.Sprintf("a cycle that sc forbids and %s allows: %s", req.Model, cycleWords(x.NotSC))
@@ -332,7 +335,7 @@ func analyzeLitmus(ctx context.Context, req Request, lim Limits, resp *Response)
 	display := func(g *seg.Graph) *seg.Graph { return herd.DisplayGraph(t, g) }
 	// rows that end in an error are not explained (herd has no such rows)
 	rowKey := func(r Row) (string, bool) { return r.State, r.Error == "" }
-	if err := explainRows(ctx, t.Prog, req.Model, lim, resp, rowKey, outcome, display, sw, swModel); err != nil {
+	if err := explainRows(ctx, t.Prog, req.Model, lim, resp, rowKey, outcome, display, sw, swModel, hw); err != nil {
 		return err
 	}
 	// a condition no model reaches (each exploring completely): herd's
@@ -350,7 +353,7 @@ func analyzeLitmus(ctx context.Context, req Request, lim Limits, resp *Response)
 		if len(ex.Examples) > 0 {
 			x := ex.Examples[0]
 			e.Axiom, e.Cycle = x.Violation.Axiom, x.Violation.String()
-			p, err := forbiddenPicture(x.Graph, x.Outcome, x.Violation, req.Model, sw, swModel)
+			p, err := forbiddenPicture(x.Graph, x.Outcome, x.Violation, req.Model, sw, swModel, hw)
 			if err != nil {
 				return err
 			}
@@ -441,14 +444,14 @@ func whyLines(model string, notSC *seg.Violation, why string) []string {
 	return nil
 }
 
-func forbiddenPicture(g *seg.Graph, outcome string, v *seg.Violation, model string, sw bool, swModel *seg.Model) (*Picture, error) {
+func forbiddenPicture(g *seg.Graph, outcome string, v *seg.Violation, model string, sw bool, swModel *seg.Model, hw bool) (*Picture, error) {
 	caption := []string{fmt.Sprintf("FORBIDDEN under %s: outcome %s", model, outcome),
 		fmt.Sprintf("this would-be execution violates axiom %s (%s %s):", v.Axiom, v.Kind, v.Expr),
 		"the highlighted edges form the cycle " + cycleWords(v)}
 	if s := axiomWords[model+"/"+v.Axiom]; s != "" {
 		caption = append(caption, strings.Split(s, "\n")...)
 	}
-	svg, err := Draw(g, DrawOpts{Title: caption, SW: sw, SWModel: swModel, Highlight: v})
+	svg, err := Draw(g, DrawOpts{Title: caption, SW: sw, SWModel: swModel, Highlight: v, Hardware: hw})
 	if err != nil {
 		return nil, err
 	}
@@ -461,7 +464,7 @@ func forbiddenPicture(g *seg.Graph, outcome string, v *seg.Violation, model stri
 // rowKey gives the key of a row that can be explained, outcome the key
 // of an execution (false for one that is not a candidate).
 func explainRows(ctx context.Context, prog *ir.Program, model string, lim Limits, resp *Response,
-	rowKey func(Row) (string, bool), outcome func(*ncmc.Execution) (string, bool), display func(*seg.Graph) *seg.Graph, sw bool, swModel *seg.Model) error {
+	rowKey func(Row) (string, bool), outcome func(*ncmc.Execution) (string, bool), display func(*seg.Graph) *seg.Graph, sw bool, swModel *seg.Model, hw bool) error {
 	for _, sm := range resp.Summary {
 		if sm.Model == model && sm.Incomplete != "" || ctx.Err() != nil {
 			// an outcome not reached may be reachable: nothing to explain
@@ -500,7 +503,7 @@ func explainRows(ctx context.Context, prog *ir.Program, model string, lim Limits
 		}
 		e.Candidates, e.Weak = f.candidates, f.weak
 		e.Axiom, e.Cycle = f.v.Axiom, f.v.String()
-		p, err := forbiddenPicture(f.g, s, f.v, model, sw, swModel)
+		p, err := forbiddenPicture(f.g, s, f.v, model, sw, swModel, hw)
 		if err != nil {
 			return err
 		}
@@ -614,7 +617,7 @@ func analyzeCIR(ctx context.Context, req Request, lim Limits, resp *Response) er
 		}
 		resp.Executions = append(resp.Executions, Picture{Outcome: p.state, Caption: caption, SVG: svg})
 	}
-	return explainRows(ctx, prog, req.Model, lim, resp, rowKey, outcome, func(g *seg.Graph) *seg.Graph { return g }, sw, swModel)
+	return explainRows(ctx, prog, req.Model, lim, resp, rowKey, outcome, func(g *seg.Graph) *seg.Graph { return g }, sw, swModel, false)
 }
 
 // cirState renders the final values of a CIR program's globals:

@@ -399,3 +399,33 @@ func TestServerBounds(t *testing.T) {
 		})
 	}
 }
+
+// TestAnalyzeX86 checks the explanation of a condition no model reaches
+// and herd's x86 labels (no C11 orders) under tso, C11 orders under rc11.
+func TestAnalyzeX86(t *testing.T) {
+	src := readExample(t, "examples/litmus/SB+mfences.x86.litmus")
+	for _, tc := range []struct {
+		model, axiom string
+		labels       []string
+	}{
+		{"tso", "tso", []string{">a: W x=1<", ">b: MFENCE<", ">c: R y=0<"}},
+		{"rc11", "", []string{">a: W(rel) x=1<", ">b: F(sc)<", ">c: R(acq) y=0<"}},
+	} {
+		r, err := Analyze(context.Background(), Request{Source: src, Model: tc.model}, DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Explanations) != 1 || r.Explanations[0].Picture == nil {
+			t.Fatalf("%s: explanations %+v", tc.model, r.Explanations)
+		}
+		ex := r.Explanations[0]
+		if !strings.HasPrefix(ex.Outcome, "the condition exists") || (tc.axiom != "" && ex.Axiom != tc.axiom) {
+			t.Errorf("%s: explanation of %q by axiom %q", tc.model, ex.Outcome, ex.Axiom)
+		}
+		for _, l := range tc.labels {
+			if !strings.Contains(ex.Picture.SVG, l) {
+				t.Errorf("%s: no label %q in the picture", tc.model, l)
+			}
+		}
+	}
+}

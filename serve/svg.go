@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -30,6 +31,10 @@ type DrawOpts struct {
 	// not synchronise); they are drawn dashed and RelaxedNote explains them.
 	Relaxed     []seg.Step
 	RelaxedNote string
+	// Hardware labels events as herd's x86 pictures do, without C11
+	// memory orders ("a: W x=1", "b: MFENCE"): the orders the x86 front
+	// end attaches (see frontend/litmus) mean nothing under tso.
+	Hardware bool
 }
 
 // relColor is the colour of each relation in pictures; relations not
@@ -204,7 +209,7 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 	for t, th := range g.Threads {
 		colW[t] = math.Max(90, textW(threadName(g, t)))
 		for i := range th {
-			colW[t] = math.Max(colW[t], textW(label(sp, sp.EventIndex(seg.EventID{T: int32(t), I: int32(i)}))))
+			colW[t] = math.Max(colW[t], textW(label(sp, sp.EventIndex(seg.EventID{T: int32(t), I: int32(i)}), opts.Hardware)))
 		}
 		colW[t] += 16
 		total += colW[t]
@@ -316,8 +321,8 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 		for i := range th {
 			n := sp.EventIndex(seg.EventID{T: int32(t), I: int32(i)})
 			pos[n] = len(nodes)
-			nodes = append(nodes, drawNode{idx: n, label: label(sp, n), full: sp.NodeLabel(n), name: sp.NodeName(n), x: colX(t),
-				y: y0 + float64(i)*rowGap + nodeH/2, w: textW(label(sp, n)) + 16, hl: hlNode[n]})
+			nodes = append(nodes, drawNode{idx: n, label: label(sp, n, opts.Hardware), full: sp.NodeLabel(n), name: sp.NodeName(n), x: colX(t),
+				y: y0 + float64(i)*rowGap + nodeH/2, w: textW(label(sp, n, opts.Hardware)) + 16, hl: hlNode[n]})
 		}
 	}
 	height := y0 + float64(max(maxLen, 1)-1)*rowGap + nodeH + 40
@@ -568,9 +573,20 @@ func threadName(g *seg.Graph, t int) string {
 // label is the node's tooltip).
 const maxLabel = 36
 
-// label is node i's label, cut to maxLabel characters.
-func label(sp *seg.Space, i int) string {
-	l := []rune(sp.NodeLabel(i))
+// orderRE matches the memory order of an access's label ("W(rel) ").
+var orderRE = regexp.MustCompile(`^([a-z]+: (?:R|W|RMW))\([a-z_]+\) `)
+
+// label is node i's label, cut to maxLabel characters; hardware drops
+// the memory orders of accesses and names a seq_cst fence MFENCE.
+func label(sp *seg.Space, i int, hardware bool) string {
+	s := sp.NodeLabel(i)
+	if hardware {
+		s = orderRE.ReplaceAllString(s, "$1 ")
+		if strings.HasSuffix(s, ": F(sc)") {
+			s = strings.TrimSuffix(s, "F(sc)") + "MFENCE"
+		}
+	}
+	l := []rune(s)
 	if len(l) > maxLabel {
 		return string(l[:maxLabel-1]) + "…"
 	}
