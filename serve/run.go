@@ -274,6 +274,9 @@ func analyzeLitmus(ctx context.Context, req Request, lim Limits, resp *Response)
 	}
 	resp.Outcomes = tb.sorted()
 	sw, swModel := swFor(req.Model)
+	// x86 events as herd draws them, except under ra and rc11 where the
+	// orders of the C11 mapping matter
+	hw := strings.HasPrefix(t.Arch, "X86") && !sw
 
 	// the selected model's executions: those that satisfy the condition
 	// first, then those sc forbids, then the others
@@ -305,10 +308,11 @@ func analyzeLitmus(ctx context.Context, req Request, lim Limits, resp *Response)
 		if len(x.Races) > 0 {
 			caption = append(caption, fmt.Sprintf("%d data race(s): %s", len(x.Races), x.Races[0]))
 		}
-		opts := DrawOpts{Title: caption, SW: sw, SWModel: swModel}
+		opts := DrawOpts{Title: caption, SW: sw, SWModel: swModel, Hardware: hw}
 		if x.Why != "" {
 			opts.Highlight = x.NotSC
 			opts.HighlightNote = fmt.Sprintf("a cycle that sc forbids and %s allows: %s", req.Model, cycleWords(x.NotSC))
+			opts.Relaxed, opts.RelaxedNote = relaxedSteps(req.Model, x.Graph, x.NotSC)
 		}
 		svg, err := Draw(x.Graph, opts)
 		if err != nil {
@@ -331,15 +335,16 @@ func analyzeLitmus(ctx context.Context, req Request, lim Limits, resp *Response)
 	display := func(g *seg.Graph) *seg.Graph { return herd.DisplayGraph(t, g) }
 	// rows that end in an error are not explained (herd has no such rows)
 	rowKey := func(r Row) (string, bool) { return r.State, r.Error == "" }
-	if err := explainRows(ctx, t.Prog, req.Model, lim, resp, rowKey, outcome, display, sw, swModel); err != nil {
+	if err := explainRows(ctx, t.Prog, req.Model, lim, resp, rowKey, outcome, display, sw, swModel, hw); err != nil {
 		return err
 	}
-	// a condition no model reaches: herd's explanation of the condition
+	// a condition no model reaches (each exploring completely): herd's
+	// explanation of the condition
 	anySat := false
 	for _, r := range resp.Outcomes {
 		anySat = anySat || r.Satisfies
 	}
-	if !anySat && t.Cond.Quant != litmus.Forall && ctx.Err() == nil {
+	if !anySat && t.Cond.Quant != litmus.Forall && resp.Incomplete == "" && ctx.Err() == nil {
 		ex, err := herd.Explain(ctx, t, req.Model, lim.MaxExecutions)
 		if err != nil {
 			return err
@@ -348,7 +353,7 @@ func analyzeLitmus(ctx context.Context, req Request, lim Limits, resp *Response)
 		if len(ex.Examples) > 0 {
 			x := ex.Examples[0]
 			e.Axiom, e.Cycle = x.Violation.Axiom, x.Violation.String()
-			p, err := forbiddenPicture(x.Graph, x.Outcome, x.Violation, req.Model, sw, swModel)
+			p, err := forbiddenPicture(x.Graph, x.Outcome, x.Violation, req.Model, sw, swModel, hw)
 			if err != nil {
 				return err
 			}
@@ -384,6 +389,50 @@ func cycleWords(v *seg.Violation) string {
 	return b.String()
 }
 
+// relaxedSteps returns the steps of v, a cycle sc forbids in g, that model
+// does not keep, and a note that says why: under tso and pso the po
+// edges not in the model's global happens-before (ghb), under rc11 the
+// rf edges between threads that do not synchronise (not in hb). herd's
+// WhyNotSC says the same in words.
+func relaxedSteps(model string, g *seg.Graph, v *seg.Violation) ([]seg.Step, string) {
+	var rel, what string
+	switch model {
+	case "tso", "pso":
+		rel, what = "ghb", "po edge "+model+" does not keep: its write may wait in a store buffer until after the later access"
+	case "rc11":
+		rel, what = "hb", "rf edge that does not synchronise under rc11 (not release/acquire)"
+	default:
+		return nil, ""
+	}
+	m := seg.LookupModel(model)
+	if m == nil {
+		return nil, ""
+	}
+	sp, r, err := m.Relation(g, rel)
+	if err != nil {
+		return nil, "" // a model without that relation: nothing to mark
+	}
+	var out []seg.Step
+	for _, st := range v.Steps {
+		b := baseRel(st.Rel)
+		a, c := sp.Index(st.From), sp.Index(st.To)
+		if a < 0 || c < 0 || r.Has(a, c) {
+			continue
+		}
+		if model == "rc11" && (b != "rf" || st.From.IsInit() || st.From.ID.T == st.To.ID.T) {
+			continue
+		}
+		if model != "rc11" && b != "po" {
+			continue
+		}
+		out = append(out, st)
+	}
+	if len(out) == 0 {
+		return nil, ""
+	}
+	return out, "dashed: " + what
+}
+
 // whyLines says why a non-SC execution is allowed.
 func whyLines(model string, notSC *seg.Violation, why string) []string {
 	switch {
@@ -395,14 +444,14 @@ func whyLines(model string, notSC *seg.Violation, why string) []string {
 	return nil
 }
 
-func forbiddenPicture(g *seg.Graph, outcome string, v *seg.Violation, model string, sw bool, swModel *seg.Model) (*Picture, error) {
+func forbiddenPicture(g *seg.Graph, outcome string, v *seg.Violation, model string, sw bool, swModel *seg.Model, hw bool) (*Picture, error) {
 	caption := []string{fmt.Sprintf("FORBIDDEN under %s: outcome %s", model, outcome),
 		fmt.Sprintf("this would-be execution violates axiom %s (%s %s):", v.Axiom, v.Kind, v.Expr),
 		"the highlighted edges form the cycle " + cycleWords(v)}
 	if s := axiomWords[model+"/"+v.Axiom]; s != "" {
 		caption = append(caption, strings.Split(s, "\n")...)
 	}
-	svg, err := Draw(g, DrawOpts{Title: caption, SW: sw, SWModel: swModel, Highlight: v})
+	svg, err := Draw(g, DrawOpts{Title: caption, SW: sw, SWModel: swModel, Highlight: v, Hardware: hw})
 	if err != nil {
 		return nil, err
 	}
@@ -415,7 +464,13 @@ func forbiddenPicture(g *seg.Graph, outcome string, v *seg.Violation, model stri
 // rowKey gives the key of a row that can be explained, outcome the key
 // of an execution (false for one that is not a candidate).
 func explainRows(ctx context.Context, prog *ir.Program, model string, lim Limits, resp *Response,
-	rowKey func(Row) (string, bool), outcome func(*ncmc.Execution) (string, bool), display func(*seg.Graph) *seg.Graph, sw bool, swModel *seg.Model) error {
+	rowKey func(Row) (string, bool), outcome func(*ncmc.Execution) (string, bool), display func(*seg.Graph) *seg.Graph, sw bool, swModel *seg.Model, hw bool) error {
+	for _, sm := range resp.Summary {
+		if sm.Model == model && sm.Incomplete != "" || ctx.Err() != nil {
+			// an outcome not reached may be reachable: nothing to explain
+			return nil
+		}
+	}
 	var targets []string
 	for _, r := range resp.Outcomes {
 		if !r.Cells[model].Allowed {
@@ -448,7 +503,7 @@ func explainRows(ctx context.Context, prog *ir.Program, model string, lim Limits
 		}
 		e.Candidates, e.Weak = f.candidates, f.weak
 		e.Axiom, e.Cycle = f.v.Axiom, f.v.String()
-		p, err := forbiddenPicture(f.g, s, f.v, model, sw, swModel)
+		p, err := forbiddenPicture(f.g, s, f.v, model, sw, swModel, hw)
 		if err != nil {
 			return err
 		}
@@ -483,7 +538,8 @@ func analyzeCIR(ctx context.Context, req Request, lim Limits, resp *Response) er
 		state string
 		msg   string
 	}
-	var pics []pic
+	var pics []pic // the first lim.MaxPictures executions of the selected model
+	nPics := 0
 	for _, m := range Models {
 		cells := map[string]*Cell{}
 		sum := ModelSummary{Model: m, Verdict: "verified"}
@@ -520,7 +576,10 @@ func analyzeCIR(ctx context.Context, req Request, lim Limits, resp *Response) er
 			}
 			sum.Executions++
 			if m == req.Model {
-				pics = append(pics, pic{g: x.G, state: state, msg: msg})
+				nPics++
+				if len(pics) < lim.MaxPictures {
+					pics = append(pics, pic{g: x.G, state: state, msg: msg})
+				}
 			}
 			return true
 		})
@@ -538,12 +597,9 @@ func analyzeCIR(ctx context.Context, req Request, lim Limits, resp *Response) er
 		}
 	}
 	resp.Outcomes = tb.sorted()
+	resp.Omitted = nPics - len(pics)
 	for i, p := range pics {
-		if i >= lim.MaxPictures {
-			resp.Omitted = len(pics) - i
-			break
-		}
-		caption := []string{fmt.Sprintf("execution %d of %d under %s: final state %s", i+1, len(pics), req.Model, p.state)}
+		caption := []string{fmt.Sprintf("execution %d of %d under %s: final state %s", i+1, nPics, req.Model, p.state)}
 		if p.msg != "" {
 			caption = append(caption, "ends in an error: "+p.msg)
 		}
@@ -553,6 +609,7 @@ func analyzeCIR(ctx context.Context, req Request, lim Limits, resp *Response) er
 		if why != "" {
 			opts.Highlight = notSC
 			opts.HighlightNote = fmt.Sprintf("a cycle that sc forbids and %s allows: %s", req.Model, cycleWords(notSC))
+			opts.Relaxed, opts.RelaxedNote = relaxedSteps(req.Model, p.g, notSC)
 		}
 		svg, err := Draw(p.g, opts)
 		if err != nil {
@@ -560,7 +617,7 @@ func analyzeCIR(ctx context.Context, req Request, lim Limits, resp *Response) er
 		}
 		resp.Executions = append(resp.Executions, Picture{Outcome: p.state, Caption: caption, SVG: svg})
 	}
-	return explainRows(ctx, prog, req.Model, lim, resp, rowKey, outcome, func(g *seg.Graph) *seg.Graph { return g }, sw, swModel)
+	return explainRows(ctx, prog, req.Model, lim, resp, rowKey, outcome, func(g *seg.Graph) *seg.Graph { return g }, sw, swModel, false)
 }
 
 // cirState renders the final values of a CIR program's globals:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -25,6 +26,15 @@ type DrawOpts struct {
 	// HighlightNote explains the highlighted edges in the legend (default:
 	// the cycle that the violation's axiom forbids).
 	HighlightNote string
+	// Relaxed lists steps of the highlighted cycle that the model of the
+	// picture does not keep (a po edge tso relaxes, an rf edge that does
+	// not synchronise); they are drawn dashed and RelaxedNote explains them.
+	Relaxed     []seg.Step
+	RelaxedNote string
+	// Hardware labels events as herd's x86 pictures do, without C11
+	// memory orders ("a: W x=1", "b: MFENCE"): the orders the x86 front
+	// end attaches (see frontend/litmus) mean nothing under tso.
+	Hardware bool
 }
 
 // relColor is the colour of each relation in pictures; relations not
@@ -76,9 +86,9 @@ type drawEdge struct {
 // in explanations ("a: W(rlx) x=1"). The output depends only on g and opts.
 //
 // Every edge is an SVG group of class "edge" with attributes data-rel,
-// data-from and data-to (the events' short names) and data-hl="1" when it
-// belongs to the highlighted cycle, so that tests and scripts can read the
-// picture.
+// data-from and data-to (the events' short names), data-hl="1" when it
+// belongs to the highlighted cycle and data-relaxed="1" when it is one of
+// opts.Relaxed, so that tests and scripts can read the picture.
 func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 	sp := seg.NewSpace(g)
 	nLocs := len(sp.Locs())
@@ -110,6 +120,14 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 			hlNode[a], hlNode[b] = true, true
 			hlEdge[key{a, b, rel}] = true
 			extra = append(extra, key{a, b, rel})
+		}
+	}
+
+	relaxed := map[key]bool{}
+	for _, st := range opts.Relaxed {
+		a, b := sp.Index(st.From), sp.Index(st.To)
+		if a >= 0 && b >= 0 {
+			relaxed[key{a, b, baseRel(st.Rel)}] = true
 		}
 	}
 
@@ -191,7 +209,7 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 	for t, th := range g.Threads {
 		colW[t] = math.Max(90, textW(threadName(g, t)))
 		for i := range th {
-			colW[t] = math.Max(colW[t], textW(label(sp, sp.EventIndex(seg.EventID{T: int32(t), I: int32(i)}))))
+			colW[t] = math.Max(colW[t], textW(label(sp, sp.EventIndex(seg.EventID{T: int32(t), I: int32(i)}), opts.Hardware)))
 		}
 		colW[t] += 16
 		total += colW[t]
@@ -224,6 +242,9 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 	}
 	if v := opts.Highlight; v != nil {
 		width = math.Max(width, 2*margin+46+textW(highlightLegend(v, opts.HighlightNote))*0.9)
+	}
+	if len(opts.Relaxed) > 0 {
+		width = math.Max(width, 2*margin+46+textW(opts.RelaxedNote)*0.9)
 	}
 	colX := func(t int) float64 {
 		x := (width - total) / 2
@@ -300,8 +321,8 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 		for i := range th {
 			n := sp.EventIndex(seg.EventID{T: int32(t), I: int32(i)})
 			pos[n] = len(nodes)
-			nodes = append(nodes, drawNode{idx: n, label: label(sp, n), full: sp.NodeLabel(n), name: sp.NodeName(n), x: colX(t),
-				y: y0 + float64(i)*rowGap + nodeH/2, w: textW(label(sp, n)) + 16, hl: hlNode[n]})
+			nodes = append(nodes, drawNode{idx: n, label: label(sp, n, opts.Hardware), full: sp.NodeLabel(n), name: sp.NodeName(n), x: colX(t),
+				y: y0 + float64(i)*rowGap + nodeH/2, w: textW(label(sp, n, opts.Hardware)) + 16, hl: hlNode[n]})
 		}
 	}
 	height := y0 + float64(max(maxLen, 1)-1)*rowGap + nodeH + 40
@@ -328,7 +349,7 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 	sort.Strings(others)
 	legend = append(legend, others...)
 	legendY := height
-	height += 22 * float64(len(legend)+btoi(opts.Highlight != nil))
+	height += 22 * float64(len(legend)+btoi(opts.Highlight != nil)+btoi(len(relaxed) > 0))
 	height += margin
 
 	var b strings.Builder
@@ -397,11 +418,11 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 			w = "3.5"
 		}
 		dash := ""
-		if k.rel == "spawn" || k.rel == "join" {
+		if k.rel == "spawn" || k.rel == "join" || relaxed[k] {
 			dash = ` stroke-dasharray="6,4"`
 		}
-		fmt.Fprintf(&b, `<g class="edge" data-rel="%s" data-from="%s" data-to="%s" data-hl="%d"><path d="%s" fill="none" stroke="%s" stroke-width="%s"%s marker-end="url(#arr%s)"/></g>`+"\n",
-			esc(k.rel), esc(nodes[pos[k.a]].name), esc(nodes[pos[k.b]].name), btoi(hlEdge[k]), geoms[i].path, c, w, dash, strings.TrimPrefix(c, "#"))
+		fmt.Fprintf(&b, `<g class="edge" data-rel="%s" data-from="%s" data-to="%s" data-hl="%d" data-relaxed="%d"><path d="%s" fill="none" stroke="%s" stroke-width="%s"%s marker-end="url(#arr%s)"/></g>`+"\n",
+			esc(k.rel), esc(nodes[pos[k.a]].name), esc(nodes[pos[k.b]].name), btoi(hlEdge[k]), btoi(relaxed[k]), geoms[i].path, c, w, dash, strings.TrimPrefix(c, "#"))
 	}
 	for _, n := range nodes {
 		fill, stroke, sw, weight := "white", "#999", "1", ""
@@ -435,6 +456,11 @@ func Draw(g *seg.Graph, opts DrawOpts) (string, error) {
 		}
 		fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s" stroke-width="2" marker-end="url(#arr%s)"/><text x="%d" y="%.1f" font-size="12" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" fill="%s">%s</text>`+"\n",
 			margin, y, margin+36, y, c, strings.TrimPrefix(c, "#"), margin+46, y+4, c, esc(doc))
+		y += 22
+	}
+	if len(relaxed) > 0 {
+		fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#000" stroke-width="2" stroke-dasharray="6,4"/><text x="%d" y="%.1f" font-size="12" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">%s</text>`+"\n",
+			margin, y, margin+36, y, margin+46, y+4, esc(opts.RelaxedNote))
 		y += 22
 	}
 	if v := opts.Highlight; v != nil {
@@ -547,9 +573,20 @@ func threadName(g *seg.Graph, t int) string {
 // label is the node's tooltip).
 const maxLabel = 36
 
-// label is node i's label, cut to maxLabel characters.
-func label(sp *seg.Space, i int) string {
-	l := []rune(sp.NodeLabel(i))
+// orderRE matches the memory order of an access's label ("W(rel) ").
+var orderRE = regexp.MustCompile(`^([a-z]+: (?:R|W|RMW))\([a-z_]+\) `)
+
+// label is node i's label, cut to maxLabel characters; hardware drops
+// the memory orders of accesses and names a seq_cst fence MFENCE.
+func label(sp *seg.Space, i int, hardware bool) string {
+	s := sp.NodeLabel(i)
+	if hardware {
+		s = orderRE.ReplaceAllString(s, "$1 ")
+		if strings.HasSuffix(s, ": F(sc)") {
+			s = strings.TrimSuffix(s, "F(sc)") + "MFENCE"
+		}
+	}
+	l := []rune(s)
 	if len(l) > maxLabel {
 		return string(l[:maxLabel-1]) + "…"
 	}

@@ -40,7 +40,7 @@ func (c *serveCmd) run(e *env) int {
 		fmt.Fprintf(e.stderr, "ncmc: %v\n", err)
 		return exitBadInput
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: c.Timeout + 30*time.Second}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: c.Timeout + 30*time.Second}
 	fmt.Fprintf(e.stdout, "ncmc serve: open http://%s/ (Ctrl+C stops)\n", ln.Addr())
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()

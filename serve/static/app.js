@@ -51,7 +51,7 @@ function updateLinks(resp) {
   const a = $("permalink");
   a.href = url;
   a.textContent = state.edited ? url + "  (your edits are not in the link)" : url;
-  $("command").textContent = resp && resp.command ? resp.command : "";
+  $("command").textContent = resp && resp.command ? resp.command + (state.edited ? "   (after saving the editor's text as " + resp.name + ")" : "") : "";
 }
 
 async function loadExample(id) {
@@ -136,14 +136,17 @@ function renderTable(resp) {
   const head = el("tr", {}, el("th", {}, resp.kind === "cir" ? "final state" : "outcome"));
   for (const m of resp.models) head.append(el("th", { class: m === resp.model ? "selcol" : "" }, m));
   t.append(head);
+  const incomplete = {};
+  for (const s of resp.summary) incomplete[s.model] = !!s.incomplete;
   for (const r of resp.outcomes) {
     const tr = el("tr", { class: r.satisfies ? "sat" : "", "data-state": r.state });
     tr.append(el("td", { class: "state" }, r.state + (r.error ? "  [" + r.error + "]" : "") + (r.satisfies ? "  ← condition" : "")));
     for (const m of resp.models) {
       const c = r.cells[m];
-      const txt = c.allowed ? "✔ ×" + c.executions + (c.racy ? " (" + c.racy + " racy)" : "") : "✘";
-      const td = el("td", { class: (c.allowed ? "allowed" : "forbidden") + (m === resp.model ? " selcol" : ""), "data-model": m, onclick: () => setModel(m) }, txt);
-      td.title = c.allowed ? m + " allows it" : m + " forbids it";
+      const unknown = !c.allowed && incomplete[m];
+      const txt = c.allowed ? "✔ ×" + c.executions + (c.racy ? " (" + c.racy + " racy)" : "") : unknown ? "?" : "✘";
+      const td = el("td", { class: (c.allowed ? "allowed" : unknown ? "unknown" : "forbidden") + (m === resp.model ? " selcol" : ""), "data-model": m, onclick: () => setModel(m) }, txt);
+      td.title = c.allowed ? m + " allows it" : unknown ? "not reached before a bound stopped " + m : m + " forbids it";
       tr.append(td);
     }
     t.append(tr);
