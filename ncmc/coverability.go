@@ -7,6 +7,7 @@ import (
 	"hash/maphash"
 
 	"ncmc/ir"
+	"ncmc/memmodel"
 )
 
 // The coverability explorer proves programs that create unboundedly many
@@ -468,8 +469,7 @@ func (k *kmRun) step(a Action) {
 
 // exploreCoverability is the coverability explorer (see above).
 func exploreCoverability(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
-	model, _ := parseModel(opts.Model)
-	if model != SC {
+	if model, _ := memmodel.Lookup(opts.Model); model == nil || model.Exec != memmodel.Interleaving {
 		return nil, fmt.Errorf("the coverability explorer supports the sc memory model only")
 	}
 	names := NewNames(prog)
@@ -481,7 +481,7 @@ func exploreCoverability(ctx context.Context, prog *ir.Program, opts Options) (*
 	// Loops are not unrolled: runs end at abstract states seen before,
 	// which is what makes an endless spawning loop finite here. Loops that
 	// never come back to a state run into the step bounds (unknown).
-	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: SC, UnboundedLoops: true, Symmetry: true,
+	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: memmodel.SC(), UnboundedLoops: true, Symmetry: true,
 		MaxThreadSteps: 20 * opts.MaxSteps}
 	live := newLiveness(prog)
 	ch := &dfsChooser{}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"ncmc/ir"
+	"ncmc/memmodel"
 	"ncmc/seg"
 )
 
@@ -41,31 +42,21 @@ type Chooser interface {
 	Choose(t int32, kind ChoiceKind, n int) int
 }
 
-// MemModel is the operational memory model an execution runs under.
-type MemModel uint8
-
-// Operational memory models of the interpreter.
-const (
-	SC   MemModel = iota // sequential consistency: every store is visible at once
-	TSO                  // total store order: one FIFO store buffer per thread
-	PSO                  // partial store order: one FIFO store buffer per thread and location
-	RA                   // release/acquire: graph exploration under seg's ra model (relaxed.go)
-	RC11                 // repaired C11: graph exploration under seg's rc11 model (relaxed.go)
-)
-
-func (m MemModel) String() string { return [...]string{"sc", "tso", "pso", "ra", "rc11"}[m] }
-
 // Config are the per-execution bounds and the memory model.
 type Config struct {
 	Unroll   int // default loop bound (ILoopHead with Bound 0)
 	MaxSteps int // visible steps per execution; 0 = unlimited
-	Model    MemModel
+	// Model is the memory model (nil: sc). Its Exec says how the
+	// interpreter runs it: interleavings, store buffers (tso, pso) or
+	// graph exploration (ra, rc11; relaxed.go).
+	Model *memmodel.Model
 	// MaxThreadSteps bounds the instructions (visible and invisible) one
 	// thread may execute; a thread that exceeds it stops with "bound hit",
 	// so spin loops cannot hang a run. 0 = unlimited.
 	MaxThreadSteps int
 	// Axiomatic, if set, makes the execution a graph exploration under this
-	// model whatever Model says (see relaxed.go); RA and RC11 always are.
+	// model whatever Model says (see relaxed.go); graph-only models
+	// (memmodel.GraphOnly: ra, rc11) always are.
 	Axiomatic *seg.Model
 	// ContinueAfterViolation lets the other threads run on after the first
 	// assertion failure or runtime error (the failing thread stops; the
@@ -90,6 +81,9 @@ type Config struct {
 	// functions (Options.Semantic).
 	Semantic bool
 }
+
+// exec is how the interpreter runs the configuration's model.
+func (c *Config) exec() memmodel.Exec { return memmodel.ExecOf(c.Model) }
 
 // Action is one schedulable step: a visible instruction of thread T, or (Flush)
 // the write-back of thread T's oldest buffered store to Loc (TSO/PSO only).
@@ -274,7 +268,7 @@ func NewExecution(prog *ir.Program, names *Names, cfg Config, chooser Chooser, t
 		x.rx = newRelaxed(x, m)
 	}
 	main := x.newThread("0", -1, seg.Init)
-	if cfg.DetectRaces && x.rx == nil && cfg.Model == SC {
+	if cfg.DetectRaces && x.rx == nil && cfg.exec() == memmodel.Interleaving {
 		x.races = newRaceState()
 		x.raceThreadStart(main, nil)
 	}
@@ -413,11 +407,11 @@ func (x *Execution) Enabled() []Action {
 			en = append(en, Action{T: n})
 		}
 	}
-	if x.cfg.Model != SC {
+	if x.cfg.exec() != memmodel.Interleaving {
 		for _, n := range x.live {
 			t := x.threads[n]
 			for i, b := range t.buf {
-				if x.cfg.Model == TSO {
+				if x.cfg.exec() == memmodel.StoreBuffer {
 					en = append(en, Action{T: n, Flush: true, Loc: b.loc})
 					break
 				}
@@ -451,7 +445,7 @@ func (x *Execution) anyEnabled() bool {
 	}
 	for _, n := range x.live {
 		t := x.threads[n]
-		if x.enabled(t) || (x.cfg.Model != SC && len(t.buf) > 0) {
+		if x.enabled(t) || (x.cfg.exec() != memmodel.Interleaving && len(t.buf) > 0) {
 			return true
 		}
 	}
@@ -594,7 +588,7 @@ func (x *Execution) Run(sched func(enabled []Action) Action) {
 // flushOne writes t's oldest buffered store to loc (any location under TSO) to memory.
 func (x *Execution) flushOne(t *thread, loc int64) seg.EventID {
 	for i, b := range t.buf {
-		if x.cfg.Model == TSO || b.loc == loc {
+		if x.cfg.exec() == memmodel.StoreBuffer || b.loc == loc {
 			t.buf = append(t.buf[:i:i], t.buf[i+1:]...)
 			x.commit(t, b)
 			return b.ev
@@ -983,7 +977,7 @@ func (x *Execution) exec(t *thread) {
 			x.rt(t, pos, err)
 			return
 		}
-		if x.cfg.Model == SC {
+		if x.cfg.exec() == memmodel.Interleaving {
 			*c = v
 			x.event(t, seg.Event{Kind: seg.KWrite, Loc: addr, WVal: v, Order: in.Order, Pos: pos})
 			if x.collecting {

@@ -11,6 +11,7 @@ import (
 
 	"ncmc/ir"
 	"ncmc/mcr"
+	"ncmc/memmodel"
 	"ncmc/seg"
 	"ncmc/smt"
 )
@@ -131,10 +132,10 @@ func traceOf(x *Execution, sd *mcr.Seed, final []int64) *mcr.Trace {
 		tr.Waiting = append(tr.Waiting, mcr.Waiter{T: w.T, Mutex: w.Mutex,
 			Lock: mcr.Expect{Kind: seg.KLock, HasEvent: true, Loc: w.Mutex, RVal: 0, WVal: w.Handle}})
 	}
-	switch x.cfg.Model {
-	case TSO:
+	switch x.cfg.exec() { // the one mapping from memmodel to mcr's model
+	case memmodel.StoreBuffer:
 		tr.Model = mcr.TSO
-	case PSO:
+	case memmodel.StoreBufferPerLoc:
 		tr.Model = mcr.PSO
 	}
 	for _, c := range x.Commits {
@@ -385,7 +386,7 @@ func (st *mcrState) worker(ctx context.Context) {
 }
 
 func exploreMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
-	model, err := parseModel(opts.Model)
+	model, err := operationalModel(opts.Model)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"ncmc/commspec"
 	"ncmc/ir"
+	"ncmc/memmodel"
 	"ncmc/seg"
 )
 
@@ -403,7 +404,7 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 		// Runs go on after a violation (the failing thread stops) so that
 		// the other threads' later steps, and their races, are seen; the
 		// outcome is the state at the first violation.
-		cfg: Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: SC, Semantic: opts.Semantic,
+		cfg: Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: memmodel.SC(), Semantic: opts.Semantic,
 			ContinueAfterViolation: true}}
 	e.dpor = true
 	for _, s := range opts.Specs {

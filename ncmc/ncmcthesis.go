@@ -7,6 +7,7 @@ import (
 	"ncmc/commspec"
 	"ncmc/ir"
 	"ncmc/mcr"
+	"ncmc/memmodel"
 	"ncmc/seg"
 )
 
@@ -27,7 +28,7 @@ func verifyNCMCThesis(ctx context.Context, prog *ir.Program, o Options) (*Result
 	if why := mcrUnsupported(prog, o); why != "" {
 		return nil, fmt.Errorf("ncmc rule thesis runs on mcr: %s", why)
 	}
-	cfg := Config{Unroll: o.Unroll, MaxSteps: o.MaxSteps, Model: SC, ContinueAfterViolation: true, Semantic: o.Semantic}
+	cfg := Config{Unroll: o.Unroll, MaxSteps: o.MaxSteps, Model: memmodel.SC(), ContinueAfterViolation: true, Semantic: o.Semantic}
 	res, err := runMCR(ctx, prog, o, cfg, true)
 	if err != nil {
 		return nil, err

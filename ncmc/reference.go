@@ -175,7 +175,7 @@ func execSize(x *Execution) int {
 func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
 	names := NewNames(prog)
 	col := newCollector(prog, names, opts)
-	model, _ := parseModel(opts.Model)
+	model, _ := operationalModel(opts.Model)
 	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model, DetectRaces: opts.Races,
 		UnboundedLoops: opts.UnboundedLoops, Semantic: opts.Semantic}
 	cfg.Symmetry = opts.StateCache && opts.Symmetry && !opts.Races && symmetryOK(prog)

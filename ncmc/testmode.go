@@ -113,14 +113,14 @@ func (o *TestOptions) normalize() error {
 	if o.Runs < 0 || o.Depth < 1 || o.Steps < 0 || o.Preemptions < 0 || o.Unroll < 0 || o.MaxSteps < 0 || o.MaxThreadSteps < 0 || o.Timeout < 0 {
 		return errors.New("bad test options: runs, steps, preemptions and bounds must not be negative; depth must be at least 1")
 	}
-	if _, err := parseModel(o.Model); err != nil {
+	if _, err := operationalModel(o.Model); err != nil {
 		return err
 	}
 	return nil
 }
 
 func (o *TestOptions) config() Config {
-	model, _ := parseModel(o.Model)
+	model, _ := operationalModel(o.Model)
 	return Config{Unroll: o.Unroll, MaxSteps: o.MaxSteps, Model: model, MaxThreadSteps: o.MaxThreadSteps}
 }
 
@@ -386,7 +386,7 @@ func (h *hunt) runRandomized(ctx context.Context) {
 	var s runSched
 	var p *pctSched
 	if h.opts.Strategy == StrategyPCT {
-		p = newPCT(h.opts.Depth, h.opts.Steps, h.cfg.Model)
+		p = newPCT(h.opts.Depth, h.opts.Steps, h.cfg.exec())
 		s = p
 	} else {
 		s = randomWalk{rng: new(*rand.Rand)}

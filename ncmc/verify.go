@@ -15,6 +15,7 @@ import (
 
 	"ncmc/commspec"
 	"ncmc/ir"
+	"ncmc/memmodel"
 	"ncmc/seg"
 )
 
@@ -201,7 +202,7 @@ func Verify(ctx context.Context, prog *ir.Program, opts Options) (*Result, error
 	if prog == nil || prog.Main == nil {
 		return nil, errors.New("program has no main function")
 	}
-	model, err := parseVerifyModel(opts.Model)
+	model, err := memmodel.Lookup(opts.Model)
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +221,7 @@ func Verify(ctx context.Context, prog *ir.Program, opts Options) (*Result, error
 		return nil, errors.New("data-race detection is not available with the ncmc explorer")
 	}
 	if opts.Explorer == "ncmc" {
-		if model != SC {
+		if model.Exec != memmodel.Interleaving {
 			return nil, fmt.Errorf("the ncmc explorer (--spec) supports only the sc memory model, not %s", opts.Model)
 		}
 		if err := checkSpecs(prog, opts.Specs); err != nil {
@@ -234,21 +235,21 @@ func Verify(ctx context.Context, prog *ir.Program, opts Options) (*Result, error
 		}
 		return nil, fmt.Errorf("ncmc rule %q is not available (available: complete, thesis)", opts.NCMCRule)
 	}
-	if model == RA || model == RC11 {
+	if model.Exec == memmodel.GraphOnly {
 		return verifyGraphs(ctx, prog, opts) // relaxed.go
 	}
 	autoNote := ""
 	if opts.Races && opts.Explorer != "reference" && opts.Explorer != "coverability" {
-		if model != SC {
+		if model.Exec != memmodel.Interleaving {
 			return nil, fmt.Errorf("data-race detection is available under sc, ra and rc11 (not %s)", opts.Model)
 		}
 		opts.Explorer, opts.StateCache = "reference", true
 		autoNote = "data-race detection runs on the stateful reference explorer"
 	}
-	if opts.Races && model != SC {
+	if opts.Races && model.Exec != memmodel.Interleaving {
 		return nil, fmt.Errorf("data-race detection is available under sc, ra and rc11 (not %s)", opts.Model)
 	}
-	if opts.Explorer == "auto" && !opts.Races && model == SC {
+	if opts.Explorer == "auto" && !opts.Races && model.Exec == memmodel.Interleaving {
 		start := time.Now()
 		res, err := verifyAuto(ctx, prog, opts, "")
 		if err != nil || res.Verdict != Unknown || res.Stats.BoundHits == 0 || ctx.Err() != nil {
@@ -545,17 +546,14 @@ func formatCells(x *Execution, t *ir.Type, cells []int64, off int) string {
 	return x.names.FormatValue(cells[off], t)
 }
 
-// parseModel maps a model name to the interpreter's operational model.
-func parseModel(name string) (MemModel, error) {
-	switch name {
-	case "sc":
-		return SC, nil
-	case "tso":
-		return TSO, nil
-	case "pso":
-		return PSO, nil
+// operationalModel looks up a model the interpreter runs operationally
+// (memmodel.Model.Operational: sc, tso, pso).
+func operationalModel(name string) (*memmodel.Model, error) {
+	m, err := memmodel.Lookup(name)
+	if err != nil || !m.Operational() {
+		return nil, fmt.Errorf("memory model %q is not supported (supported: %s)", name, strings.Join(memmodel.Operational(), ", "))
 	}
-	return SC, fmt.Errorf("memory model %q is not supported (supported: sc, tso, pso)", name)
+	return m, nil
 }
 
 // checkSpecs checks every spec against prog (the object type exists, the

@@ -21,7 +21,7 @@ type testCmd struct {
 	Depth       int           `help:"PCT: the bug depth d to target (d-1 priority change points)." default:"2"`
 	Steps       int           `help:"PCT: k, the most steps of a run (0: estimate from a first run)." default:"0"`
 	Preemptions int           `help:"cbdpor/chess: the largest preemption bound (iterative deepening from 0)." default:"2"`
-	Model       string        `help:"Memory model: sc, tso, pso (cbdpor and chess: sc only)." default:"sc" enum:"sc,tso,pso"`
+	Model       string        `help:"Memory model: ${operational_help} (cbdpor and chess: sc only)." default:"sc" enum:"${operational}"`
 	Unroll      int           `help:"Default loop bound: a loop whose body runs more often stops the run with 'bound hit'." default:"8"`
 	MaxSteps    int           `name:"max-steps" help:"Visible steps allowed per run before it counts as a bound hit." default:"100000"`
 	ThreadSteps int           `name:"thread-steps" help:"Instructions one thread may execute per run before it stops with 'bound hit' (keeps spin loops from hanging a run)." default:"10000"`
