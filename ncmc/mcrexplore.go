@@ -18,10 +18,8 @@ import (
 
 // mcrUnsupported says why the mcr explorer cannot handle prog under opts, or "".
 func mcrUnsupported(prog *ir.Program, opts Options) string {
-	switch opts.Model {
-	case "sc", "tso", "pso":
-	default:
-		return fmt.Sprintf("mcr supports the sc, tso and pso models (asked: %s)", opts.Model)
+	if m, err := memmodel.Lookup(opts.Model); err != nil || !m.Operational() {
+		return fmt.Sprintf("mcr supports the %s models (asked: %s)", strings.Join(memmodel.Operational(), ", "), opts.Model)
 	}
 	for _, f := range prog.Funcs {
 		for i := range f.Body {
@@ -385,21 +383,18 @@ func (st *mcrState) worker(ctx context.Context) {
 	}
 }
 
-func exploreMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
-	model, err := operationalModel(opts.Model)
-	if err != nil {
-		return nil, err
-	}
-	return runMCR(ctx, prog, opts, Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model, ContinueAfterViolation: true}, false)
+func exploreMCR(ctx context.Context, t *Task) error {
+	cfg := t.Config()
+	cfg.ContinueAfterViolation = true
+	return runMCR(ctx, t, cfg, false)
 }
 
-// runMCR is the mcr exploration of prog with interpreter configuration cfg;
-// with thesis, under the NCMC thesis's scoped-read rule (the result's
-// explorer is then "ncmc").
-func runMCR(ctx context.Context, prog *ir.Program, opts Options, cfg Config, thesis bool) (*Result, error) {
-	names := NewNames(prog)
+// runMCR is the mcr exploration of t with interpreter configuration cfg;
+// with thesis, under the NCMC thesis's scoped-read rule.
+func runMCR(ctx context.Context, t *Task, cfg Config, thesis bool) error {
+	prog, opts, names := t.Prog, t.Opts, t.Names
 	st := &mcrState{prog: prog, names: names, opts: opts, final: observedLocs(prog),
-		cfg: cfg, thesis: thesis, col: newCollector(prog, names, opts), seen: map[string]bool{}}
+		cfg: cfg, thesis: thesis, col: t.col, seen: map[string]bool{}}
 	st.wake = sync.NewCond(&st.mu)
 	first := &mcr.Seed{Choices: map[int32][]int{}, Why: "initial execution"}
 	st.queue = []*mcr.Seed{first}
@@ -418,7 +413,7 @@ func runMCR(ctx context.Context, prog *ir.Program, opts Options, cfg Config, the
 	}
 	wg.Wait()
 	if st.err != nil {
-		return nil, st.err
+		return st.err
 	}
 	if st.stopped == "" && ctx.Err() != nil && len(st.queue) > 0 {
 		st.stopped, st.stopKnd = budgetReason(ctx.Err(), opts), "time"
@@ -427,22 +422,16 @@ func runMCR(ctx context.Context, prog *ir.Program, opts Options, cfg Config, the
 	st.col.stats.SMTQueries = st.queries
 	st.col.stats.SMTTime = st.smtTime
 	st.col.stats.ReplayTime = st.replay
-	explorer := "mcr"
-	if thesis {
-		explorer = "ncmc"
-	}
-	res := st.col.result(explorer, st.stopped, st.stopKnd)
-	res.Workers = workers
+	t.Stop(st.stopped, st.stopKnd)
+	t.Workers(workers)
 	if st.cex != nil {
 		x, err := runSeed(prog, names, st.cfg, st.cex, true)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		res.Counterexample = x.Story()
-		res.Graph = x.G
-		_, _, res.ViolationPos = x.Violation()
+		t.Counterexample(x, x.Story())
 	}
-	return res, nil
+	return nil
 }
 
 func violated(x *Execution) bool {

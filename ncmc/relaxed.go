@@ -913,54 +913,34 @@ func checkGraphProgram(prog *ir.Program) error {
 
 // exploreGraphs is the reference explorer for ra and rc11: a DFS over
 // schedules, rf and mo choices that visits each consistent graph once.
-func exploreGraphs(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
-	model, err := memmodel.Lookup(opts.Model)
-	if err != nil {
-		return nil, err
-	}
+func exploreGraphs(ctx context.Context, t *Task) error {
+	prog, opts, names, col := t.Prog, t.Opts, t.Names, t.col
 	if err := checkGraphProgram(prog); err != nil {
-		return nil, err
+		return err
 	}
-	names := NewNames(prog)
-	col := newCollector(prog, names, opts)
-	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model}
-	ch := newGraphChooser()
+	cfg := t.Config()
+	if t.Model.Exec != memmodel.GraphOnly {
+		// an operational model explored as graphs under its axioms
+		cfg.Axiomatic = t.Model.Axioms
+	}
 	var cex []choicePoint
-	stopped, stopKind := "", ""
-	for {
-		if err := ctx.Err(); err != nil {
-			stopped, stopKind = budgetReason(err, opts), "time"
-			break
-		}
-		if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
-			stopped, stopKind = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions), "executions"
-			break
-		}
-		ch.start()
-		x := NewExecution(prog, names, cfg, ch, false)
-		if x.rx != nil {
-			x.rx.memo, x.rx.static = &ch.memo, &ch.static
-		}
-		x.Run(ch.schedule)
-		if ch.err != nil {
-			return nil, ch.err
-		}
+	err := graphRuns(prog, names, cfg, func() bool { return t.Budget(ctx) }, func(x *Execution, ch *graphChooser) bool {
 		if !x.Pruned() && col.add(x) && cex == nil {
 			cex = append([]choicePoint(nil), ch.path...)
 			if !opts.KeepGoing {
-				break
+				return false
 			}
 		}
 		col.progress(ch.pending())
-		if !ch.advance() {
-			break
-		}
+		return true
+	})
+	if err != nil {
+		return err
 	}
-	res := col.result("reference", stopped, stopKind)
 	if cex != nil {
-		addCounterexample(res, prog, names, cfg, cex)
+		t.replayCounterexample(cfg, cex)
 	}
-	return res, nil
+	return nil
 }
 
 // EnumOptions configure Enumerate.
@@ -1018,16 +998,43 @@ func Enumerate(ctx context.Context, prog *ir.Program, opts EnumOptions, visit fu
 			return st, err
 		}
 	}
-	names := NewNames(prog)
-	ch := newGraphChooser()
-	for {
+	budget := func() bool {
 		if err := ctx.Err(); err != nil {
 			st.Stopped = "cancelled: " + err.Error()
-			return st, nil
+			return true
 		}
 		if opts.MaxExecutions > 0 && st.Visited >= opts.MaxExecutions {
 			st.Stopped = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions)
-			return st, nil
+			return true
+		}
+		return false
+	}
+	err = graphRuns(prog, NewNames(prog), cfg, budget, func(x *Execution, _ *graphChooser) bool {
+		if x.Pruned() {
+			st.Pruned++
+			return true
+		}
+		st.Visited++
+		if !visit(x) {
+			st.Stopped = "stopped by the caller"
+			return false
+		}
+		return true
+	})
+	return st, err
+}
+
+// graphRuns is the one loop of graph exploration, shared by the graph
+// explorer and Enumerate: a DFS over schedules and rf/mo choices that
+// runs each consistent execution graph once. Before each execution it asks
+// budget whether to stop; it passes every execution, pruned ones included
+// (Execution.Pruned), to visit with the chooser (whose path reproduces
+// it), and stops when visit returns false.
+func graphRuns(prog *ir.Program, names *Names, cfg Config, budget func() bool, visit func(*Execution, *graphChooser) bool) error {
+	ch := newGraphChooser()
+	for {
+		if budget() {
+			return nil
 		}
 		ch.start()
 		x := NewExecution(prog, names, cfg, ch, false)
@@ -1036,19 +1043,10 @@ func Enumerate(ctx context.Context, prog *ir.Program, opts EnumOptions, visit fu
 		}
 		x.Run(ch.schedule)
 		if ch.err != nil {
-			return st, ch.err
+			return ch.err
 		}
-		if x.Pruned() {
-			st.Pruned++
-		} else {
-			st.Visited++
-			if !visit(x) {
-				st.Stopped = "stopped by the caller"
-				return st, nil
-			}
-		}
-		if !ch.advance() {
-			return st, nil
+		if !visit(x, ch) || !ch.advance() {
+			return nil
 		}
 	}
 }
@@ -1060,24 +1058,4 @@ func (x *Execution) ThreadNames() map[int32]string {
 		out[n] = x.threads[n].name
 	}
 	return out
-}
-
-// verifyGraphs runs Verify under ra or rc11: always the graph-exploring
-// reference explorer (mcr supports only sc; the state cache does not apply
-// to graphs, whose futures depend on the whole graph built so far).
-func verifyGraphs(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
-	var notes []string
-	if opts.Explorer == "mcr" {
-		notes = append(notes, "mcr supports only the sc model; explored "+opts.Model+" with the reference explorer (rf and mo choices checked against the model, each consistent execution graph once)")
-	} else if opts.Explorer != "reference" && opts.Explorer != "auto" {
-		return nil, fmt.Errorf("explorer %q is not available (available: auto, mcr, reference)", opts.Explorer)
-	}
-	if opts.StateCache {
-		notes = append(notes, "--state-cache does not apply to graph exploration and was ignored")
-	}
-	res, err := exploreGraphs(ctx, prog, opts)
-	if res != nil && len(notes) > 0 {
-		res.Note = strings.Join(notes, "; ")
-	}
-	return res, err
 }

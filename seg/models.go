@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // The built-in memory models. Each is a declarative definition (models/*.cat) evaluated by
@@ -39,33 +40,61 @@ import (
 //go:embed models/*.cat
 var modelFiles embed.FS
 
-// modelSource returns the text of the built-in model file name.cat.
-func modelSource(name string) string {
-	b, err := modelFiles.ReadFile("models/" + name + ".cat")
-	if err != nil {
-		panic(fmt.Sprintf("seg: built-in model %s: %v", name, err))
-	}
-	return string(b)
+// builtinDocs are one-line docs of the built-in models; a model file
+// without one here is described by the first line of its leading comment.
+var builtinDocs = map[string]string{
+	"sc":   "sequential consistency (herd sc.cat)",
+	"tso":  "x86-TSO (herd x86tso.cat); memory orders ignored, seq_cst fences are MFENCE",
+	"pso":  "SPARC PSO: TSO plus write-write reordering across locations",
+	"ra":   "release/acquire: RC11 with every atomic access release/acquire",
+	"rc11": "repaired C11 (Lahav et al., PLDI 2017; herd rc11.cat)",
 }
 
+// builtinModels are the models of models/*.cat, by file name: adding a
+// file adds a model.
 var builtinModels = func() map[string]*Model {
-	defs := []struct{ name, doc, src string }{
-		{"sc", "sequential consistency (herd sc.cat)", modelSource("sc")},
-		{"tso", "x86-TSO (herd x86tso.cat); memory orders ignored, seq_cst fences are MFENCE", modelSource("tso")},
-		{"pso", "SPARC PSO: TSO plus write-write reordering across locations", modelSource("pso")},
-		{"ra", "release/acquire: RC11 with every atomic access release/acquire", modelSource("ra")},
-		{"rc11", "repaired C11 (Lahav et al., PLDI 2017; herd rc11.cat)", modelSource("rc11")},
+	files, err := modelFiles.ReadDir("models")
+	if err != nil {
+		panic(fmt.Sprintf("seg: built-in models: %v", err))
 	}
 	out := map[string]*Model{}
-	for _, d := range defs {
-		m, err := ParseModel(d.name, d.doc, d.src)
+	for _, f := range files {
+		name, ok := strings.CutSuffix(f.Name(), ".cat")
+		if !ok {
+			continue
+		}
+		b, err := modelFiles.ReadFile("models/" + f.Name())
+		if err != nil {
+			panic(fmt.Sprintf("seg: built-in model %s: %v", name, err))
+		}
+		src := string(b)
+		doc := builtinDocs[name]
+		if doc == "" {
+			doc = firstCommentLine(src, name)
+		}
+		m, err := ParseModel(name, doc, src)
 		if err != nil {
 			panic(fmt.Sprintf("seg: built-in model: %v", err))
 		}
-		out[d.name] = m
+		out[name] = m
 	}
 	return out
 }()
+
+// firstCommentLine returns the first line of src's leading (* … *)
+// comment, or def.
+func firstCommentLine(src, def string) string {
+	s := strings.TrimSpace(src)
+	if !strings.HasPrefix(s, "(*") {
+		return def
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(s[2:]), "\n")
+	line = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line), "*)"))
+	if line == "" {
+		return def
+	}
+	return line
+}
 
 // Models returns the built-in memory models by name: "sc", "tso", "pso",
 // "ra" and "rc11". The map is a fresh copy; the models are shared and

@@ -18,6 +18,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"ncmc/memmodel"
+	"ncmc/ncmc"
 )
 
 // kongVars are the lists the flags' enums and help texts are built from:
@@ -29,6 +30,8 @@ func kongVars() kong.Vars {
 		"models_help":      strings.Join(memmodel.Names(), ", "),
 		"operational":      strings.Join(memmodel.Operational(), ","),
 		"operational_help": strings.Join(memmodel.Operational(), ", "),
+		"explorers":        strings.Join(ncmc.ExplorerNames(), ","),
+		"explorers_help":   ncmc.ExplorerHelp(),
 	}
 }
 
