@@ -7,6 +7,7 @@ import (
 
 	"ncmc/ir"
 	"ncmc/memmodel"
+	"ncmc/race"
 	"ncmc/seg"
 )
 
@@ -57,14 +58,8 @@ const (
 	RacesRecord                 // data races are recorded in Execution.Races; the execution goes on
 )
 
-// Race is a data race of an execution: two conflicting accesses, at least
-// one non-atomic, that happens-before does not order.
-type Race struct {
-	A, B seg.EventID
-	Loc  int64
-	// Msg names both events and the missing synchronisation.
-	Msg string
-}
+// Race is a data race of an execution (race.Race).
+type Race = race.Race
 
 // relaxed is the graph-exploration state of one execution.
 type relaxed struct {
@@ -827,76 +822,12 @@ func (r *relaxed) races2() []Race {
 	return GraphRaces(r.x.G, model)
 }
 
-// GraphRaces lists the data races of graph g under model ("ra" or
-// "rc11"): pairs of accesses to one location by different threads, at
-// least one a write and at least one non-atomic, that the model's
-// happens-before does not order (rc11: C11's hb with release/acquire
-// synchronisation; ra: (po ∪ rf)+). Messages name the events by their
-// letters in g and the threads by g.Names.
-//
-// It is the fast path of the model's own race axiom (memmodel.Model.Race,
-// the "flag empty dr" of ra.cat and rc11.cat); TestGraphRacesMatchModel
-// checks that both find the same pairs. Models without a race axiom have
-// no races here.
-func GraphRaces(g *seg.Graph, model string) []Race {
-	mm, err := memmodel.Lookup(model)
-	if err != nil || mm.Race == "" {
-		return nil
-	}
-	sp, hb, err := mm.Axioms.Relation(g, "hb")
-	if err != nil {
-		return nil
-	}
-	var out []Race
-	n := sp.Len()
-	for i := len(sp.Locs()); i < n; i++ {
-		a := sp.Event(i)
-		for j := i + 1; j < n; j++ {
-			b := sp.Event(j)
-			if a.ID.T == b.ID.T || !isAccess(a) || !isAccess(b) || a.Loc != b.Loc {
-				continue
-			}
-			if !a.Kind.IsWrite() && !b.Kind.IsWrite() {
-				continue
-			}
-			if !isNA(a) && !isNA(b) {
-				continue
-			}
-			if hb.Has(i, j) || hb.Has(j, i) {
-				continue
-			}
-			out = append(out, Race{A: a.ID, B: b.ID, Loc: a.Loc, Msg: raceMsg(g, model, a, b)})
-		}
-	}
-	return out
-}
+// GraphRaces lists the data races of graph g under model (race.Graph).
+func GraphRaces(g *seg.Graph, model string) []Race { return race.Graph(g, model) }
 
-func isAccess(e *seg.Event) bool {
-	return e.Kind == seg.KRead || e.Kind == seg.KWrite || e.Kind == seg.KRMW
-}
+func isAccess(e *seg.Event) bool { return race.IsAccess(e) }
 
-func isNA(e *seg.Event) bool {
-	return (e.Kind == seg.KRead || e.Kind == seg.KWrite) && e.Order == ir.OrderNA
-}
-
-func raceMsg(g *seg.Graph, model string, a, b *seg.Event) string {
-	name := func(e *seg.Event) string {
-		t := fmt.Sprintf("t%d", e.ID.T)
-		if int(e.ID.T) < len(g.Names) && g.Names[e.ID.T] != "" {
-			t = g.Names[e.ID.T]
-			if !strings.HasPrefix(t, "P") {
-				t = "t" + t
-			}
-		}
-		return fmt.Sprintf("%s: %s (thread %s)", g.EventName(e.ID), g.Label(e), t)
-	}
-	why := "no release/acquire synchronisation orders them (a release write or fence in one thread whose write an acquire read, or a read followed by an acquire fence, of the other thread reads)"
-	if model == "ra" {
-		why = "no path of program-order and reads-from edges connects them"
-	}
-	return fmt.Sprintf("data race on %s between %s and %s: conflicting accesses, not both atomic, that do not happen before one another under %s: %s",
-		g.Loc(a.Loc), name(a), name(b), model, why)
-}
+func isNA(e *seg.Event) bool { return race.IsNonAtomic(e) }
 
 // ---- exploration ----
 
