@@ -32,6 +32,8 @@ func kongVars() kong.Vars {
 		"operational_help": strings.Join(memmodel.Operational(), ", "),
 		"explorers":        strings.Join(ncmc.ExplorerNames(), ","),
 		"explorers_help":   ncmc.ExplorerHelp(),
+		"strategies":       strings.Join(ncmc.StrategyNames(), ","),
+		"strategies_help":  ncmc.StrategyHelp(),
 	}
 }
 

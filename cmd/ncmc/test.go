@@ -15,7 +15,7 @@ import (
 
 type testCmd struct {
 	File        string        `arg:"" help:"Program to test (.cir)." type:"path"`
-	Strategy    string        `help:"Search: pct (random priorities with d-1 change points; per-run guarantee 1/(n·k^(d-1))), random (random walk), cbdpor (preemption-bounded DPOR, bounds 0..--preemptions in turn), chess (every interleaving within the preemption bound; the baseline)." default:"pct" enum:"pct,random,cbdpor,chess"`
+	Strategy    string        `help:"Search: ${strategies_help}." default:"pct" enum:"${strategies}"`
 	Runs        int           `help:"Runs of pct and random (0: 1000); for cbdpor and chess the most executions over all bounds (0: no limit)." default:"0"`
 	Seed        uint64        `help:"Random seed of pct and random: the same seed gives the same runs." default:"0"`
 	Depth       int           `help:"PCT: the bug depth d to target (d-1 priority change points)." default:"2"`
