@@ -2,6 +2,7 @@ package ncmc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"ncmc/ir"
@@ -37,9 +38,16 @@ type counterexample struct {
 	pos   ir.Pos
 }
 
-// NewTask prepares the exploration of prog under opts, which must be
-// normalized (Verify does that).
+// NewTask prepares the exploration of prog under opts (defaults filled in
+// as by Verify). Options.Timeout is not applied here: the caller's ctx
+// carries the deadline (Verify derives it).
 func NewTask(prog *ir.Program, opts Options) (*Task, error) {
+	if err := opts.normalize(); err != nil {
+		return nil, err
+	}
+	if prog == nil || prog.Main == nil {
+		return nil, errors.New("program has no main function")
+	}
 	model, err := memmodel.Lookup(opts.Model)
 	if err != nil {
 		return nil, err
