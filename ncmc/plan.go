@@ -20,8 +20,6 @@ const autoDoc = "mcr under sc/tso/pso; the stateful explorer, with a note, for p
 // stage is one exploration of a plan.
 type stage struct {
 	explorer Explorer
-	// tweak adjusts the options of this stage.
-	tweak func(*Options)
 	// note says why this explorer runs (Result.Note).
 	note string
 	// fallback, if set, runs instead when the explorer's Check answers
@@ -54,9 +52,8 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 			return nil, fmt.Errorf("ncmc rule %q is not available (available: complete, thesis)", opts.NCMCRule)
 		}
 	}
-	explorer := func(n string) (Explorer, error) { return LookupExplorer(n) }
 	one := func(n, note string) ([]stage, error) {
-		e, err := explorer(n)
+		e, err := LookupExplorer(n)
 		if err != nil {
 			return nil, err
 		}
@@ -162,9 +159,6 @@ func runPlan(ctx context.Context, prog *ir.Program, opts Options, stages []stage
 // runStage runs one stage, or its fallback when the explorer does not
 // apply.
 func runStage(ctx context.Context, prog *ir.Program, opts Options, s stage) (*Result, error) {
-	if s.tweak != nil {
-		s.tweak(&opts)
-	}
 	t, err := NewTask(prog, opts)
 	if err != nil {
 		return nil, err
