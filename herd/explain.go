@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"ncmc/frontend/litmus"
+	"ncmc/memmodel"
 	"ncmc/ncmc"
 	"ncmc/seg"
 )
@@ -75,23 +76,15 @@ empty 0 as nothing
 	return []*seg.Model{coherent, anything}
 }()
 
-// thinAir says which axiom of each model forbids cycles in po ∪ rf.
-var thinAir = map[string]string{
-	"sc":   "sc forbids them: po and rf are both in its acyclic relation (axiom sc: acyclic po | rf | mo | fr)",
-	"tso":  "tso forbids them: a read is ordered before every later access of its thread (ppo) and rfe is in ghb, so such a cycle is a ghb cycle (axiom tso), or breaks uniproc",
-	"pso":  "pso forbids them: a read is ordered before every later access of its thread (ppo) and rfe is in ghb, so such a cycle is a ghb cycle (axiom pso), or breaks uniproc",
-	"ra":   "ra forbids them: hb = (po | rf)+ would be cyclic (axiom coherence: irreflexive hb; eco?)",
-	"rc11": "rc11 forbids them (axiom no-thin-air: acyclic sb | rf)",
-}
-
 // Explain finds the would-be executions of t that satisfy its condition
 // and says which axiom of model forbids each. budget bounds the executions
 // explored per weak model (0: 200000).
 func Explain(ctx context.Context, t *litmus.Test, model string, budget int) (*Explanation, error) {
-	m := seg.LookupModel(model)
-	if m == nil {
+	mm, err := memmodel.Lookup(model)
+	if err != nil {
 		return nil, fmt.Errorf("unknown model %q", model)
 	}
+	m := mm.Axioms
 	if budget <= 0 {
 		budget = 200000
 	}
@@ -171,7 +164,7 @@ func Explain(ctx context.Context, t *litmus.Test, model string, budget int) (*Ex
 		return axiomRank(ex.Axioms, ex.Examples[i].Violation.Axiom) < axiomRank(ex.Axioms, ex.Examples[j].Violation.Axiom)
 	})
 	if ex.Candidates == 0 && ex.Incomplete == "" {
-		ex.ThinAir = "no execution graph without a cycle in po ∪ rf satisfies the condition: the values it needs would come out of thin air; " + thinAir[model]
+		ex.ThinAir = "no execution graph without a cycle in po ∪ rf satisfies the condition: the values it needs would come out of thin air; " + mm.ThinAir
 	}
 	return ex, nil
 }

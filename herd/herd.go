@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"ncmc/frontend/litmus"
+	"ncmc/memmodel"
 	"ncmc/ncmc"
 	"ncmc/seg"
 )
@@ -111,8 +112,8 @@ type Result struct {
 	Graphs []Execution `json:"-"`
 }
 
-// Models lists the models Run accepts.
-var Models = []string{"sc", "tso", "pso", "ra", "rc11"}
+// Models lists the models Run accepts (memmodel.Names).
+func Models() []string { return memmodel.Names() }
 
 // Run explores test t under opts.Model.
 func Run(ctx context.Context, t *litmus.Test, opts Options) (*Result, error) {

@@ -53,7 +53,7 @@ func TestEachGraphOnce(t *testing.T) {
 			continue // 12564–19200 graphs: covered by the conformance test's counts
 		}
 		lt := loadTest(t, dir, rel)
-		for _, m := range Models {
+		for _, m := range Models() {
 			keys := map[string]bool{}
 			_, err := ncmc.Enumerate(context.Background(), lt.Prog, ncmc.EnumOptions{Model: m}, func(x *ncmc.Execution) bool {
 				k := x.G.Key(seg.KeyOpts{Kind: seg.KeyFull})

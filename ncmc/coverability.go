@@ -467,22 +467,17 @@ func (k *kmRun) step(a Action) {
 }
 
 // exploreCoverability is the coverability explorer (see above).
-func exploreCoverability(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
-	model, _ := parseModel(opts.Model)
-	if model != SC {
-		return nil, fmt.Errorf("the coverability explorer supports the sc memory model only")
-	}
-	names := NewNames(prog)
-	col := newCollector(prog, names, opts)
+func exploreCoverability(ctx context.Context, t *Task) error {
+	prog, opts, names, col := t.Prog, t.Opts, t.Names, t.col
 	if why := coverabilityUnsupported(prog); why != "" {
-		res := col.result("coverability", "the coverability explorer does not apply: "+why, "unsupported")
-		return res, nil
+		t.Stop("the coverability explorer does not apply: "+why, "unsupported")
+		return nil
 	}
 	// Loops are not unrolled: runs end at abstract states seen before,
 	// which is what makes an endless spawning loop finite here. Loops that
 	// never come back to a state run into the step bounds (unknown).
-	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: SC, UnboundedLoops: true, Symmetry: true,
-		MaxThreadSteps: 20 * opts.MaxSteps}
+	cfg := t.Config()
+	cfg.UnboundedLoops, cfg.Symmetry, cfg.MaxThreadSteps = true, true, 20*opts.MaxSteps
 	live := newLiveness(prog)
 	ch := &dfsChooser{}
 	visited := map[[2]uint64][]*kmState{} // by shared part
@@ -490,7 +485,7 @@ func exploreCoverability(ctx context.Context, prog *ir.Program, opts Options) (*
 	// exploration (states are compared by hash only).
 	seeds := [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 	var hbuf [2][]byte
-	stopped, stopKind, abstractViolation := "", "", ""
+	abstractViolation := ""
 	// With opts.Races the question is whether a data race is reachable
 	// (race): other violations end their runs and the exploration goes on.
 	race, runtimeErr := "", false
@@ -499,12 +494,7 @@ func exploreCoverability(ctx context.Context, prog *ir.Program, opts Options) (*
 	// reachable state is one.
 	deadlockFree := true
 	for {
-		if err := ctx.Err(); err != nil {
-			stopped, stopKind = budgetReason(err, opts), "time"
-			break
-		}
-		if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
-			stopped, stopKind = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions), "executions"
+		if t.Budget(ctx) {
 			break
 		}
 		x := NewExecution(prog, names, cfg, ch, false)
@@ -550,13 +540,13 @@ func exploreCoverability(ctx context.Context, prog *ir.Program, opts Options) (*
 		}
 		hbuf[0], hbuf[1] = k.h[0].buf, k.h[1].buf
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if ch.err != nil {
-			return nil, ch.err
+			return ch.err
 		}
 		if interrupted {
-			stopped, stopKind = budgetReason(ctx.Err(), opts), "time"
+			t.StopTime(ctx.Err())
 			break
 		}
 		if race != "" && !opts.KeepGoing {
@@ -604,7 +594,14 @@ func exploreCoverability(ctx context.Context, prog *ir.Program, opts Options) (*
 		}
 	}
 	states := col.stats.States
-	res := col.result("coverability", stopped, stopKind)
+	t.Amend(func(res *Result) { kmVerdict(res, opts, states, deadlockFree, race, abstractViolation, runtimeErr) })
+	return nil
+}
+
+// kmVerdict turns the verdict of the collector into the coverability
+// explorer's: a verified run proves safety for any number of threads, a
+// violation it reaches is abstract (unknown).
+func kmVerdict(res *Result, opts Options, states int, deadlockFree bool, race, abstractViolation string, runtimeErr bool) {
 	if res.Verdict == Verified {
 		res.Reason = fmt.Sprintf("every reachable state is covered (%d abstract states)", states)
 		if !deadlockFree {
@@ -628,7 +625,6 @@ func exploreCoverability(ctx context.Context, prog *ir.Program, opts Options) (*
 		res.Verdict, res.Kind = Unknown, "abstract-violation"
 		res.Reason = "the coverability explorer reached a violation (" + abstractViolation + ") in a run that stands for many executions; no concrete counterexample is built"
 	}
-	return res, nil
 }
 
 // RaceFree is the Kind of an unknown result of the coverability explorer

@@ -226,6 +226,9 @@ func TestStateCacheDifferential(t *testing.T) {
 	}
 	// Parallel parts of about equal cost (SC programs are cheaper).
 	parts := []part{{"sc", 0, 150}, {"sc", 150, 300}, {"tso", 0, 100}, {"pso", 0, 100}}
+	if testing.Short() {
+		parts = []part{{"sc", 0, 40}, {"sc", 40, 80}, {"tso", 0, 30}, {"pso", 0, 30}}
+	}
 	if n := *stateDiffExtra; n > 0 {
 		// Further seeds, in two parts per model.
 		parts = nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"ncmc/ir"
+	"ncmc/memmodel"
 	"ncmc/seg"
 )
 
@@ -41,31 +42,21 @@ type Chooser interface {
 	Choose(t int32, kind ChoiceKind, n int) int
 }
 
-// MemModel is the operational memory model an execution runs under.
-type MemModel uint8
-
-// Operational memory models of the interpreter.
-const (
-	SC   MemModel = iota // sequential consistency: every store is visible at once
-	TSO                  // total store order: one FIFO store buffer per thread
-	PSO                  // partial store order: one FIFO store buffer per thread and location
-	RA                   // release/acquire: graph exploration under seg's ra model (relaxed.go)
-	RC11                 // repaired C11: graph exploration under seg's rc11 model (relaxed.go)
-)
-
-func (m MemModel) String() string { return [...]string{"sc", "tso", "pso", "ra", "rc11"}[m] }
-
 // Config are the per-execution bounds and the memory model.
 type Config struct {
 	Unroll   int // default loop bound (ILoopHead with Bound 0)
 	MaxSteps int // visible steps per execution; 0 = unlimited
-	Model    MemModel
+	// Model is the memory model (nil: sc). Its Exec says how the
+	// interpreter runs it: interleavings, store buffers (tso, pso) or
+	// graph exploration (ra, rc11; relaxed.go).
+	Model *memmodel.Model
 	// MaxThreadSteps bounds the instructions (visible and invisible) one
 	// thread may execute; a thread that exceeds it stops with "bound hit",
 	// so spin loops cannot hang a run. 0 = unlimited.
 	MaxThreadSteps int
 	// Axiomatic, if set, makes the execution a graph exploration under this
-	// model whatever Model says (see relaxed.go); RA and RC11 always are.
+	// model whatever Model says (see relaxed.go); graph-only models
+	// (memmodel.GraphOnly: ra, rc11) always are.
 	Axiomatic *seg.Model
 	// ContinueAfterViolation lets the other threads run on after the first
 	// assertion failure or runtime error (the failing thread stops; the
@@ -90,6 +81,9 @@ type Config struct {
 	// functions (Options.Semantic).
 	Semantic bool
 }
+
+// exec is how the interpreter runs the configuration's model.
+func (c *Config) exec() memmodel.Exec { return memmodel.ExecOf(c.Model) }
 
 // Action is one schedulable step: a visible instruction of thread T, or (Flush)
 // the write-back of thread T's oldest buffered store to Loc (TSO/PSO only).
@@ -239,6 +233,7 @@ type Execution struct {
 	violKind   string // "assertion", "runtime-error", "deadlock"
 	violPos    ir.Pos
 	boundHit   string
+	internal   string // non-empty: the interpreter's own error (Internal)
 	finished   bool
 	collecting bool     // record Trace
 	rx         *relaxed // graph exploration state (ra, rc11, Config.Axiomatic), nil otherwise
@@ -274,7 +269,7 @@ func NewExecution(prog *ir.Program, names *Names, cfg Config, chooser Chooser, t
 		x.rx = newRelaxed(x, m)
 	}
 	main := x.newThread("0", -1, seg.Init)
-	if cfg.DetectRaces && x.rx == nil && cfg.Model == SC {
+	if cfg.DetectRaces && x.rx == nil && cfg.exec() == memmodel.Interleaving {
 		x.races = newRaceState()
 		x.raceThreadStart(main, nil)
 	}
@@ -331,7 +326,7 @@ func (x *Execution) Steps() int { return x.steps }
 // Blocked reports whether the execution ended with some thread blocked by a
 // failed assume/await (and no violation): such executions are discarded.
 func (x *Execution) Blocked() bool {
-	if !x.finished || x.violation != "" || x.boundHit != "" {
+	if !x.finished || x.violation != "" || x.boundHit != "" || x.internal != "" {
 		return false
 	}
 	for _, n := range x.live {
@@ -344,7 +339,7 @@ func (x *Execution) Blocked() bool {
 
 // Complete reports whether every thread ran to its end without a violation.
 func (x *Execution) Complete() bool {
-	if !x.finished || x.violation != "" || x.boundHit != "" {
+	if !x.finished || x.violation != "" || x.boundHit != "" || x.internal != "" {
 		return false
 	}
 	for _, n := range x.live {
@@ -413,11 +408,11 @@ func (x *Execution) Enabled() []Action {
 			en = append(en, Action{T: n})
 		}
 	}
-	if x.cfg.Model != SC {
+	if x.cfg.exec() != memmodel.Interleaving {
 		for _, n := range x.live {
 			t := x.threads[n]
 			for i, b := range t.buf {
-				if x.cfg.Model == TSO {
+				if x.cfg.exec() == memmodel.StoreBuffer {
 					en = append(en, Action{T: n, Flush: true, Loc: b.loc})
 					break
 				}
@@ -451,7 +446,7 @@ func (x *Execution) anyEnabled() bool {
 	}
 	for _, n := range x.live {
 		t := x.threads[n]
-		if x.enabled(t) || (x.cfg.Model != SC && len(t.buf) > 0) {
+		if x.enabled(t) || (x.cfg.exec() != memmodel.Interleaving && len(t.buf) > 0) {
 			return true
 		}
 	}
@@ -594,7 +589,7 @@ func (x *Execution) Run(sched func(enabled []Action) Action) {
 // flushOne writes t's oldest buffered store to loc (any location under TSO) to memory.
 func (x *Execution) flushOne(t *thread, loc int64) seg.EventID {
 	for i, b := range t.buf {
-		if x.cfg.Model == TSO || b.loc == loc {
+		if x.cfg.exec() == memmodel.StoreBuffer || b.loc == loc {
 			t.buf = append(t.buf[:i:i], t.buf[i+1:]...)
 			x.commit(t, b)
 			return b.ev
@@ -648,6 +643,10 @@ func (x *Execution) readLoc(t *thread, loc int64, c *int64) (int64, seg.EventID)
 
 type rtError struct {
 	msg string
+	// internal marks a bug of the interpreter, not of the program: it is
+	// reported as an internal error (Execution.Internal), never as a
+	// violation.
+	internal bool
 }
 
 func (x *Execution) eval(fr *frame, e *ir.Expr) (int64, *rtError) {
@@ -691,10 +690,10 @@ func (x *Execution) eval(fr *frame, e *ir.Expr) (int64, *rtError) {
 			return 0, err
 		}
 		if base == 0 {
-			return 0, &rtError{"null pointer dereference"}
+			return 0, &rtError{msg: "null pointer dereference"}
 		}
 		if i < 0 || i >= int64(e.Len) {
-			return 0, &rtError{fmt.Sprintf("array index %d out of bounds [0, %d)", i, e.Len)}
+			return 0, &rtError{msg: fmt.Sprintf("array index %d out of bounds [0, %d)", i, e.Len)}
 		}
 		return base + i*int64(e.Stride), nil
 	case ir.EField:
@@ -703,7 +702,7 @@ func (x *Execution) eval(fr *frame, e *ir.Expr) (int64, *rtError) {
 			return 0, err
 		}
 		if base == 0 {
-			return 0, &rtError{"null pointer dereference"}
+			return 0, &rtError{msg: "null pointer dereference"}
 		}
 		return base + int64(e.Offset), nil
 	case ir.ECast:
@@ -713,7 +712,7 @@ func (x *Execution) eval(fr *frame, e *ir.Expr) (int64, *rtError) {
 		}
 		return castInt(a, e.Type), nil
 	}
-	return 0, &rtError{fmt.Sprintf("internal error: bad expression kind %d", e.Kind)}
+	return 0, &rtError{msg: fmt.Sprintf("internal error: bad expression kind %d", e.Kind), internal: true}
 }
 
 // evalAll evaluates es in order; on a runtime error it fails thread t at
@@ -763,7 +762,7 @@ func binop(op ir.Operator, a, b int64) (int64, *rtError) {
 		return a * b, nil
 	case ir.OpDiv, ir.OpMod:
 		if b == 0 {
-			return 0, &rtError{"division by zero"}
+			return 0, &rtError{msg: "division by zero"}
 		}
 		if b == -1 { // avoid the MinInt64 / -1 trap; wrap like two's complement
 			if op == ir.OpDiv {
@@ -783,7 +782,7 @@ func binop(op ir.Operator, a, b int64) (int64, *rtError) {
 		return a ^ b, nil
 	case ir.OpShl, ir.OpShr:
 		if b < 0 || b > 63 {
-			return 0, &rtError{fmt.Sprintf("shift count %d out of range [0, 63]", b)}
+			return 0, &rtError{msg: fmt.Sprintf("shift count %d out of range [0, 63]", b)}
 		}
 		if op == ir.OpShl {
 			return a << uint(b), nil
@@ -806,17 +805,17 @@ func binop(op ir.Operator, a, b int64) (int64, *rtError) {
 	case ir.OpLOr:
 		return b2i(a != 0 || b != 0), nil
 	}
-	return 0, &rtError{fmt.Sprintf("internal error: bad operator %d", op)}
+	return 0, &rtError{msg: fmt.Sprintf("internal error: bad operator %d", op), internal: true}
 }
 
 // cell returns the memory cell at loc, or an error for an invalid address.
 func (x *Execution) cell(loc int64) (*int64, *rtError) {
 	b, off := ir.PtrBlock(loc), ir.PtrOffset(loc)
 	if loc == 0 {
-		return nil, &rtError{"null pointer dereference"}
+		return nil, &rtError{msg: "null pointer dereference"}
 	}
 	if b <= 0 || b >= len(x.mem) || x.mem[b] == nil || off >= len(x.mem[b]) {
-		return nil, &rtError{fmt.Sprintf("invalid memory address %#x", loc)}
+		return nil, &rtError{msg: fmt.Sprintf("invalid memory address %#x", loc)}
 	}
 	return &x.mem[b][off], nil
 }
@@ -905,8 +904,20 @@ func sourceLine(src []byte, line int) string {
 }
 
 func (x *Execution) rt(t *thread, pos ir.Pos, err *rtError) {
+	if err.internal {
+		t.status = Failed
+		if x.internal == "" {
+			x.internal = fmt.Sprintf("%s: %s", pos, err.msg)
+		}
+		x.finished = true
+		return
+	}
 	x.fail(t, pos, "runtime-error", "runtime error: "+err.msg)
 }
+
+// Internal returns the interpreter's own error that ended the execution
+// ("internal error: …", a bug of ncmc, not of the program), empty if none.
+func (x *Execution) Internal() string { return x.internal }
 
 func (x *Execution) event(t *thread, e seg.Event) seg.EventID {
 	e.ID.T = t.num
@@ -983,7 +994,7 @@ func (x *Execution) exec(t *thread) {
 			x.rt(t, pos, err)
 			return
 		}
-		if x.cfg.Model == SC {
+		if x.cfg.exec() == memmodel.Interleaving {
 			*c = v
 			x.event(t, seg.Event{Kind: seg.KWrite, Loc: addr, WVal: v, Order: in.Order, Pos: pos})
 			if x.collecting {
@@ -1068,7 +1079,7 @@ func (x *Execution) exec(t *thread) {
 		}
 	case ir.IUnlock:
 		if *c != x.handle(t.num) {
-			x.rt(t, pos, &rtError{"unlock of mutex " + loc() + " not held by this thread"})
+			x.rt(t, pos, &rtError{msg: "unlock of mutex " + loc() + " not held by this thread"})
 			return
 		}
 		x.unlock(t, addr, c, pos)
@@ -1095,7 +1106,7 @@ func (x *Execution) exec(t *thread) {
 			return
 		}
 		if *mc != x.handle(t.num) {
-			x.rt(t, pos, &rtError{"wait on " + loc() + " without holding mutex " + x.names.LocName(maddr)})
+			x.rt(t, pos, &rtError{msg: "wait on " + loc() + " without holding mutex " + x.names.LocName(maddr)})
 			return
 		}
 		x.unlock(t, maddr, mc, pos)
@@ -1161,7 +1172,7 @@ func (x *Execution) exec(t *thread) {
 		}
 		ct := x.threadByHandle(h)
 		if ct == nil {
-			x.rt(t, pos, &rtError{fmt.Sprintf("join of an invalid thread handle %d", h)})
+			x.rt(t, pos, &rtError{msg: fmt.Sprintf("join of an invalid thread handle %d", h)})
 			return
 		}
 		x.event(t, seg.Event{Kind: seg.KJoin, Other: ct.num, Pos: pos})
@@ -1181,7 +1192,7 @@ func (x *Execution) exec(t *thread) {
 		x.atomicT = t.num
 		x.raceAtomicBegin(t)
 	default:
-		x.rt(t, pos, &rtError{"internal error: " + in.Op.String() + " is not a visible instruction"})
+		x.rt(t, pos, &rtError{msg: "internal error: " + in.Op.String() + " is not a visible instruction", internal: true})
 		return
 	}
 	if x.finished {
@@ -1316,11 +1327,11 @@ func (x *Execution) advance(t *thread) {
 			}
 			lo, hi := vs[0], vs[1]
 			if hi < lo {
-				x.rt(t, pos, &rtError{fmt.Sprintf("nondet range [%d, %d] is empty", lo, hi)})
+				x.rt(t, pos, &rtError{msg: fmt.Sprintf("nondet range [%d, %d] is empty", lo, hi)})
 				return
 			}
 			if hi-lo >= 1<<20 {
-				x.rt(t, pos, &rtError{fmt.Sprintf("nondet range [%d, %d] is too large to enumerate", lo, hi)})
+				x.rt(t, pos, &rtError{msg: fmt.Sprintf("nondet range [%d, %d] is too large to enumerate", lo, hi)})
 				return
 			}
 			v := lo + int64(x.choose(t, ChooseNondet, int(hi-lo+1)))
@@ -1396,7 +1407,7 @@ func (x *Execution) advance(t *thread) {
 				return
 			}
 			if len(t.frames) > 10000 {
-				x.rt(t, pos, &rtError{"call stack too deep (10000 frames)"})
+				x.rt(t, pos, &rtError{msg: "call stack too deep (10000 frames)"})
 				return
 			}
 			fr.pc++
@@ -1430,7 +1441,7 @@ func (x *Execution) advance(t *thread) {
 			x.ret(t, v)
 			continue
 		default:
-			x.rt(t, pos, &rtError{"internal error: unknown instruction " + in.Op.String()})
+			x.rt(t, pos, &rtError{msg: "internal error: unknown instruction " + opName(in.Op), internal: true})
 			return
 		}
 		fr.pc++
@@ -1547,4 +1558,13 @@ func outermostInv(t *thread) *seg.Invocation {
 		}
 	}
 	return nil
+}
+
+// opName names an opcode, also one outside the known range (an interpreter
+// bug reported as an internal error must not panic itself).
+func opName(o ir.Op) string {
+	if o <= ir.ITLSStore {
+		return o.String()
+	}
+	return fmt.Sprintf("#%d", int(o))
 }

@@ -11,16 +11,15 @@ import (
 
 	"ncmc/ir"
 	"ncmc/mcr"
+	"ncmc/memmodel"
 	"ncmc/seg"
 	"ncmc/smt"
 )
 
 // mcrUnsupported says why the mcr explorer cannot handle prog under opts, or "".
 func mcrUnsupported(prog *ir.Program, opts Options) string {
-	switch opts.Model {
-	case "sc", "tso", "pso":
-	default:
-		return fmt.Sprintf("mcr supports the sc, tso and pso models (asked: %s)", opts.Model)
+	if m, err := memmodel.Lookup(opts.Model); err != nil || !m.Operational() {
+		return fmt.Sprintf("mcr supports the %s models (asked: %s)", strings.Join(memmodel.Operational(), ", "), opts.Model)
 	}
 	for _, f := range prog.Funcs {
 		for i := range f.Body {
@@ -131,10 +130,10 @@ func traceOf(x *Execution, sd *mcr.Seed, final []int64) *mcr.Trace {
 		tr.Waiting = append(tr.Waiting, mcr.Waiter{T: w.T, Mutex: w.Mutex,
 			Lock: mcr.Expect{Kind: seg.KLock, HasEvent: true, Loc: w.Mutex, RVal: 0, WVal: w.Handle}})
 	}
-	switch x.cfg.Model {
-	case TSO:
+	switch x.cfg.exec() { // the one mapping from memmodel to mcr's model
+	case memmodel.StoreBuffer:
 		tr.Model = mcr.TSO
-	case PSO:
+	case memmodel.StoreBufferPerLoc:
 		tr.Model = mcr.PSO
 	}
 	for _, c := range x.Commits {
@@ -479,21 +478,18 @@ func (st *mcrState) z3Seeds(ctx context.Context, parent *mcr.Seed) ([]mcr.Seed, 
 	return seeds, gen.Stats, err
 }
 
-func exploreMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
-	model, err := parseModel(opts.Model)
-	if err != nil {
-		return nil, err
-	}
-	return runMCR(ctx, prog, opts, Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model, ContinueAfterViolation: true}, false)
+func exploreMCR(ctx context.Context, t *Task) error {
+	cfg := t.Config()
+	cfg.ContinueAfterViolation = true
+	return runMCR(ctx, t, cfg, false)
 }
 
-// runMCR is the mcr exploration of prog with interpreter configuration cfg;
-// with thesis, under the NCMC thesis's scoped-read rule (the result's
-// explorer is then "ncmc").
-func runMCR(ctx context.Context, prog *ir.Program, opts Options, cfg Config, thesis bool) (*Result, error) {
-	names := NewNames(prog)
+// runMCR is the mcr exploration of t with interpreter configuration cfg;
+// with thesis, under the NCMC thesis's scoped-read rule.
+func runMCR(ctx context.Context, t *Task, cfg Config, thesis bool) error {
+	prog, opts, names := t.Prog, t.Opts, t.Names
 	st := &mcrState{prog: prog, names: names, opts: opts, final: observedLocs(prog),
-		cfg: cfg, thesis: thesis, col: newCollector(prog, names, opts), seen: map[string]bool{}, results: map[int]mcrResult{}}
+		cfg: cfg, thesis: thesis, col: t.col, seen: map[string]bool{}, results: map[int]mcrResult{}}
 	st.wake = sync.NewCond(&st.mu)
 	first := &mcr.Seed{Choices: map[int32][]int{}, Why: "initial execution"}
 	st.queue = []*mcr.Seed{first}
@@ -513,7 +509,7 @@ func runMCR(ctx context.Context, prog *ir.Program, opts Options, cfg Config, the
 	}
 	wg.Wait()
 	if st.err != nil {
-		return nil, st.err
+		return st.err
 	}
 	if st.stopped == "" && ctx.Err() != nil && len(st.queue) > 0 {
 		st.stopped, st.stopKnd = budgetReason(ctx.Err(), opts), "time"
@@ -526,22 +522,16 @@ func runMCR(ctx context.Context, prog *ir.Program, opts Options, cfg Config, the
 	st.col.stats.Fallbacks = st.gstats.Fallbacks
 	st.col.stats.NativeReplayFailures = st.nativeFails
 	st.col.stats.ReplayTime = st.replay
-	explorer := "mcr"
-	if thesis {
-		explorer = "ncmc"
-	}
-	res := st.col.result(explorer, st.stopped, st.stopKnd)
-	res.Workers = workers
+	t.Stop(st.stopped, st.stopKnd)
+	t.Workers(workers)
 	if st.cex != nil {
 		x, err := runSeed(prog, names, st.cfg, st.cex, true)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		res.Counterexample = x.Story()
-		res.Graph = x.G
-		_, _, res.ViolationPos = x.Violation()
+		t.Counterexample(x, x.Story())
 	}
-	return res, nil
+	return nil
 }
 
 func violated(x *Execution) bool {

@@ -2,8 +2,6 @@ package ncmc
 
 import (
 	"context"
-	"fmt"
-	"maps"
 
 	"ncmc/commspec"
 	"ncmc/ir"
@@ -396,15 +394,18 @@ func sameExternal(a, a2 *stepInfo) bool {
 	return n == 0
 }
 
-func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
-	names := NewNames(prog)
-	col := newCollector(prog, names, opts)
-	e := &ncExplorer{prog: prog, names: names, specs: map[string]*commspec.Spec{}, ctx: ctx,
-		// Runs go on after a violation (the failing thread stops) so that
-		// the other threads' later steps, and their races, are seen; the
-		// outcome is the state at the first violation.
-		cfg: Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: SC, Semantic: opts.Semantic,
-			ContinueAfterViolation: true}}
+// exploreNCMC is the dpor explorer, and with specs the ncmc explorer.
+func exploreNCMC(ctx context.Context, t *Task) error {
+	prog, opts, names, col := t.Prog, t.Opts, t.Names, t.col
+	if len(opts.Specs) == 0 {
+		t.Ran("dpor")
+	}
+	cfg := t.Config()
+	// Runs go on after a violation (the failing thread stops) so that
+	// the other threads' later steps, and their races, are seen; the
+	// outcome is the state at the first violation.
+	cfg.ContinueAfterViolation = true
+	e := &ncExplorer{prog: prog, names: names, specs: map[string]*commspec.Spec{}, ctx: ctx, cfg: cfg}
 	e.dpor = true
 	for _, s := range opts.Specs {
 		e.specs[s.Object] = s
@@ -420,14 +421,8 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 	}
 	var path []*ncNode
 	var cex []*ncNode
-	stopped, stopKind := "", ""
 	for {
-		if err := ctx.Err(); err != nil {
-			stopped, stopKind = budgetReason(err, opts), "time"
-			break
-		}
-		if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
-			stopped, stopKind = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions), "executions"
+		if t.Budget(ctx) {
 			break
 		}
 		// Only the deepest node's step changed (backtrack); the steps
@@ -508,7 +503,7 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 			nd.info = r.macro(next, sc, &nd.ch)
 		}
 		if interrupted {
-			stopped, stopKind = budgetReason(ctx.Err(), opts), "time"
+			t.StopTime(ctx.Err())
 			break
 		}
 		if e.dpor {
@@ -539,22 +534,19 @@ func exploreNCMC(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 			break
 		}
 	}
-	res := col.result("ncmc", stopped, stopKind)
 	if e.cache == nil && !e.dpor {
 		for _, s := range opts.Specs {
 			if s.UsesState() {
-				res.Note = fmt.Sprintf("the %s spec uses the abstract state (logic L1): sleep sets only, no source sets (docs/ncmc.md §4); --state-cache cuts runs at states seen before", s.Object)
+				t.Note("the %s spec uses the abstract state (logic L1): sleep sets only, no source sets (docs/ncmc.md §4); --state-cache cuts runs at states seen before", s.Object)
 				break
 			}
 		}
 	}
 	if cex != nil {
 		r, _ := e.replay(cex, true)
-		res.Counterexample = r.x.Story()
-		res.Graph = r.x.G
-		_, _, res.ViolationPos = r.x.Violation()
+		t.Counterexample(r.x, r.x.Story())
 	}
-	return res, nil
+	return nil
 }
 
 // lookup consults the state cache at new node nd (state key): on a first
@@ -893,125 +885,4 @@ func hasInt32(s []int32, v int32) bool {
 		}
 	}
 	return false
-}
-
-// cloneExec returns an independent copy of x that chooses with ch: the ncmc
-// explorer snapshots the state before each step of its DFS path and runs
-// from a copy instead of re-executing the path from the start. Memory,
-// threads, frames, the execution graph and the unfinished invocations are
-// copied; finished invocations and the graph's past events are immutable
-// and shared (slices are capped so that appends never write into the
-// other execution's arrays). It returns nil for executions with graph
-// exploration or race detection state, which it does not copy.
-func cloneExec(x *Execution, ch Chooser) *Execution {
-	if x.rx != nil || x.races != nil || x.collecting {
-		return nil
-	}
-	y := *x
-	y.chooser = ch
-	// Memory: one array for all blocks (each block capped).
-	n := 0
-	for _, b := range x.mem {
-		n += len(b)
-	}
-	cells := make([]int64, 0, n)
-	y.mem = make([][]int64, len(x.mem))
-	for i, b := range x.mem {
-		if b != nil {
-			k := len(cells)
-			cells = append(cells, b...)
-			y.mem[i] = cells[k:len(cells):len(cells)]
-		}
-	}
-	// Threads, frames and locals, each kind in one array.
-	nt, nf, nl := 0, 0, 0
-	for _, t := range x.threads {
-		if t != nil {
-			nt++
-			nf += len(t.frames)
-			for _, f := range t.frames {
-				nl += len(f.locals)
-			}
-		}
-	}
-	ths := make([]thread, 0, nt)
-	frs := make([]frame, 0, nf)
-	locs := make([]int64, 0, nl)
-	var invs map[*seg.Invocation]*seg.Invocation
-	y.threads = make([]*thread, len(x.threads))
-	for i, t := range x.threads {
-		if t == nil {
-			continue
-		}
-		ths = append(ths, *t)
-		u := &ths[len(ths)-1]
-		k := len(frs)
-		for _, f := range t.frames {
-			l := len(locs)
-			locs = append(locs, f.locals...)
-			f.locals = locs[l:len(locs):len(locs)]
-			if f.inv != nil && !f.inv.Done {
-				if invs == nil {
-					invs = map[*seg.Invocation]*seg.Invocation{}
-				}
-				c, ok := invs[f.inv]
-				if !ok {
-					cp := *f.inv
-					c = &cp
-					invs[f.inv] = c
-				}
-				f.inv = c
-			}
-			frs = append(frs, f)
-		}
-		u.frames = frs[k:len(frs):len(frs)]
-		u.buf = append([]bufEntry(nil), t.buf...)
-		if t.tls != nil {
-			u.tls = append([]int64(nil), t.tls...)
-		}
-		y.threads[i] = u
-	}
-	y.live = x.live[:len(x.live):len(x.live)]
-	y.waiters = make(map[int64][]int32, len(x.waiters))
-	for k, v := range x.waiters {
-		y.waiters[k] = v[:len(v):len(v)]
-	}
-	if x.owner != nil {
-		y.owner = maps.Clone(x.owner)
-	}
-	y.Trace = x.Trace[:len(x.Trace):len(x.Trace)]
-	y.Log = x.Log[:len(x.Log):len(x.Log)]
-	y.Commits = x.Commits[:len(x.Commits):len(x.Commits)]
-	y.Choices = x.Choices[:len(x.Choices):len(x.Choices)]
-	g := *x.G
-	g.Threads = make([][]seg.Event, len(x.G.Threads))
-	for t, evs := range x.G.Threads {
-		g.Threads[t] = evs[:len(evs):len(evs)]
-	}
-	// The begin events of the unfinished invocations name the copies.
-	copied := map[int32]bool{}
-	for old, c := range invs {
-		id := old.Begin
-		if id.IsInit() || int(id.T) >= len(g.Threads) || int(id.I) >= len(g.Threads[id.T]) {
-			continue
-		}
-		if !copied[id.T] {
-			evs := append([]seg.Event(nil), g.Threads[id.T]...)
-			g.Threads[id.T] = evs[:len(evs):len(evs)]
-			copied[id.T] = true
-		}
-		if ev := &g.Threads[id.T][id.I]; ev.Inv == old {
-			ev.Inv = c
-		}
-	}
-	g.Names = append([]string(nil), x.G.Names...)
-	g.Parent = append([]int32(nil), x.G.Parent...)
-	g.SpawnedBy = append([]seg.EventID(nil), x.G.SpawnedBy...)
-	g.MO = maps.Clone(x.G.MO)
-	for k, v := range g.MO {
-		g.MO[k] = v[:len(v):len(v)]
-	}
-	g.InitVal = maps.Clone(x.G.InitVal)
-	y.G = &g
-	return &y
 }

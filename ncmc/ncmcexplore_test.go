@@ -12,6 +12,7 @@ import (
 	"ncmc/commspec"
 	"ncmc/frontend"
 	"ncmc/ir"
+	"ncmc/memmodel"
 )
 
 func loadSpecProgram(t *testing.T, prog string, specs ...string) (*ir.Program, []*commspec.Spec) {
@@ -229,7 +230,7 @@ func TestCloneExecIndependent(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			prog, _ := loadSpecProgram(t, filepath.Join("..", "examples", name))
 			names := NewNames(prog)
-			cfg := Config{Model: SC, ContinueAfterViolation: true}
+			cfg := Config{Model: memmodel.SC(), ContinueAfterViolation: true}
 			// Round-robin over the enabled threads, k steps, then copy.
 			step := func(x *Execution, i int) bool {
 				en := x.Enabled()

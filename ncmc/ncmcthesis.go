@@ -2,7 +2,6 @@ package ncmc
 
 import (
 	"context"
-	"fmt"
 
 	"ncmc/commspec"
 	"ncmc/ir"
@@ -23,17 +22,14 @@ import (
 // the initial value, every node is a PO-successor of init), and then r must
 // come before some e ∈ E_P. Reads outside invocations are pivoted as in
 // plain MCR. The rule is incomplete: it misses behaviours (docs/ncmc.md).
-func verifyNCMCThesis(ctx context.Context, prog *ir.Program, o Options) (*Result, error) {
-	if why := mcrUnsupported(prog, o); why != "" {
-		return nil, fmt.Errorf("ncmc rule thesis runs on mcr: %s", why)
+func verifyNCMCThesis(ctx context.Context, t *Task) error {
+	cfg := t.Config()
+	cfg.ContinueAfterViolation = true
+	if err := runMCR(ctx, t, cfg, true); err != nil {
+		return err
 	}
-	cfg := Config{Unroll: o.Unroll, MaxSteps: o.MaxSteps, Model: SC, ContinueAfterViolation: true, Semantic: o.Semantic}
-	res, err := runMCR(ctx, prog, o, cfg, true)
-	if err != nil {
-		return nil, err
-	}
-	res.Note = "ncmc rule thesis: the NCMC thesis's scoped-read pruning rule, which is known to miss behaviours (docs/ncmc.md); a verified verdict is not a proof"
-	return res, nil
+	t.Note("ncmc rule thesis: the NCMC thesis's scoped-read pruning rule, which is known to miss behaviours (docs/ncmc.md); a verified verdict is not a proof")
+	return nil
 }
 
 // thesisRule implements mcr.ScopedRule with reading P of the thesis's

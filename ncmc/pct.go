@@ -3,6 +3,8 @@ package ncmc
 import (
 	"math"
 	"math/rand/v2"
+
+	"ncmc/memmodel"
 )
 
 // PCT (probabilistic concurrency testing, Burckhardt, Kothari, Musuvathi and
@@ -28,7 +30,7 @@ type pctSched struct {
 	kFixed int // k given by the user, 0: estimate
 	k      int // k in force (0 until the calibration run is done)
 	kUsed  int // k of the current run (0: the calibration run, no change points)
-	model  MemModel
+	model  memmodel.Exec
 
 	rng    *rand.Rand
 	rank   []pctKey       // entities with initial priorities, highest first
@@ -48,7 +50,7 @@ type pctKey struct {
 	loc   int64
 }
 
-func newPCT(d, k int, model MemModel) *pctSched {
+func newPCT(d, k int, model memmodel.Exec) *pctSched {
 	return &pctSched{d: d, kFixed: k, k: k, model: model,
 		low: map[pctKey]int{}, seen: map[pctKey]bool{}, change: map[int]int{}}
 }
@@ -57,7 +59,7 @@ func (p *pctSched) key(a Action) pctKey {
 	switch {
 	case !a.Flush:
 		return pctKey{t: a.T}
-	case p.model == PSO:
+	case p.model == memmodel.StoreBufferPerLoc:
 		return pctKey{t: a.T, flush: true, loc: a.Loc}
 	}
 	return pctKey{t: a.T, flush: true}

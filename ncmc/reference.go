@@ -3,8 +3,6 @@ package ncmc
 import (
 	"context"
 	"fmt"
-
-	"ncmc/ir"
 )
 
 // The reference explorer is the oracle of every faster explorer: it
@@ -172,12 +170,15 @@ func execSize(x *Execution) int {
 	return n
 }
 
-func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
-	names := NewNames(prog)
-	col := newCollector(prog, names, opts)
-	model, _ := parseModel(opts.Model)
-	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model, DetectRaces: opts.Races,
-		UnboundedLoops: opts.UnboundedLoops, Semantic: opts.Semantic}
+// exploreReference is the reference explorer (the oracle), and with
+// Options.StateCache the stateful explorer.
+func exploreReference(ctx context.Context, t *Task) error {
+	prog, opts, names, col := t.Prog, t.Opts, t.Names, t.col
+	if opts.StateCache {
+		t.Ran("stateful")
+	}
+	cfg := t.Config()
+	cfg.DetectRaces, cfg.UnboundedLoops = opts.Races, opts.UnboundedLoops
 	cfg.Symmetry = opts.StateCache && opts.Symmetry && !opts.Races && symmetryOK(prog)
 	if opts.UnboundedLoops {
 		// Loops that make no visible step would otherwise run for ever
@@ -199,14 +200,8 @@ func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Res
 	var snaps []refSnap
 	snapshots := visited != nil
 	var budget snapBudget
-	stopped, stopKind := "", ""
 	for {
-		if err := ctx.Err(); err != nil {
-			stopped, stopKind = budgetReason(err, opts), "time"
-			break
-		}
-		if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
-			stopped, stopKind = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions), "executions"
+		if t.Budget(ctx) {
 			break
 		}
 		// A copy taken before the choice at depth d stays valid while the
@@ -254,10 +249,10 @@ func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Res
 			x.Step(ch.schedule(en))
 		}
 		if ch.err != nil {
-			return nil, ch.err
+			return ch.err
 		}
 		if interrupted {
-			stopped, stopKind = budgetReason(ctx.Err(), opts), "time"
+			t.StopTime(ctx.Err())
 			break
 		}
 		if pruned {
@@ -279,27 +274,8 @@ func exploreReference(ctx context.Context, prog *ir.Program, opts Options) (*Res
 			break
 		}
 	}
-	res := col.result("reference", stopped, stopKind)
 	if cex != nil {
-		addCounterexample(res, prog, names, cfg, cex)
+		t.replayCounterexample(cfg, cex)
 	}
-	return res, nil
-}
-
-// addCounterexample replays the choice path of a violating execution with
-// tracing on and records its story, graph and violation site in res.
-func addCounterexample(res *Result, prog *ir.Program, names *Names, cfg Config, path []choicePoint) {
-	rc := &replayChooser{path: path}
-	x := NewExecution(prog, names, cfg, rc, true)
-	x.Run(rc.schedule)
-	res.Counterexample = x.Trace
-	res.Graph = x.G
-	_, _, res.ViolationPos = x.Violation()
-}
-
-func budgetReason(err error, opts Options) string {
-	if err == context.DeadlineExceeded && opts.Timeout > 0 {
-		return fmt.Sprintf("time bound %s hit", opts.Timeout)
-	}
-	return "exploration cancelled: " + err.Error()
+	return nil
 }

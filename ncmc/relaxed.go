@@ -2,11 +2,12 @@ package ncmc
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"ncmc/ir"
+	"ncmc/memmodel"
+	"ncmc/race"
 	"ncmc/seg"
 )
 
@@ -57,14 +58,8 @@ const (
 	RacesRecord                 // data races are recorded in Execution.Races; the execution goes on
 )
 
-// Race is a data race of an execution: two conflicting accesses, at least
-// one non-atomic, that happens-before does not order.
-type Race struct {
-	A, B seg.EventID
-	Loc  int64
-	// Msg names both events and the missing synchronisation.
-	Msg string
-}
+// Race is a data race of an execution (race.Race).
+type Race = race.Race
 
 // relaxed is the graph-exploration state of one execution.
 type relaxed struct {
@@ -100,11 +95,8 @@ func graphModel(cfg Config) *seg.Model {
 	if cfg.Axiomatic != nil {
 		return cfg.Axiomatic
 	}
-	switch cfg.Model {
-	case RA:
-		return seg.LookupModel("ra")
-	case RC11:
-		return seg.LookupModel("rc11")
+	if cfg.exec() == memmodel.GraphOnly {
+		return cfg.Model.Axioms
 	}
 	return nil
 }
@@ -562,8 +554,8 @@ func (r *relaxed) end(tn int32, k int) {
 			return
 		}
 	}
-	if x.cfg.Model != RA && x.cfg.Model != RC11 {
-		return // races are a C11 notion: only under ra and rc11
+	if x.cfg.Model == nil || x.cfg.Model.Race == "" {
+		return // races are a C11 notion: only under models that define them (ra, rc11)
 	}
 	// a race needs a non-atomic access: look when one is added, or when an
 	// access to a location with a non-atomic access is
@@ -845,89 +837,14 @@ func (r *relaxed) races2() []Race {
 	return GraphRaces(r.x.G, model)
 }
 
-// GraphRaces lists the data races of graph g under model ("ra" or
-// "rc11"): pairs of accesses to one location by different threads, at
-// least one a write and at least one non-atomic, that the model's
-// happens-before does not order (rc11: C11's hb with release/acquire
-// synchronisation; ra: (po ∪ rf)+). Messages name the events by their
-// letters in g and the threads by g.Names.
-func GraphRaces(g *seg.Graph, model string) []Race {
-	m := seg.LookupModel(model)
-	if m == nil {
-		return nil
-	}
-	sp, hb, err := m.Relation(g, "hb")
-	if err != nil {
-		return nil
-	}
-	var out []Race
-	n := sp.Len()
-	for i := len(sp.Locs()); i < n; i++ {
-		a := sp.Event(i)
-		for j := i + 1; j < n; j++ {
-			b := sp.Event(j)
-			if a.ID.T == b.ID.T || !isAccess(a) || !isAccess(b) || a.Loc != b.Loc {
-				continue
-			}
-			if !a.Kind.IsWrite() && !b.Kind.IsWrite() {
-				continue
-			}
-			if !isNA(a) && !isNA(b) {
-				continue
-			}
-			if hb.Has(i, j) || hb.Has(j, i) {
-				continue
-			}
-			out = append(out, Race{A: a.ID, B: b.ID, Loc: a.Loc, Msg: raceMsg(g, model, a, b)})
-		}
-	}
-	return out
-}
+// GraphRaces lists the data races of graph g under model (race.Graph).
+func GraphRaces(g *seg.Graph, model string) []Race { return race.Graph(g, model) }
 
-func isAccess(e *seg.Event) bool {
-	return e.Kind == seg.KRead || e.Kind == seg.KWrite || e.Kind == seg.KRMW
-}
+func isAccess(e *seg.Event) bool { return race.IsAccess(e) }
 
-func isNA(e *seg.Event) bool {
-	return (e.Kind == seg.KRead || e.Kind == seg.KWrite) && e.Order == ir.OrderNA
-}
-
-func raceMsg(g *seg.Graph, model string, a, b *seg.Event) string {
-	name := func(e *seg.Event) string {
-		t := fmt.Sprintf("t%d", e.ID.T)
-		if int(e.ID.T) < len(g.Names) && g.Names[e.ID.T] != "" {
-			t = g.Names[e.ID.T]
-			if !strings.HasPrefix(t, "P") {
-				t = "t" + t
-			}
-		}
-		return fmt.Sprintf("%s: %s (thread %s)", g.EventName(e.ID), g.Label(e), t)
-	}
-	why := "no release/acquire synchronisation orders them (a release write or fence in one thread whose write an acquire read, or a read followed by an acquire fence, of the other thread reads)"
-	if model == "ra" {
-		why = "no path of program-order and reads-from edges connects them"
-	}
-	return fmt.Sprintf("data race on %s between %s and %s: conflicting accesses, not both atomic, that do not happen before one another under %s: %s",
-		g.Loc(a.Loc), name(a), name(b), model, why)
-}
+func isNA(e *seg.Event) bool { return race.IsNonAtomic(e) }
 
 // ---- exploration ----
-
-// parseVerifyModel accepts every model Verify explores: the operational sc,
-// tso and pso, and the axiomatic ra and rc11.
-func parseVerifyModel(name string) (MemModel, error) {
-	switch name {
-	case "ra":
-		return RA, nil
-	case "rc11":
-		return RC11, nil
-	}
-	m, err := parseModel(name)
-	if err != nil {
-		return m, fmt.Errorf("memory model %q is not supported (supported: sc, tso, pso, ra, rc11)", name)
-	}
-	return m, nil
-}
 
 func checkGraphProgram(prog *ir.Program) error {
 	for _, f := range prog.Funcs {
@@ -942,51 +859,34 @@ func checkGraphProgram(prog *ir.Program) error {
 
 // exploreGraphs is the reference explorer for ra and rc11: a DFS over
 // schedules, rf and mo choices that visits each consistent graph once.
-func exploreGraphs(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
-	model, _ := parseVerifyModel(opts.Model)
+func exploreGraphs(ctx context.Context, t *Task) error {
+	prog, opts, names, col := t.Prog, t.Opts, t.Names, t.col
 	if err := checkGraphProgram(prog); err != nil {
-		return nil, err
+		return err
 	}
-	names := NewNames(prog)
-	col := newCollector(prog, names, opts)
-	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model}
-	ch := newGraphChooser()
+	cfg := t.Config()
+	if t.Model.Exec != memmodel.GraphOnly {
+		// an operational model explored as graphs under its axioms
+		cfg.Axiomatic = t.Model.Axioms
+	}
 	var cex []choicePoint
-	stopped, stopKind := "", ""
-	for {
-		if err := ctx.Err(); err != nil {
-			stopped, stopKind = budgetReason(err, opts), "time"
-			break
-		}
-		if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
-			stopped, stopKind = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions), "executions"
-			break
-		}
-		ch.start()
-		x := NewExecution(prog, names, cfg, ch, false)
-		if x.rx != nil {
-			x.rx.memo, x.rx.static = &ch.memo, &ch.static
-		}
-		x.Run(ch.schedule)
-		if ch.err != nil {
-			return nil, ch.err
-		}
+	err := graphRuns(prog, names, cfg, func() bool { return t.Budget(ctx) }, func(x *Execution, ch *graphChooser) bool {
 		if !x.Pruned() && col.add(x) && cex == nil {
 			cex = append([]choicePoint(nil), ch.path...)
 			if !opts.KeepGoing {
-				break
+				return false
 			}
 		}
 		col.progress(ch.pending())
-		if !ch.advance() {
-			break
-		}
+		return true
+	})
+	if err != nil {
+		return err
 	}
-	res := col.result("reference", stopped, stopKind)
 	if cex != nil {
-		addCounterexample(res, prog, names, cfg, cex)
+		t.replayCounterexample(cfg, cex)
 	}
-	return res, nil
+	return nil
 }
 
 // EnumOptions configure Enumerate.
@@ -1026,7 +926,7 @@ type EnumStats struct {
 // stop.
 func Enumerate(ctx context.Context, prog *ir.Program, opts EnumOptions, visit func(*Execution) bool) (EnumStats, error) {
 	var st EnumStats
-	model, err := parseVerifyModel(opts.Model)
+	model, err := memmodel.Lookup(opts.Model)
 	if err != nil {
 		return st, err
 	}
@@ -1037,11 +937,11 @@ func Enumerate(ctx context.Context, prog *ir.Program, opts EnumOptions, visit fu
 	if cfg.MaxSteps == 0 {
 		cfg.MaxSteps = DefaultMaxSteps
 	}
-	if cfg.Axiomatic == nil && !opts.Operational && model <= PSO {
-		cfg.Axiomatic = seg.LookupModel(opts.Model)
+	if cfg.Axiomatic == nil && !opts.Operational && model.Operational() {
+		cfg.Axiomatic = model.Axioms
 	}
-	if opts.Operational && model > PSO {
-		return st, errors.New("operational exploration exists only for sc, tso and pso")
+	if opts.Operational && !model.Operational() {
+		return st, fmt.Errorf("operational exploration exists only for %s", strings.Join(memmodel.Operational(), ", "))
 	}
 	if graphModel(cfg) != nil {
 		if err := checkGraphProgram(prog); err != nil {
@@ -1067,15 +967,43 @@ func Enumerate(ctx context.Context, prog *ir.Program, opts EnumOptions, visit fu
 		}
 		return st, err
 	}
-	ch := newGraphChooser()
-	for {
+	budget := func() bool {
 		if err := ctx.Err(); err != nil {
 			st.Stopped = "cancelled: " + err.Error()
-			return st, nil
+			return true
 		}
 		if opts.MaxExecutions > 0 && st.Visited >= opts.MaxExecutions {
 			st.Stopped = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions)
-			return st, nil
+			return true
+		}
+		return false
+	}
+	err = graphRuns(prog, NewNames(prog), cfg, budget, func(x *Execution, _ *graphChooser) bool {
+		if x.Pruned() {
+			st.Pruned++
+			return true
+		}
+		st.Visited++
+		if !visit(x) {
+			st.Stopped = "stopped by the caller"
+			return false
+		}
+		return true
+	})
+	return st, err
+}
+
+// graphRuns is the one loop of graph exploration, shared by the graph
+// explorer and Enumerate: a DFS over schedules and rf/mo choices that
+// runs each consistent execution graph once. Before each execution it asks
+// budget whether to stop; it passes every execution, pruned ones included
+// (Execution.Pruned), to visit with the chooser (whose path reproduces
+// it), and stops when visit returns false.
+func graphRuns(prog *ir.Program, names *Names, cfg Config, budget func() bool, visit func(*Execution, *graphChooser) bool) error {
+	ch := newGraphChooser()
+	for {
+		if budget() {
+			return nil
 		}
 		ch.start()
 		x := NewExecution(prog, names, cfg, ch, false)
@@ -1084,19 +1012,10 @@ func Enumerate(ctx context.Context, prog *ir.Program, opts EnumOptions, visit fu
 		}
 		x.Run(ch.schedule)
 		if ch.err != nil {
-			return st, ch.err
+			return ch.err
 		}
-		if x.Pruned() {
-			st.Pruned++
-		} else {
-			st.Visited++
-			if !visit(x) {
-				st.Stopped = "stopped by the caller"
-				return st, nil
-			}
-		}
-		if !ch.advance() {
-			return st, nil
+		if !visit(x, ch) || !ch.advance() {
+			return nil
 		}
 	}
 }
@@ -1108,47 +1027,4 @@ func (x *Execution) ThreadNames() map[int32]string {
 		out[n] = x.threads[n].name
 	}
 	return out
-}
-
-// verifyGraphs runs Verify under ra or rc11: the trust explorer
-// (trustexplore.go) by default and for mcr, which supports only sc; the
-// graph-exploring reference explorer with --explorer reference and for
-// programs with mutexes, condition variables or atomic blocks, which the
-// trust explorer does not model. The state cache does not apply to graphs,
-// whose futures depend on the whole graph built so far.
-func verifyGraphs(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
-	var notes []string
-	switch opts.Explorer {
-	case "auto", "trust", "mcr", "reference":
-	default:
-		return nil, fmt.Errorf("explorer %q is not available (available: auto, mcr, reference, trust)", opts.Explorer)
-	}
-	useTrust := opts.Explorer != "reference"
-	if op := trustSupported(prog); op != "" && useTrust {
-		useTrust = false
-		if opts.Explorer == "trust" {
-			notes = append(notes, "the trust explorer does not model "+op+"; explored "+opts.Model+" with the reference explorer")
-		}
-	}
-	if opts.Explorer == "mcr" {
-		with := "the reference explorer (rf and mo choices checked against the model, each consistent execution graph once)"
-		if useTrust {
-			with = "the trust graph explorer (each consistent execution graph once)"
-		}
-		notes = append(notes, "mcr supports only the sc model; explored "+opts.Model+" with "+with)
-	}
-	if opts.StateCache {
-		notes = append(notes, "--state-cache does not apply to graph exploration and was ignored")
-	}
-	var res *Result
-	var err error
-	if useTrust {
-		res, err = exploreTrust(ctx, prog, opts)
-	} else {
-		res, err = exploreGraphs(ctx, prog, opts)
-	}
-	if res != nil && len(notes) > 0 {
-		res.Note = strings.Join(notes, "; ")
-	}
-	return res, err
 }

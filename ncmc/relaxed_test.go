@@ -113,7 +113,7 @@ func TestVerifyRelaxed(t *testing.T) {
 	// asking for mcr falls back with a note
 	p := compileCIR(t, "sb.cir", strings.ReplaceAll(sbAtomic, "ORDER", "sc"))
 	res, err := Verify(context.Background(), p, Options{Model: "rc11", Explorer: "mcr"})
-	if err != nil || res.Explorer != "trust" || !strings.Contains(res.Note, "mcr supports only") {
+	if err != nil || res.Explorer != "trust" || !strings.Contains(res.Note, "mcr supports the sc, tso, pso models") {
 		t.Errorf("rc11 with mcr: %v %+v", err, res)
 	}
 	// atomic blocks are rejected

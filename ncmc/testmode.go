@@ -98,29 +98,24 @@ func (o *TestOptions) normalize() error {
 	if o.ProgressEvery == 0 {
 		o.ProgressEvery = 250 * time.Millisecond
 	}
-	switch o.Strategy {
-	case StrategyPCT, StrategyRandom:
-		if o.Runs == 0 {
-			o.Runs = DefaultTestRuns
-		}
-	case StrategyCBDPOR, StrategyCHESS:
-		if o.Model != "sc" {
-			return fmt.Errorf("strategy %s supports only the sc memory model (got %q)", o.Strategy, o.Model)
-		}
-	default:
-		return fmt.Errorf("unknown strategy %q (available: pct, random, cbdpor, chess)", o.Strategy)
+	s, err := LookupStrategy(o.Strategy)
+	if err != nil {
+		return err
+	}
+	if err := s.check(o); err != nil {
+		return err
 	}
 	if o.Runs < 0 || o.Depth < 1 || o.Steps < 0 || o.Preemptions < 0 || o.Unroll < 0 || o.MaxSteps < 0 || o.MaxThreadSteps < 0 || o.Timeout < 0 {
 		return errors.New("bad test options: runs, steps, preemptions and bounds must not be negative; depth must be at least 1")
 	}
-	if _, err := parseModel(o.Model); err != nil {
+	if _, err := operationalModel(o.Model); err != nil {
 		return err
 	}
 	return nil
 }
 
 func (o *TestOptions) config() Config {
-	model, _ := parseModel(o.Model)
+	model, _ := operationalModel(o.Model)
 	return Config{Unroll: o.Unroll, MaxSteps: o.MaxSteps, Model: model, MaxThreadSteps: o.MaxThreadSteps}
 }
 
@@ -202,14 +197,99 @@ func Test(ctx context.Context, prog *ir.Program, opts TestOptions) (*TestResult,
 		defer cancel()
 	}
 	h := newHunt(prog, opts)
-	switch opts.Strategy {
-	case StrategyPCT, StrategyRandom:
-		h.runRandomized(ctx)
-	case StrategyCBDPOR, StrategyCHESS:
-		h.runBounded(ctx)
-	}
+	s, _ := LookupStrategy(opts.Strategy) // checked by normalize
+	s.hunt(ctx, h)
 	return h.result(), nil
 }
+
+// Strategy is a search of Test (bug-hunting mode). Strategies are listed
+// once, by Strategies; the CLI's --strategy values and help come from
+// there.
+type Strategy interface {
+	// Name is the TestOptions.Strategy value.
+	Name() string
+	// Doc is one line for help texts.
+	Doc() string
+	// check says why the strategy does not apply to o (nil if it does)
+	// and fills in its defaults.
+	check(o *TestOptions) error
+	// hunt runs the search, reporting executions to h.
+	hunt(ctx context.Context, h *hunt)
+}
+
+// Strategies returns the strategies of Test, in the order help texts list
+// them.
+func Strategies() []Strategy {
+	return []Strategy{
+		randomized{name: StrategyPCT, doc: "random priorities with d-1 change points; per-run guarantee 1/(n·k^(d-1))", pct: true},
+		randomized{name: StrategyRandom, doc: "random walk"},
+		bounded{name: StrategyCBDPOR, title: "CB-DPOR", doc: "preemption-bounded DPOR, bounds 0..--preemptions in turn", explore: exploreCBDPOR},
+		bounded{name: StrategyCHESS, title: "CHESS", doc: "every interleaving within the preemption bound; the baseline", explore: exploreCHESS},
+	}
+}
+
+// StrategyNames lists the names of Strategies, in order.
+func StrategyNames() []string {
+	var out []string
+	for _, s := range Strategies() {
+		out = append(out, s.Name())
+	}
+	return out
+}
+
+// StrategyHelp describes every strategy, "name (doc)", joined by ", ".
+func StrategyHelp() string {
+	var parts []string
+	for _, s := range Strategies() {
+		parts = append(parts, s.Name()+" ("+s.Doc()+")")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// LookupStrategy returns the strategy called name; the error lists the
+// strategies there are.
+func LookupStrategy(name string) (Strategy, error) {
+	for _, s := range Strategies() {
+		if s.Name() == name {
+			return s, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown strategy %q (available: %s)", name, strings.Join(StrategyNames(), ", "))
+}
+
+// randomized are the strategies of independent random runs: pct and the
+// random walk.
+type randomized struct {
+	name, doc string
+	pct       bool
+}
+
+func (s randomized) Name() string { return s.name }
+func (s randomized) Doc() string  { return s.doc }
+func (s randomized) check(o *TestOptions) error {
+	if o.Runs == 0 {
+		o.Runs = DefaultTestRuns
+	}
+	return nil
+}
+func (s randomized) hunt(ctx context.Context, h *hunt) { h.runRandomized(ctx, s.pct) }
+
+// bounded are the preemption-bounded searches by iterative deepening:
+// cbdpor and chess.
+type bounded struct {
+	name, title, doc string
+	explore          func(ctx context.Context, prog *ir.Program, names *Names, cfg Config, bound int, rec *recorder, maxExec int, visit func(*Execution) bool) boundStats
+}
+
+func (s bounded) Name() string { return s.name }
+func (s bounded) Doc() string  { return s.doc }
+func (s bounded) check(o *TestOptions) error {
+	if o.Model != "sc" {
+		return fmt.Errorf("strategy %s supports only the sc memory model (got %q)", o.Strategy, o.Model)
+	}
+	return nil
+}
+func (s bounded) hunt(ctx context.Context, h *hunt) { h.runBounded(ctx, s.explore, s.title) }
 
 // hunt is the shared state of one Test call.
 type hunt struct {
@@ -382,11 +462,11 @@ type runSched interface {
 }
 
 // runRandomized runs pct or random walks.
-func (h *hunt) runRandomized(ctx context.Context) {
+func (h *hunt) runRandomized(ctx context.Context, pct bool) {
 	var s runSched
 	var p *pctSched
-	if h.opts.Strategy == StrategyPCT {
-		p = newPCT(h.opts.Depth, h.opts.Steps, h.cfg.Model)
+	if pct {
+		p = newPCT(h.opts.Depth, h.opts.Steps, h.cfg.exec())
 		s = p
 	} else {
 		s = randomWalk{rng: new(*rand.Rand)}

@@ -229,11 +229,7 @@ func classKey(x *Execution) string {
 }
 
 // runBounded runs cbdpor or chess by iterative deepening over the bound.
-func (h *hunt) runBounded(ctx context.Context) {
-	explore := exploreCBDPOR
-	if h.opts.Strategy == StrategyCHESS {
-		explore = exploreCHESS
-	}
+func (h *hunt) runBounded(ctx context.Context, explore func(context.Context, *ir.Program, *Names, Config, int, *recorder, int, func(*Execution) bool) boundStats, name string) {
 	done := -1 // the largest completed bound
 	exhaustive := false
 	for b := 0; b <= h.opts.Preemptions; b++ {
@@ -287,7 +283,6 @@ func (h *hunt) runBounded(ctx context.Context) {
 			break
 		}
 	}
-	name := map[string]string{StrategyCBDPOR: "CB-DPOR", StrategyCHESS: "CHESS"}[h.opts.Strategy]
 	switch {
 	case exhaustive:
 		h.verified = true

@@ -273,7 +273,7 @@ func Replay(prog *ir.Program, s *Schedule) (*ReplayResult, error) {
 	if prog == nil || prog.Main == nil {
 		return nil, fmt.Errorf("program has no main function")
 	}
-	model, err := parseModel(s.Model)
+	model, err := operationalModel(s.Model)
 	if err != nil {
 		return nil, err
 	}

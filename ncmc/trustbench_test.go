@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"ncmc/frontend"
+	"ncmc/memmodel"
 )
 
 // BenchmarkTrustFile explores the C or CIR file $TRUST_BENCH_FILE under
@@ -25,7 +26,10 @@ func BenchmarkTrustFile(b *testing.B) {
 		b.Fatal(err)
 	}
 	names := NewNames(p)
-	m, _ := parseVerifyModel(model)
+	m, err := memmodel.Lookup(model)
+	if err != nil {
+		b.Fatal(err)
+	}
 	cfg := Config{Unroll: 20, MaxSteps: DefaultMaxSteps, Model: m}
 	for i := 0; i < b.N; i++ {
 		execs := 0

@@ -7,6 +7,8 @@ import (
 
 	"ncmc/explore/trust"
 	"ncmc/ir"
+	"ncmc/memmodel"
+	"ncmc/race"
 	"ncmc/seg"
 )
 
@@ -332,7 +334,7 @@ func (tg *trustGlue) race(id, b seg.EventID) bool {
 			a, bb = bb, a
 		}
 		ea, eb := x.G.Event(a), x.G.Event(bb)
-		rc := Race{A: a, B: bb, Loc: ea.Loc, Msg: raceMsg(x.G, tg.model, ea, eb)}
+		rc := Race{A: a, B: bb, Loc: ea.Loc, Msg: race.Msg(x.G, tg.model, ea, eb)}
 		if x.cfg.Races == RacesRecord {
 			key := [2]seg.EventID{a, bb}
 			if r.seen == nil {
@@ -459,7 +461,10 @@ func newTrustExecution(prog *ir.Program, names *Names, cfg Config, ex *trust.Exp
 
 // exploreTrust is Verify's trust explorer under ra and rc11.
 func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
-	model, _ := parseVerifyModel(opts.Model)
+	model, err := memmodel.Lookup(opts.Model)
+	if err != nil {
+		return nil, err
+	}
 	if err := checkGraphProgram(prog); err != nil {
 		return nil, err
 	}
@@ -513,7 +518,7 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 
 // useTrust reports whether Enumerate explores with the trust explorer.
 func useTrust(cfg Config, explorer string, prog *ir.Program) bool {
-	if cfg.Axiomatic != nil || (cfg.Model != RA && cfg.Model != RC11) {
+	if cfg.Axiomatic != nil || memmodel.ExecOf(cfg.Model) != memmodel.GraphOnly {
 		return false
 	}
 	switch explorer {

@@ -16,6 +16,7 @@ import (
 	"ncmc/commspec"
 	"ncmc/ir"
 	"ncmc/mcr"
+	"ncmc/memmodel"
 	"ncmc/seg"
 )
 
@@ -32,8 +33,10 @@ const (
 // Options configure Verify. The zero value is usable: SC, the auto explorer (mcr),
 // unroll 8, no execution limit, no timeout.
 type Options struct {
-	Model    string // memory model; "sc" (default)
-	Explorer string // "auto" (default: mcr under sc/tso/pso, the stateful reference explorer where mcr does not apply; graph exploration under ra/rc11; ncmc when Specs is non-empty), "mcr", "reference", "ncmc" or "coverability" (coverability.go)
+	Model string // memory model; "sc" (default)
+	// Explorer is "auto" (the default: a plan of explorers, plan.go) or
+	// the name of one of Explorers().
+	Explorer string
 	// Specs are commutativity specifications, at most one per object type
 	// of the program (package commspec). With specs the auto explorer is
 	// ncmc, which treats every call of a linearizable method as one atomic
@@ -43,7 +46,8 @@ type Options struct {
 	// NCMCRule selects the ncmc explorer's reduction: "" or "complete" (the
 	// default: partial-order reduction with spec-based conditional
 	// independence, semantically complete) or "thesis" (the NCMC thesis's
-	// scoped-read pruning rule, known to miss behaviours).
+	// scoped-read pruning rule, known to miss behaviours; the same as
+	// Explorer "ncmc-thesis").
 	NCMCRule string
 	// Semantic renders outcomes semantically: each object instance by the
 	// values of its abstraction functions (its fields if it has none) and
@@ -192,7 +196,8 @@ type Result struct {
 	// Reason says why: the violation, the bound that was hit, or "all executions explored".
 	Reason string `json:"reason"`
 	// Kind classifies the reason: assertion, runtime-error, deadlock, unroll, steps,
-	// executions, time, or empty for verified.
+	// executions, time, internal (a bug of ncmc, not of the program), or
+	// empty for verified.
 	Kind     string `json:"kind,omitempty"`
 	Model    string `json:"model"`
 	Explorer string `json:"explorer"`
@@ -219,7 +224,8 @@ type Result struct {
 
 // Verify explores the executions of prog under opts and returns a verdict.
 // It returns an error only for bad options; bounds, timeouts and
-// cancellation of ctx give an Unknown verdict.
+// cancellation of ctx give an Unknown verdict. Which explorers run is
+// decided by plan (plan.go).
 func Verify(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
 	if err := opts.normalize(); err != nil {
 		return nil, err
@@ -227,7 +233,7 @@ func Verify(ctx context.Context, prog *ir.Program, opts Options) (*Result, error
 	if prog == nil || prog.Main == nil {
 		return nil, errors.New("program has no main function")
 	}
-	model, err := parseVerifyModel(opts.Model)
+	model, err := memmodel.Lookup(opts.Model)
 	if err != nil {
 		return nil, err
 	}
@@ -236,134 +242,26 @@ func Verify(ctx context.Context, prog *ir.Program, opts Options) (*Result, error
 		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
 		defer cancel()
 	}
-	if len(opts.Specs) > 0 {
-		opts.Semantic = true
-		if opts.Explorer == "auto" {
-			opts.Explorer = "ncmc"
-		}
+	stages, err := plan(prog, &opts, model)
+	if err != nil {
+		return nil, err
 	}
-	if opts.Races && opts.Explorer == "ncmc" {
-		return nil, errors.New("data-race detection is not available with the ncmc explorer")
-	}
-	if opts.Explorer == "ncmc" {
-		if model != SC {
-			return nil, fmt.Errorf("the ncmc explorer (--spec) supports only the sc memory model, not %s", opts.Model)
-		}
-		if err := checkSpecs(prog, opts.Specs); err != nil {
-			return nil, err
-		}
-		switch opts.NCMCRule {
-		case "", "complete":
-			return exploreNCMC(ctx, prog, opts) // ncmcexplore.go
-		case "thesis":
-			return verifyNCMCThesis(ctx, prog, opts) // ncmcthesis.go
-		}
-		return nil, fmt.Errorf("ncmc rule %q is not available (available: complete, thesis)", opts.NCMCRule)
-	}
-	if model == RA || model == RC11 {
-		return verifyGraphs(ctx, prog, opts) // relaxed.go
-	}
-	autoNote := ""
-	if opts.Races && opts.Explorer != "reference" && opts.Explorer != "coverability" {
-		if model != SC {
-			return nil, fmt.Errorf("data-race detection is available under sc, ra and rc11 (not %s)", opts.Model)
-		}
-		opts.Explorer, opts.StateCache = "reference", true
-		autoNote = "data-race detection runs on the stateful reference explorer"
-	}
-	if opts.Races && model != SC {
-		return nil, fmt.Errorf("data-race detection is available under sc, ra and rc11 (not %s)", opts.Model)
-	}
-	if opts.Explorer == "auto" && !opts.Races && model == SC {
-		start := time.Now()
-		res, err := verifyAuto(ctx, prog, opts, "")
-		if err != nil || res.Verdict != Unknown || res.Stats.BoundHits == 0 || ctx.Err() != nil {
-			return res, err
-		}
-		if ok, _ := CoverabilityApplies(prog); !ok {
-			return res, nil
-		}
-		// main spawns threads in a loop, so no bounded exploration can
-		// answer verified; the coverability explorer may. Without a
-		// timeout it gets AutoCoverabilityTime (its state space can be
-		// too big to finish, e.g. a 32-bit counter).
-		kctx, opts2 := ctx, opts
-		if opts.Timeout == 0 {
-			var cancel context.CancelFunc
-			kctx, cancel = context.WithTimeout(ctx, AutoCoverabilityTime)
-			defer cancel()
-			opts2.Timeout = AutoCoverabilityTime
-		}
-		km, err := exploreCoverability(kctx, prog, opts2)
-		if err != nil {
-			return nil, err
-		}
-		if km.Verdict == Verified {
-			km.Note = fmt.Sprintf("%s hit a bound (%s); main spawns threads in a loop, so the coverability explorer (Karp–Miller over interchangeable threads) checked the program for any number of threads", res.Explorer, res.Reason)
-			km.Elapsed = time.Since(start)
-			km.Stats.Elapsed = km.Elapsed
-			return km, nil
-		}
-		res.Note = joinNotes(res.Note, fmt.Sprintf("main spawns threads in a loop; the coverability explorer was tried too: %s (%s)", km.Verdict, km.Reason))
-		res.Elapsed = time.Since(start)
-		res.Stats.Elapsed = res.Elapsed
-		return res, nil
-	}
-	return verifyAuto(ctx, prog, opts, autoNote)
+	return runPlan(ctx, prog, opts, stages)
 }
 
-// joinNotes joins two notes of a result with "; ".
-func joinNotes(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
-}
-
-// verifyAuto is Verify after the choices that depend only on the options:
-// the auto explorer's choice between mcr and the reference explorer, and
-// the explicit explorers. autoNote says why the explorer was changed.
-func verifyAuto(ctx context.Context, prog *ir.Program, opts Options, autoNote string) (*Result, error) {
-	if opts.Explorer == "auto" {
-		// mcr where it applies; otherwise the stateful reference explorer,
-		// and the result says why.
-		if why := mcrUnsupported(prog, opts); why != "" {
-			opts.Explorer, opts.StateCache = "reference", true
-			autoNote = why + "; explored with the stateful reference explorer instead"
-		} else {
-			opts.Explorer = "mcr"
+// joinNotes joins the non-empty notes of a result with "; ".
+func joinNotes(notes ...string) string {
+	out := ""
+	for _, n := range notes {
+		switch {
+		case n == "":
+		case out == "":
+			out = n
+		default:
+			out += "; " + n
 		}
 	}
-	switch opts.Explorer {
-	case "coverability":
-		return exploreCoverability(ctx, prog, opts) // coverability.go
-	case "reference":
-		res, err := exploreReference(ctx, prog, opts)
-		if res != nil && autoNote != "" {
-			res.Note = autoNote
-		}
-		return res, err
-	case "vmcr":
-		if why := vmcrUnsupported(prog, opts); why != "" {
-			opts.StateCache = true
-			res, err := exploreReference(ctx, prog, opts)
-			if res != nil {
-				res.Note = why + "; explored with the stateful reference explorer instead"
-			}
-			return res, err
-		}
-		return exploreVMCR(ctx, prog, opts) // vmcrexplore.go
-	case "mcr":
-		if why := mcrUnsupported(prog, opts); why != "" {
-			res, err := exploreReference(ctx, prog, opts)
-			if res != nil {
-				res.Note = why + "; explored with the reference explorer instead"
-			}
-			return res, err
-		}
-		return exploreMCR(ctx, prog, opts)
-	}
-	return nil, fmt.Errorf("explorer %q is not available (available: auto, mcr, vmcr, reference, ncmc, coverability)", opts.Explorer)
+	return out
 }
 
 // collector accumulates outcomes, classes and the verdict over executions.
@@ -382,6 +280,7 @@ type collector struct {
 
 	violation  string
 	violKind   string
+	internal   string // the first interpreter error (never a violation)
 	boundHit   string
 	firstGraph *seg.Graph
 	lastReport time.Time
@@ -405,6 +304,10 @@ func (c *collector) add(x *Execution) bool {
 		}
 		c.addOutcome(x, msg)
 		return true
+	case x.Internal() != "":
+		if c.internal == "" {
+			c.internal = x.Internal()
+		}
 	case x.BoundHit() != "":
 		c.stats.BoundHits++
 		if c.boundHit == "" {
@@ -484,6 +387,8 @@ func (c *collector) result(explorer, stopped, stopKind string) *Result {
 	switch {
 	case c.violation != "":
 		r.Verdict, r.Reason, r.Kind = Violation, c.violation, c.violKind
+	case c.internal != "":
+		r.Verdict, r.Reason, r.Kind = Unknown, c.internal, "internal"
 	case stopped != "":
 		r.Verdict, r.Reason, r.Kind = Unknown, stopped, stopKind
 	case c.boundHit != "":
@@ -584,17 +489,14 @@ func formatCells(x *Execution, t *ir.Type, cells []int64, off int) string {
 	return x.names.FormatValue(cells[off], t)
 }
 
-// parseModel maps a model name to the interpreter's operational model.
-func parseModel(name string) (MemModel, error) {
-	switch name {
-	case "sc":
-		return SC, nil
-	case "tso":
-		return TSO, nil
-	case "pso":
-		return PSO, nil
+// operationalModel looks up a model the interpreter runs operationally
+// (memmodel.Model.Operational: sc, tso, pso).
+func operationalModel(name string) (*memmodel.Model, error) {
+	m, err := memmodel.Lookup(name)
+	if err != nil || !m.Operational() {
+		return nil, fmt.Errorf("memory model %q is not supported (supported: %s)", name, strings.Join(memmodel.Operational(), ", "))
 	}
-	return SC, fmt.Errorf("memory model %q is not supported (supported: sc, tso, pso)", name)
+	return m, nil
 }
 
 // checkSpecs checks every spec against prog (the object type exists, the

@@ -9,6 +9,7 @@ import (
 
 	"ncmc/explore/vmcr"
 	"ncmc/ir"
+	"ncmc/memmodel"
 	"ncmc/seg"
 )
 
@@ -255,7 +256,7 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 	names := NewNames(prog)
 	col := newCollector(prog, names, opts)
 	r := &vmcrRunner{prog: prog, names: names, trylock: map[ir.Pos]bool{},
-		cfg: Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: SC, ContinueAfterViolation: true}}
+		cfg: Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: memmodel.SC(), ContinueAfterViolation: true}}
 	for _, f := range prog.Funcs {
 		for i := range f.Body {
 			if f.Body[i].Op == ir.ITryLock {

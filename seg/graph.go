@@ -115,6 +115,31 @@ type Graph struct {
 	LocName func(loc int64) string
 }
 
+// Clone returns an independent copy of g. Past events are immutable and
+// shared: each thread's event slice is capped, so that appending to one
+// graph never writes into the other's arrays; a caller that changes an
+// event in place must copy that thread's slice first. Names, parents, mo
+// and initial values are copied.
+func (g *Graph) Clone() *Graph {
+	c := *g
+	c.Threads = make([][]Event, len(g.Threads))
+	for t, evs := range g.Threads {
+		c.Threads[t] = evs[:len(evs):len(evs)]
+	}
+	c.Names = append([]string(nil), g.Names...)
+	c.Parent = append([]int32(nil), g.Parent...)
+	c.SpawnedBy = append([]EventID(nil), g.SpawnedBy...)
+	c.MO = make(map[int64][]EventID, len(g.MO))
+	for k, v := range g.MO {
+		c.MO[k] = v[:len(v):len(v)]
+	}
+	c.InitVal = make(map[int64]int64, len(g.InitVal))
+	for k, v := range g.InitVal {
+		c.InitVal[k] = v
+	}
+	return &c
+}
+
 // New returns an empty graph.
 func New() *Graph {
 	return &Graph{MO: map[int64][]EventID{}, InitVal: map[int64]int64{}}

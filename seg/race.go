@@ -20,7 +20,8 @@ func (r Race) String() string { return r.text }
 // relation of the rc11 model: see models.go), each pair once, ordered by A
 // then B. Locks, unlocks and RMWs are atomic and never race; initial
 // writes never race. Races are meaningful for graphs consistent under
-// RC11; under RA every access counts as atomic, so there are none.
+// RC11. Under RA, whose hb is (po | rf)+, the ra model flags its own dr
+// (models/ra.cat); evaluate it with LookupModel("ra").Relation(g, "dr").
 func Races(g *Graph) []Race {
 	sp, dr, err := LookupModel("rc11").Relation(g, "dr")
 	if err != nil {

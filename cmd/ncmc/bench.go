@@ -13,8 +13,8 @@ import (
 
 type benchCmd struct {
 	Files      []string      `arg:"" help:"Programs to run (.cir)."`
-	Explorers  string        `help:"Comma-separated explorers to run on each program." default:"reference,mcr"`
-	Model      string        `help:"Memory model." default:"sc" enum:"sc,tso,pso"`
+	Explorers  string        `help:"Comma-separated explorers to run on each program (${explorers})." default:"reference,mcr"`
+	Model      string        `help:"Memory model: ${operational_help}." default:"sc" enum:"${operational}"`
 	Unroll     int           `help:"Default loop bound." default:"8"`
 	Timeout    time.Duration `help:"Time limit per program and explorer." default:"5m"`
 	Workers    int           `help:"mcr workers (0: number of CPUs)." default:"1"`

@@ -14,23 +14,24 @@ import (
 
 	"ncmc/frontend/litmus"
 	"ncmc/herd"
+	"ncmc/memmodel"
 	"ncmc/seg"
 )
 
 type litmusCmd struct {
 	Files         []string      `arg:"" help:"Litmus tests in herd's C, X86 or X86_64 format (.litmus)." type:"path"`
-	Model         string        `help:"Memory model: sc, tso, pso, ra or rc11." default:"sc" enum:"sc,tso,pso,ra,rc11"`
+	Model         string        `help:"Memory model: ${models_help}." default:"sc" enum:"${models}"`
 	JSON          bool          `name:"json" help:"Print one JSON object per test per line."`
 	Explain       bool          `help:"For a forbidden condition, say which axiom of the model forbids each execution that would satisfy it, with a cycle of events."`
 	Graphs        string        `help:"Write one DOT file per execution (and per explained forbidden execution) to this directory, herd-style; also SVG when graphviz's dot is installed." type:"path"`
-	Operational   bool          `help:"Explore sc, tso and pso with the interpreter's interleavings and store buffers instead of graph exploration (same outcomes; slower)."`
+	Operational   bool          `help:"Explore ${operational_help} with the interpreter's interleavings and store buffers instead of graph exploration (same outcomes; slower)."`
 	MaxExecutions int           `name:"max-executions" help:"Stop exploring a test after N executions (0: no limit); the verdict is then marked incomplete." default:"0"`
 	Timeout       time.Duration `help:"Wall-clock limit per test, e.g. 30s (0: none); a test that hits it is reported incomplete and the exit code is 3 (unknown)." default:"0"`
 }
 
 func (c *litmusCmd) run(e *env) int {
-	if c.Operational && (c.Model == "ra" || c.Model == "rc11") {
-		fmt.Fprintln(e.stderr, "ncmc: --operational exists only for sc, tso and pso")
+	if m, err := memmodel.Lookup(c.Model); c.Operational && (err != nil || !m.Operational()) {
+		fmt.Fprintf(e.stderr, "ncmc: --operational exists only for %s\n", strings.Join(memmodel.Operational(), ", "))
 		return exitBadInput
 	}
 	if !checkFlags(e.stderr, nonNegative("--max-executions", c.MaxExecutions), nonNegativeDuration("--timeout", c.Timeout)) {
@@ -197,12 +198,11 @@ func (c *litmusCmd) writeGraphs(e *env, t *litmus.Test, res *herd.Result) error 
 	base := unsafeName.ReplaceAllString(t.Name, "_") + "-" + res.Model
 	rels := seg.DrawPO | seg.DrawRF | seg.DrawMO | seg.DrawFR
 	var model *seg.Model
-	switch res.Model {
-	case "ra":
+	if m, err := memmodel.Lookup(res.Model); err == nil && m.Exec == memmodel.GraphOnly {
+		// sw and hb come from the model's own definitions (ra.cat and
+		// rc11.cat define both)
 		rels |= seg.DrawSW
-		model = raDisplay
-	case "rc11":
-		rels |= seg.DrawSW
+		model = m.Axioms
 	}
 	_, dotErr := exec.LookPath("dot")
 	write := func(name string, g *seg.Graph, opts seg.DOTOpts) error {
@@ -275,18 +275,3 @@ func (c *litmusCmd) writeGraphs(e *env, t *litmus.Test, res *herd.Result) error 
 	}
 	return nil
 }
-
-// raDisplay supplies sw and hb for pictures under ra, where every access is
-// release/acquire: every reads-from edge between threads synchronises.
-var raDisplay = func() *seg.Model {
-	m, err := seg.ParseModel("ra", "release/acquire (for pictures)", `
-let sync = spawn | join
-let sw = [W \ IW]; (rf & ext) | sync
-let hb = (po | rf | sync)+
-empty 0 as nothing
-`)
-	if err != nil {
-		panic(err)
-	}
-	return m
-}()

@@ -16,7 +16,26 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
+
+	"ncmc/memmodel"
+	"ncmc/ncmc"
 )
+
+// kongVars are the lists the flags' enums and help texts are built from:
+// the memory models (package memmodel) and the explorers (ncmc.Explorers),
+// so that the command keeps no list of its own.
+func kongVars() kong.Vars {
+	return kong.Vars{
+		"models":           strings.Join(memmodel.Names(), ","),
+		"models_help":      strings.Join(memmodel.Names(), ", "),
+		"operational":      strings.Join(memmodel.Operational(), ","),
+		"operational_help": strings.Join(memmodel.Operational(), ", "),
+		"explorers":        strings.Join(ncmc.ExplorerNames(), ","),
+		"explorers_help":   ncmc.ExplorerHelp(),
+		"strategies":       strings.Join(ncmc.StrategyNames(), ","),
+		"strategies_help":  ncmc.StrategyHelp(),
+	}
+}
 
 // Exit codes.
 const (
@@ -108,6 +127,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, stderrTer
 		kong.Exit(func(c int) { panic(exitPanic(c)) }),
 		kong.UsageOnError(),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kongVars(),
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "ncmc: internal error: %v\n", err)

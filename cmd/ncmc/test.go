@@ -15,13 +15,13 @@ import (
 
 type testCmd struct {
 	File        string        `arg:"" help:"Program to test (.cir)." type:"path"`
-	Strategy    string        `help:"Search: pct (random priorities with d-1 change points; per-run guarantee 1/(n·k^(d-1))), random (random walk), cbdpor (preemption-bounded DPOR, bounds 0..--preemptions in turn), chess (every interleaving within the preemption bound; the baseline)." default:"pct" enum:"pct,random,cbdpor,chess"`
+	Strategy    string        `help:"Search: ${strategies_help}." default:"pct" enum:"${strategies}"`
 	Runs        int           `help:"Runs of pct and random (0: 1000); for cbdpor and chess the most executions over all bounds (0: no limit)." default:"0"`
 	Seed        uint64        `help:"Random seed of pct and random: the same seed gives the same runs." default:"0"`
 	Depth       int           `help:"PCT: the bug depth d to target (d-1 priority change points)." default:"2"`
 	Steps       int           `help:"PCT: k, the most steps of a run (0: estimate from a first run)." default:"0"`
 	Preemptions int           `help:"cbdpor/chess: the largest preemption bound (iterative deepening from 0)." default:"2"`
-	Model       string        `help:"Memory model: sc, tso, pso (cbdpor and chess: sc only)." default:"sc" enum:"sc,tso,pso"`
+	Model       string        `help:"Memory model: ${operational_help} (cbdpor and chess: sc only)." default:"sc" enum:"${operational}"`
 	Unroll      int           `help:"Default loop bound: a loop whose body runs more often stops the run with 'bound hit'." default:"8"`
 	MaxSteps    int           `name:"max-steps" help:"Visible steps allowed per run before it counts as a bound hit." default:"100000"`
 	ThreadSteps int           `name:"thread-steps" help:"Instructions one thread may execute per run before it stops with 'bound hit' (keeps spin loops from hanging a run)." default:"10000"`

@@ -1,0 +1,186 @@
+package ncmc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"ncmc/ir"
+	"ncmc/memmodel"
+)
+
+// Verify's choice of explorers, as data: plan turns the options into
+// stages, runPlan runs them. Every rule about which explorer runs when is
+// in this file; what an explorer supports is its Check (explorers.go).
+
+// autoDoc describes the auto plan for help texts.
+const autoDoc = "mcr under sc/tso/pso; the stateful explorer, with a note, for programs mcr does not support (condition variables, trylock) and for --races; graph exploration under ra/rc11 (trust, or graph for programs with mutexes, condition variables, atomic blocks or nondeterminism); ncmc with --spec; under sc, when main spawns threads in a loop and the bounded exploration hits a bound, then the coverability explorer for the time left (60s without --timeout)"
+
+// stage is one exploration of a plan.
+type stage struct {
+	explorer Explorer
+	// note says why this explorer runs (Result.Note).
+	note string
+	// fallback, if set, runs instead when the explorer's Check answers
+	// *Unsupported; its note is then the reason plus how.
+	fallback *stage
+	// when decides whether the stage runs, given the result so far (every
+	// stage after the first has one), and merge combines the results.
+	when  func(ctx context.Context, prev *Result) bool
+	merge func(prev, cur *Result, start time.Time) *Result
+	// timeout bounds the stage when Options.Timeout is 0.
+	timeout time.Duration
+}
+
+// plan returns the stages Verify runs for prog under opts (normalized;
+// opts is updated where a rule changes the options of every stage).
+func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, error) {
+	name := opts.Explorer
+	if len(opts.Specs) > 0 {
+		opts.Semantic = true
+		if name == AutoExplorer {
+			name = "ncmc"
+		}
+	}
+	if name == "ncmc" {
+		switch opts.NCMCRule {
+		case "", "complete":
+		case "thesis":
+			name = "ncmc-thesis" // --ncmc-rule thesis is the old name
+		default:
+			return nil, fmt.Errorf("ncmc rule %q is not available (available: complete, thesis)", opts.NCMCRule)
+		}
+	}
+	one := func(n, note string) ([]stage, error) {
+		e, err := LookupExplorer(n)
+		if err != nil {
+			return nil, err
+		}
+		return []stage{{explorer: e, note: note}}, nil
+	}
+	switch name {
+	case "ncmc", "ncmc-thesis", "dpor":
+		return one(name, "")
+	}
+	if model.Exec == memmodel.GraphOnly {
+		var notes []string
+		switch name {
+		case AutoExplorer, "reference", "graph", "trust":
+		case "mcr":
+			notes = append(notes, fmt.Sprintf("%s; explored %s by graph exploration (each consistent execution graph once)", mcrModels(), model.Name))
+		default:
+			return one(name, "") // its Check says why not
+		}
+		if opts.StateCache {
+			notes = append(notes, "--state-cache does not apply to graph exploration and was ignored")
+		}
+		if name == "reference" || name == "graph" {
+			return one("graph", joinNotes(notes...))
+		}
+		// trust where it applies; otherwise the graph explorer, and the
+		// result says why
+		return []stage{{explorer: trustExplorer{}, note: joinNotes(notes...),
+			fallback: &stage{explorer: graphExplorer{}, note: "explored with the graph explorer instead"}}}, nil
+	}
+	note := ""
+	if opts.Races && name != "reference" && name != "stateful" && name != "coverability" {
+		if model.Exec != memmodel.Interleaving {
+			return nil, fmt.Errorf("data-race detection is available under sc, ra and rc11 (not %s)", opts.Model)
+		}
+		name, note = "stateful", "data-race detection runs on the stateful reference explorer"
+	}
+	if opts.Races && model.Exec != memmodel.Interleaving {
+		return nil, fmt.Errorf("data-race detection is available under sc, ra and rc11 (not %s)", opts.Model)
+	}
+	mcr := stage{explorer: mcrExplorer{}}
+	switch name {
+	case AutoExplorer:
+		// mcr where it applies; otherwise the stateful explorer, and the
+		// result says why
+		mcr.fallback = &stage{explorer: statefulExplorer{}, note: "explored with the stateful reference explorer instead"}
+		if model.Exec != memmodel.Interleaving || opts.Races {
+			return []stage{mcr}, nil
+		}
+		// main spawns threads in a loop, so no bounded exploration can
+		// answer verified; the coverability explorer may. Without a
+		// timeout it gets AutoCoverabilityTime (its state space can be
+		// too big to finish, e.g. a 32-bit counter).
+		return []stage{mcr, {explorer: coverabilityExplorer{}, timeout: AutoCoverabilityTime,
+			when: func(ctx context.Context, prev *Result) bool {
+				if prev.Verdict != Unknown || prev.Stats.BoundHits == 0 || ctx.Err() != nil {
+					return false
+				}
+				ok, _ := CoverabilityApplies(prog)
+				return ok
+			},
+			merge: func(res, km *Result, start time.Time) *Result {
+				if km.Verdict == Verified {
+					km.Note = fmt.Sprintf("%s hit a bound (%s); main spawns threads in a loop, so the coverability explorer (Karp–Miller over interchangeable threads) checked the program for any number of threads", res.Explorer, res.Reason)
+					km.Elapsed = time.Since(start)
+					km.Stats.Elapsed = km.Elapsed
+					return km
+				}
+				res.Note = joinNotes(res.Note, fmt.Sprintf("main spawns threads in a loop; the coverability explorer was tried too: %s (%s)", km.Verdict, km.Reason))
+				res.Elapsed = time.Since(start)
+				res.Stats.Elapsed = res.Elapsed
+				return res
+			}}}, nil
+	case "mcr":
+		mcr.fallback = &stage{explorer: referenceExplorer{}, note: "explored with the reference explorer instead"}
+		return []stage{mcr}, nil
+	}
+	return one(name, note)
+}
+
+// runPlan runs the stages of a plan.
+func runPlan(ctx context.Context, prog *ir.Program, opts Options, stages []stage) (*Result, error) {
+	start := time.Now()
+	var res *Result
+	for i, s := range stages {
+		if i > 0 && !s.when(ctx, res) {
+			break
+		}
+		o := opts
+		sctx := ctx
+		if s.timeout > 0 && o.Timeout == 0 {
+			var cancel context.CancelFunc
+			sctx, cancel = context.WithTimeout(ctx, s.timeout)
+			defer cancel()
+			o.Timeout = s.timeout
+		}
+		r, err := runStage(sctx, prog, o, s)
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			res = r
+		} else {
+			res = s.merge(res, r, start)
+		}
+	}
+	return res, nil
+}
+
+// runStage runs one stage, or its fallback when the explorer does not
+// apply.
+func runStage(ctx context.Context, prog *ir.Program, opts Options, s stage) (*Result, error) {
+	t, err := NewTask(prog, opts)
+	if err != nil {
+		return nil, err
+	}
+	var u *Unsupported
+	if err := s.explorer.Check(t); s.fallback != nil && errors.As(err, &u) {
+		f := *s.fallback
+		f.note = joinNotes(s.note, u.Reason+"; "+f.note)
+		return runStage(ctx, prog, opts, f)
+	}
+	res, err := Run(ctx, s.explorer, t)
+	if err != nil {
+		return nil, err
+	}
+	if s.note != "" {
+		res.Note = joinNotes(s.note, res.Note)
+	}
+	return res, nil
+}

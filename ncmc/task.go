@@ -1,0 +1,201 @@
+package ncmc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"ncmc/ir"
+	"ncmc/memmodel"
+	"ncmc/seg"
+)
+
+// Task is one exploration of a program: what every explorer needs and
+// would otherwise set up by itself. Verify builds one per stage of its plan
+// (plan.go); the explorer runs executions and reports them to the task
+// (Add, Progress), asks it whether a budget ends the search (Budget), and
+// hands it a counterexample; the task builds the Result.
+type Task struct {
+	Prog  *ir.Program
+	Model *memmodel.Model
+	// Opts are the normalized options of the stage.
+	Opts  Options
+	Names *Names
+
+	col      *collector
+	ran      string // the algorithm that ran, if not the explorer's name
+	stopped  string
+	stopKind string
+	cex      *counterexample
+	workers  int
+	note     string
+	amend    []func(*Result)
+}
+
+type counterexample struct {
+	steps []TraceStep
+	graph *seg.Graph
+	pos   ir.Pos
+}
+
+// NewTask prepares the exploration of prog under opts (defaults filled in
+// as by Verify). Options.Timeout is not applied here: the caller's ctx
+// carries the deadline (Verify derives it).
+func NewTask(prog *ir.Program, opts Options) (*Task, error) {
+	if err := opts.normalize(); err != nil {
+		return nil, err
+	}
+	if prog == nil || prog.Main == nil {
+		return nil, errors.New("program has no main function")
+	}
+	model, err := memmodel.Lookup(opts.Model)
+	if err != nil {
+		return nil, err
+	}
+	names := NewNames(prog)
+	return &Task{Prog: prog, Model: model, Opts: opts, Names: names, col: newCollector(prog, names, opts)}, nil
+}
+
+// Config is the interpreter configuration every explorer starts from: the
+// bounds, the memory model and the rendering of outcomes (Semantic), so
+// that no explorer maps Options to Config by itself and forgets a field.
+// Explorers add what is theirs (race detection, unbounded loops, …).
+func (t *Task) Config() Config {
+	return Config{Unroll: t.Opts.Unroll, MaxSteps: t.Opts.MaxSteps, Model: t.Model, Semantic: t.Opts.Semantic}
+}
+
+// Budget reports whether a budget ends the search before the next
+// execution: ctx is done (the time bound, or cancellation) or
+// Options.MaxExecutions executions ran. It records the reason (Stop).
+func (t *Task) Budget(ctx context.Context) bool {
+	if err := ctx.Err(); err != nil {
+		t.StopTime(err)
+		return true
+	}
+	if t.Opts.MaxExecutions > 0 && t.col.stats.Executions >= t.Opts.MaxExecutions {
+		t.Stop(fmt.Sprintf("execution bound %d hit", t.Opts.MaxExecutions), "executions")
+		return true
+	}
+	return false
+}
+
+// Stop records that a budget ended the search early (Result.Stopped and,
+// without a violation, the reason of an unknown verdict with kind kind).
+// The first reason recorded stays.
+func (t *Task) Stop(reason, kind string) {
+	if t.stopped == "" {
+		t.stopped, t.stopKind = reason, kind
+	}
+}
+
+// StopTime records the end of the search by ctx's error err.
+func (t *Task) StopTime(err error) { t.Stop(budgetReason(err, t.Opts), "time") }
+
+// Stopped reports whether Stop was called.
+func (t *Task) Stopped() bool { return t.stopped != "" }
+
+// Add records a finished execution; it reports whether it was a violation.
+func (t *Task) Add(x *Execution) bool { return t.col.add(x) }
+
+// Progress reports running statistics (Options.Progress, at most every
+// Options.ProgressEvery); queue is the pending work.
+func (t *Task) Progress(queue int) { t.col.progress(queue) }
+
+// Stats are the task's counters; explorers add their own (Pruned, Seeds,
+// SMTQueries, …).
+func (t *Task) Stats() *Stats { return &t.col.stats }
+
+// Counterexample records the violating execution x (recorded with
+// tracing on) as the counterexample: its story, graph and violation site.
+func (t *Task) Counterexample(x *Execution, story []TraceStep) {
+	_, _, pos := x.Violation()
+	t.cex = &counterexample{steps: story, graph: x.G, pos: pos}
+}
+
+// Ran names the algorithm that ran when it is not the explorer's name
+// (the reference explorer with a state cache is "stateful").
+func (t *Task) Ran(name string) { t.ran = name }
+
+// Note adds a note to the result.
+func (t *Task) Note(format string, args ...any) {
+	t.note = joinNotes(t.note, fmt.Sprintf(format, args...))
+}
+
+// Workers records how many parallel workers explored.
+func (t *Task) Workers(n int) { t.workers = n }
+
+// Amend registers f to change the Result once it is built (an explorer
+// whose verdicts differ from the collector's, like coverability's).
+func (t *Task) Amend(f func(*Result)) { t.amend = append(t.amend, f) }
+
+// result builds the Result of the task explored by explorer e.
+func (t *Task) result(name string) *Result {
+	if t.ran != "" {
+		name = t.ran
+	}
+	res := t.col.result(name, t.stopped, t.stopKind)
+	res.Note = joinNotes(res.Note, t.note)
+	res.Workers = t.workers
+	if t.cex != nil {
+		res.Counterexample, res.Graph, res.ViolationPos = t.cex.steps, t.cex.graph, t.cex.pos
+	}
+	for _, f := range t.amend {
+		f(res)
+	}
+	return res
+}
+
+// replayCounterexample replays the choice path of a violating execution
+// with tracing on and records it as the counterexample.
+func (t *Task) replayCounterexample(cfg Config, path []choicePoint) {
+	rc := &replayChooser{path: path}
+	x := NewExecution(t.Prog, t.Names, cfg, rc, true)
+	x.Run(rc.schedule)
+	t.Counterexample(x, x.Trace)
+}
+
+func budgetReason(err error, opts Options) string {
+	if err == context.DeadlineExceeded && opts.Timeout > 0 {
+		return fmt.Sprintf("time bound %s hit", opts.Timeout)
+	}
+	return "exploration cancelled: " + err.Error()
+}
+
+// Unsupported says why an explorer does not apply to a task (Explorer.Check).
+type Unsupported struct {
+	Explorer string
+	Reason   string
+	// Program is set when the reason is the program (a construct the
+	// explorer does not handle), not the options (the memory model, race
+	// detection).
+	Program bool
+}
+
+func (u *Unsupported) Error() string { return u.Reason }
+
+// An Explorer decides which executions of a program to run.
+type Explorer interface {
+	// Name is the --explorer value and, unless the task says otherwise
+	// (Task.Ran), Result.Explorer.
+	Name() string
+	// Doc is one line for help texts.
+	Doc() string
+	// Check says why the explorer does not apply to t: nil, or an
+	// *Unsupported.
+	Check(t *Task) error
+	// Explore runs executions of t.Prog and reports them to t. It returns
+	// an error only for a failure of the explorer itself.
+	Explore(ctx context.Context, t *Task) error
+}
+
+// Run checks that e applies to t and explores; the result names the
+// algorithm that ran.
+func Run(ctx context.Context, e Explorer, t *Task) (*Result, error) {
+	if err := e.Check(t); err != nil {
+		return nil, err
+	}
+	if err := e.Explore(ctx, t); err != nil {
+		return nil, err
+	}
+	return t.result(e.Name()), nil
+}
