@@ -126,6 +126,9 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 				res.Stats.Elapsed = res.Elapsed
 				return res
 			}}}, nil
+	case "vmcr":
+		return []stage{{explorer: vmcrExplorer{}, note: note,
+			fallback: &stage{explorer: statefulExplorer{}, note: "explored with the stateful reference explorer instead"}}}, nil
 	case "mcr":
 		mcr.fallback = &stage{explorer: referenceExplorer{}, note: "explored with the reference explorer instead"}
 		return []stage{mcr}, nil
