@@ -33,8 +33,6 @@ type Stats struct {
 	Duplicates   int // leaves whose class an elder sibling subtree holds (not reported)
 }
 
-var debugInfeasible = false
-
 // ErrSearchBudget is returned when one witness search exceeds MaxSearch.
 var ErrSearchBudget = errors.New("vmcr: witness search budget exhausted")
 
@@ -492,9 +490,6 @@ func (e *explorer) child(n *node, p *part, c *node, x front, g group) {
 	}
 	if w == nil {
 		e.stats.Infeasible++
-		if debugInfeasible {
-			fmt.Printf("infeasible: t%d step %d loc %#x group %v (val %d) ann %v\n", x.t, x.step, x.loc, g.ws, g.val, c.ann)
-		}
 		return
 	}
 	ct, err := e.runW(w)
