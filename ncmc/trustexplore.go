@@ -79,6 +79,36 @@ func (tg *trustGlue) filter(en []Action) []Action {
 	return en
 }
 
+// run drives x to its end, scheduling as filter does without building the
+// list of enabled actions.
+func (tg *trustGlue) run() {
+	x := tg.r.x
+	x.checkEnd()
+	for !x.finished {
+		best, bestStamp, first := int32(-1), int32(0), int32(-1)
+		for _, n := range x.live {
+			if !x.enabled(x.threads[n]) {
+				continue
+			}
+			if first < 0 {
+				first = n
+			}
+			if k := len(x.G.Threads[n]); k < tg.ex.Len(n) {
+				if st := tg.ex.Event(n, k).Stamp; best < 0 || st < bestStamp {
+					best, bestStamp = n, st
+				}
+			}
+		}
+		if best < 0 {
+			best = first
+		}
+		if best < 0 {
+			return // checkEnd finished the execution
+		}
+		x.Step(Action{T: best})
+	}
+}
+
 func (tg *trustGlue) replaying(t int32, i int32) bool { return int(i) < tg.ex.Len(t) }
 
 func (tg *trustGlue) fail(msg string) {
@@ -425,7 +455,7 @@ func runTrust(ctx context.Context, prog *ir.Program, names *Names, cfg Config, m
 		}
 		x, tg := newTrustExecution(prog, names, cfg, ex, model, false)
 		cur = x
-		x.Run(func(en []Action) Action { return en[0] })
+		tg.run()
 		if tg.err != nil {
 			return "", ex.Stats, tg.err
 		}
@@ -500,7 +530,7 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 		ex.Next()
 		var tg *trustGlue
 		x, tg = newTrustExecution(prog, names, cfg, ex, opts.Model, true)
-		x.Run(func(en []Action) Action { return en[0] })
+		tg.run()
 		if tg.err == nil {
 			tg.finish()
 			res.Counterexample = x.Trace
