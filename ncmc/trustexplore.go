@@ -478,6 +478,13 @@ func newTrustExecution(prog *ir.Program, names *Names, cfg Config, ex *trust.Exp
 	if len(x.G.Threads) > 0 && len(x.G.Threads[0]) == 0 {
 		x.G.Threads[0] = make([]seg.Event, 0, ex.Len(0)+4)
 	}
+	if g := ex.Graph(); g != nil {
+		n := 16
+		for t := 0; t < g.Threads(); t++ {
+			n += g.Len(int32(t))
+		}
+		x.Log = make([]StepInfo, 0, n) // about one step per event
+	}
 	tg := &trustGlue{r: x.rx, ex: ex, model: model}
 	tg.fresh = trust.InitRef
 	if f, ok := ex.Fresh(); ok {
