@@ -374,9 +374,13 @@ func (tg *trustGlue) race(id, b seg.EventID) bool {
 			}
 			return false
 		}
-		x.violation, x.violKind, x.violPos = rc.Msg, "data-race", x.G.Event(id).Pos
-		x.finished = true
-		x.note(nil, rc.Msg)
+		// the other threads run on (as after an assertion failure, see
+		// runTrust): their later writes may revisit earlier reads
+		if x.violation == "" {
+			x.violation, x.violKind, x.violPos = rc.Msg, "data-race", x.G.Event(id).Pos
+			x.violState, x.violTrace = FinalState(x), len(x.Trace)
+			x.note(nil, rc.Msg)
+		}
 		return true
 	}
 }
@@ -447,6 +451,11 @@ func trustModel(model string) trust.Model {
 // It stops when visit returns false or ctx ends (the reason is returned).
 func runTrust(ctx context.Context, prog *ir.Program, names *Names, cfg Config, model string,
 	visit func(x *Execution) bool, progress func(pending int)) (stopped string, st trust.Stats, err error) {
+	// after a violation the other threads run on: the writes they add
+	// backward-revisit the reads before the violation, whose other
+	// graphs may not violate (TruSt explores a graph's alternatives only
+	// through the events added after it)
+	cfg.ContinueAfterViolation = true
 	var cur *Execution
 	ex := trust.New(trustModel(model), func(loc int64) int64 { return cur.G.InitVal[loc] })
 	for ex.Next() {
@@ -536,11 +545,16 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 		ex := trust.Replay(trustModel(opts.Model), cex, func(loc int64) int64 { return x.G.InitVal[loc] })
 		ex.Next()
 		var tg *trustGlue
-		x, tg = newTrustExecution(prog, names, cfg, ex, opts.Model, true)
+		ccfg := cfg
+		ccfg.ContinueAfterViolation = true // as runTrust explored it
+		x, tg = newTrustExecution(prog, names, ccfg, ex, opts.Model, true)
 		tg.run()
 		if tg.err == nil {
 			tg.finish()
 			res.Counterexample = x.Trace
+			if x.violTrace > 0 && x.violTrace <= len(x.Trace) {
+				res.Counterexample = x.Trace[:x.violTrace] // up to the violation
+			}
 			res.Graph = x.G
 			_, _, res.ViolationPos = x.Violation()
 		}
