@@ -81,6 +81,36 @@ func (tg *trustGlue) filter(en []Action) []Action {
 	return en
 }
 
+// run drives x to its end, scheduling as filter does without building the
+// list of enabled actions.
+func (tg *trustGlue) run() {
+	x := tg.r.x
+	x.checkEnd()
+	for !x.finished {
+		best, bestStamp, first := int32(-1), int32(0), int32(-1)
+		for _, n := range x.live {
+			if !x.enabled(x.threads[n]) {
+				continue
+			}
+			if first < 0 {
+				first = n
+			}
+			if k := len(x.G.Threads[n]); k < tg.ex.Len(n) {
+				if st := tg.ex.Event(n, k).Stamp; best < 0 || st < bestStamp {
+					best, bestStamp = n, st
+				}
+			}
+		}
+		if best < 0 {
+			best = first
+		}
+		if best < 0 {
+			return // checkEnd finished the execution
+		}
+		x.Step(Action{T: best})
+	}
+}
+
 func (tg *trustGlue) replaying(t int32, i int32) bool { return int(i) < tg.ex.Len(t) }
 
 func (tg *trustGlue) fail(msg string) {
@@ -346,9 +376,13 @@ func (tg *trustGlue) race(id, b seg.EventID) bool {
 			}
 			return false
 		}
-		x.violation, x.violKind, x.violPos = rc.Msg, "data-race", x.G.Event(id).Pos
-		x.finished = true
-		x.note(nil, rc.Msg)
+		// the other threads run on (as after an assertion failure, see
+		// runTrust): their later writes may revisit earlier reads
+		if x.violation == "" {
+			x.violation, x.violKind, x.violPos = rc.Msg, "data-race", x.G.Event(id).Pos
+			x.violState, x.violTrace = FinalState(x), len(x.Trace)
+			x.note(nil, rc.Msg)
+		}
 		return true
 	}
 }
@@ -419,6 +453,11 @@ func trustModel(model string) trust.Model {
 // It stops when visit returns false or ctx ends (the reason is returned).
 func runTrust(ctx context.Context, prog *ir.Program, names *Names, cfg Config, model string,
 	visit func(x *Execution) bool, progress func(pending int)) (stopped string, st trust.Stats, err error) {
+	// after a violation the other threads run on: the writes they add
+	// backward-revisit the reads before the violation, whose other
+	// graphs may not violate (TruSt explores a graph's alternatives only
+	// through the events added after it)
+	cfg.ContinueAfterViolation = true
 	var cur *Execution
 	ex := trust.New(trustModel(model), func(loc int64) int64 { return cur.G.InitVal[loc] })
 	for ex.Next() {
@@ -427,7 +466,7 @@ func runTrust(ctx context.Context, prog *ir.Program, names *Names, cfg Config, m
 		}
 		x, tg := newTrustExecution(prog, names, cfg, ex, model, false)
 		cur = x
-		x.Run(func(en []Action) Action { return en[0] })
+		tg.run()
 		if tg.err != nil {
 			return "", ex.Stats, tg.err
 		}
@@ -449,6 +488,13 @@ func newTrustExecution(prog *ir.Program, names *Names, cfg Config, ex *trust.Exp
 	x := NewExecution(prog, names, cfg, nil, trace)
 	if len(x.G.Threads) > 0 && len(x.G.Threads[0]) == 0 {
 		x.G.Threads[0] = make([]seg.Event, 0, ex.Len(0)+4)
+	}
+	if g := ex.Graph(); g != nil {
+		n := 16
+		for t := 0; t < g.Threads(); t++ {
+			n += g.Len(int32(t))
+		}
+		x.Log = make([]StepInfo, 0, n) // about one step per event
 	}
 	tg := &trustGlue{r: x.rx, ex: ex, model: model}
 	tg.fresh = trust.InitRef
@@ -504,11 +550,16 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 		ex := trust.Replay(trustModel(opts.Model), cex, func(loc int64) int64 { return x.G.InitVal[loc] })
 		ex.Next()
 		var tg *trustGlue
-		x, tg = newTrustExecution(prog, names, cfg, ex, opts.Model, true)
-		x.Run(func(en []Action) Action { return en[0] })
+		ccfg := cfg
+		ccfg.ContinueAfterViolation = true // as runTrust explored it
+		x, tg = newTrustExecution(prog, names, ccfg, ex, opts.Model, true)
+		tg.run()
 		if tg.err == nil {
 			tg.finish()
 			res.Counterexample = x.Trace
+			if x.violTrace > 0 && x.violTrace <= len(x.Trace) {
+				res.Counterexample = x.Trace[:x.violTrace] // up to the violation
+			}
 			res.Graph = x.G
 			_, _, res.ViolationPos = x.Violation()
 		}

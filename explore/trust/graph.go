@@ -552,12 +552,31 @@ func (g *Graph) rmwReader(w Ref, loc int64, skip Ref) bool {
 
 // clone returns a deep copy of the labels and coherence orders.
 func (g *Graph) snapshot() *snapshot {
+	// one backing array for the labels and one for the coherence orders,
+	// each thread and location with room to grow in place
+	const room = 4
 	s := &snapshot{ev: make([][]Label, len(g.ev)), co: make(map[int64][]Ref, len(g.co)), stamp: g.stamp, fresh: InitRef}
+	n := 0
 	for t := range g.ev {
-		s.ev[t] = append(make([]Label, 0, len(g.ev[t])+4), g.ev[t]...)
+		n += len(g.ev[t]) + room
 	}
+	labs := make([]Label, n)
+	off := 0
+	for t, th := range g.ev {
+		copy(labs[off:], th)
+		s.ev[t] = labs[off : off+len(th) : off+len(th)+room]
+		off += len(th) + room
+	}
+	n = 0
+	for _, c := range g.co {
+		n += len(c) + room
+	}
+	refs := make([]Ref, n)
+	off = 0
 	for l, c := range g.co {
-		s.co[l] = append([]Ref(nil), c...)
+		copy(refs[off:], c)
+		s.co[l] = refs[off : off+len(c) : off+len(c)+room]
+		off += len(c) + room
 	}
 	return s
 }
