@@ -15,7 +15,7 @@ import (
 // in this file; what an explorer supports is its Check (explorers.go).
 
 // autoDoc describes the auto plan for help texts.
-const autoDoc = "mcr under sc/tso/pso; the stateful explorer, with a note, for programs mcr does not support (condition variables, trylock) and for --races; graph exploration under ra/rc11 (trust, or graph for programs with mutexes, condition variables, atomic blocks or nondeterminism); ncmc with --spec; under sc, when main spawns threads in a loop and the bounded exploration hits a bound, then the coverability explorer for the time left (60s without --timeout)"
+const autoDoc = "vmcr under sc (mcr where vmcr does not apply or its witness search gives up); mcr under tso/pso; the stateful explorer, with a note, for programs mcr does not support (condition variables, trylock) and for --races; graph exploration under ra/rc11 (trust, or graph for programs with mutexes, condition variables, atomic blocks or nondeterminism); ncmc with --spec; under sc, when main spawns threads in a loop and the bounded exploration hits a bound, then the coverability explorer for the time left (60s without --timeout)"
 
 // stage is one exploration of a plan.
 type stage struct {
@@ -102,11 +102,24 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 		if model.Exec != memmodel.Interleaving || opts.Races {
 			return []stage{mcr}, nil
 		}
+		// under sc: vmcr (one execution per value class) where it applies,
+		// mcr where it does not or where its witness search gave up
+		first := stage{explorer: vmcrExplorer{}, fallback: &mcr}
+		retry := stage{explorer: mcrExplorer{}, fallback: mcr.fallback,
+			when: func(ctx context.Context, prev *Result) bool {
+				return prev.Explorer == "vmcr" && prev.Verdict == Unknown && prev.Kind == "search" && ctx.Err() == nil
+			},
+			merge: func(prev, cur *Result, start time.Time) *Result {
+				cur.Note = joinNotes("vmcr stopped: "+prev.Reason+"; explored with mcr instead", cur.Note)
+				cur.Elapsed = time.Since(start)
+				cur.Stats.Elapsed = cur.Elapsed
+				return cur
+			}}
 		// main spawns threads in a loop, so no bounded exploration can
 		// answer verified; the coverability explorer may. Without a
 		// timeout it gets AutoCoverabilityTime (its state space can be
 		// too big to finish, e.g. a 32-bit counter).
-		return []stage{mcr, {explorer: coverabilityExplorer{}, timeout: AutoCoverabilityTime,
+		return []stage{first, retry, {explorer: coverabilityExplorer{}, timeout: AutoCoverabilityTime,
 			when: func(ctx context.Context, prev *Result) bool {
 				if prev.Verdict != Unknown || prev.Stats.BoundHits == 0 || ctx.Err() != nil {
 					return false
@@ -142,7 +155,7 @@ func runPlan(ctx context.Context, prog *ir.Program, opts Options, stages []stage
 	var res *Result
 	for i, s := range stages {
 		if i > 0 && !s.when(ctx, res) {
-			break
+			continue
 		}
 		o := opts
 		sctx := ctx
