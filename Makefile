@@ -4,7 +4,7 @@ GO      ?= go
 BIN     := bin/ncmc
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps browser build demo serve test test-short vet fmt-check fuzz bench sweep compare clean
+.PHONY: all deps browser build demo serve test test-short test-long vet fmt-check fuzz bench sweep compare clean
 
 all: build
 
@@ -57,6 +57,12 @@ test: deps browser fmt-check vet
 # make test (CI) runs the full sizes.
 test-short: deps
 	$(GO) test -short -timeout 10m ./...
+
+# The issue-sized differential runs (native decider against Z3 and vmcr
+# against the reference explorer on 2000 generated programs each; about
+# 20 CPU-minutes), beyond the default sizes of make test.
+test-long: deps
+	$(GO) test -timeout 120m ./ncmc -run 'TestDeciderDifferential|TestVMCRDifferential' -count=1 -decider.n 2000 -vmcr.n 2000
 
 # Short fuzzing of every fuzz target (FUZZTIME=60s for the full run).
 FUZZTIME ?= 10s
