@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"strings"
+	"time"
 
 	"ncmc/ir"
 	"ncmc/memmodel"
@@ -46,6 +47,11 @@ type Chooser interface {
 type Config struct {
 	Unroll   int // default loop bound (ILoopHead with Bound 0)
 	MaxSteps int // visible steps per execution; 0 = unlimited
+	// Deadline, if set, stops an execution that is still running then
+	// (checked every 1024 visible steps) as a bound hit, so that one long
+	// execution cannot outlive --timeout; the explorer then stops on its
+	// own budget check.
+	Deadline time.Time
 	// Model is the memory model (nil: sc). Its Exec says how the
 	// interpreter runs it: interleavings, store buffers (tso, pso) or
 	// graph exploration (ra, rc11; relaxed.go).
@@ -572,6 +578,11 @@ func (x *Execution) Step(a Action) {
 	}
 	if x.cfg.MaxSteps > 0 && x.steps >= x.cfg.MaxSteps && !x.finished {
 		x.boundHit = fmt.Sprintf("step bound %d hit", x.cfg.MaxSteps)
+		x.finished = true
+		return
+	}
+	if x.steps&1023 == 0 && !x.cfg.Deadline.IsZero() && !x.finished && time.Now().After(x.cfg.Deadline) {
+		x.boundHit = "time bound hit during an execution"
 		x.finished = true
 		return
 	}

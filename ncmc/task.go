@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"ncmc/ir"
 	"ncmc/memmodel"
@@ -28,6 +29,7 @@ type Task struct {
 	stopKind string
 	cex      *counterexample
 	workers  int
+	deadline time.Time // of Run's context: ends a long execution (Config.Deadline)
 	note     string
 	amend    []func(*Result)
 }
@@ -61,7 +63,7 @@ func NewTask(prog *ir.Program, opts Options) (*Task, error) {
 // that no explorer maps Options to Config by itself and forgets a field.
 // Explorers add what is theirs (race detection, unbounded loops, …).
 func (t *Task) Config() Config {
-	return Config{Unroll: t.Opts.Unroll, MaxSteps: t.Opts.MaxSteps, Model: t.Model, Semantic: t.Opts.Semantic}
+	return Config{Unroll: t.Opts.Unroll, MaxSteps: t.Opts.MaxSteps, Model: t.Model, Semantic: t.Opts.Semantic, Deadline: t.deadline}
 }
 
 // Budget reports whether a budget ends the search before the next
@@ -193,6 +195,9 @@ type Explorer interface {
 func Run(ctx context.Context, e Explorer, t *Task) (*Result, error) {
 	if err := e.Check(t); err != nil {
 		return nil, err
+	}
+	if d, ok := ctx.Deadline(); ok {
+		t.deadline = d
 	}
 	if err := e.Explore(ctx, t); err != nil {
 		return nil, err

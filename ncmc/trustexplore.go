@@ -520,6 +520,9 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 	names := NewNames(prog)
 	col := newCollector(prog, names, opts)
 	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model}
+	if d, ok := ctx.Deadline(); ok {
+		cfg.Deadline = d
+	}
 	var cex *trust.Snapshot
 	stopKind := ""
 	visit := func(x *Execution) bool {

@@ -257,6 +257,9 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 	col := newCollector(prog, names, opts)
 	r := &vmcrRunner{prog: prog, names: names, trylock: map[ir.Pos]bool{},
 		cfg: Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: memmodel.SC(), ContinueAfterViolation: true}}
+	if d, ok := ctx.Deadline(); ok {
+		r.cfg.Deadline = d
+	}
 	for _, f := range prog.Funcs {
 		for i := range f.Body {
 			if f.Body[i].Op == ir.ITryLock {
