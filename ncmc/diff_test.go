@@ -361,7 +361,7 @@ func TestMCRDeadlineInsideQuery(t *testing.T) {
 	}{
 		{"mcr sc", "../examples/dekker.cir", ncmc.Options{Explorer: "mcr", Model: "sc"}},
 		{"mcr tso", "testdata/regress/atomic-pivot-section.cir", ncmc.Options{Explorer: "mcr", Model: "tso"}},
-		{"mcr auto, 2 workers", "../examples/peterson.cir", ncmc.Options{Workers: 2}},
+		{"mcr, 2 workers", "../examples/peterson.cir", ncmc.Options{Explorer: "mcr", Workers: 2}},
 		{"thesis rule", "../examples/counter-shb2.cir", ncmc.Options{Explorer: "ncmc", NCMCRule: "thesis", Specs: []*commspec.Spec{spec}}},
 	}
 	for _, tc := range tests {

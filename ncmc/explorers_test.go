@@ -100,7 +100,7 @@ func TestExplorerRegistry(t *testing.T) {
 		{Options{Explorer: "vmcr"}, "vmcr"},
 		{Options{Model: "ra", Explorer: "reference"}, "graph"},
 		{Options{Explorer: "mcr", Workers: 1}, "mcr"},
-		{Options{Workers: 1}, "mcr"},
+		{Options{Workers: 1}, "vmcr"},
 	}
 	for _, r := range ran {
 		res, err := Verify(context.Background(), p, r.opts)
