@@ -167,7 +167,10 @@ func outcomeDiffs(ref, got *ncmc.Result) []string {
 
 // keyDiffs lists the keys of the reference's outcomes rk that the ncmc
 // explorer's gk lacks, then those gk has beyond rk.
-func keyDiffs(rk, gk []string) []string {
+func keyDiffs(rk, gk []string) []string { return explorerKeyDiffs("ncmc", rk, gk) }
+
+// explorerKeyDiffs is keyDiffs for the explorer called name.
+func explorerKeyDiffs(name string, rk, gk []string) []string {
 	var diffs []string
 	in := map[string]bool{}
 	for _, k := range gk {
@@ -175,13 +178,13 @@ func keyDiffs(rk, gk []string) []string {
 	}
 	for _, k := range rk {
 		if !in[k] {
-			diffs = append(diffs, "ncmc misses outcome: "+k)
+			diffs = append(diffs, name+" misses outcome: "+k)
 		}
 		delete(in, k)
 	}
 	var extra []string
 	for k := range in {
-		extra = append(extra, "ncmc has extra outcome: "+k)
+		extra = append(extra, name+" has extra outcome: "+k)
 	}
 	sort.Strings(extra)
 	return append(diffs, extra...)

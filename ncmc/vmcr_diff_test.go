@@ -51,20 +51,7 @@ func vmcrCompare(prog *ir.Program) (diff string, complete, classes int, ok bool)
 	if got.Verdict != ref.Verdict {
 		diffs = append(diffs, fmt.Sprintf("verdict: vmcr %s (%s), reference %s (%s)", got.Verdict, got.Reason, ref.Verdict, ref.Reason))
 	}
-	rk, gk := outcomeKeys(ref), outcomeKeys(got)
-	in := map[string]bool{}
-	for _, k := range gk {
-		in[k] = true
-	}
-	for _, k := range rk {
-		if !in[k] {
-			diffs = append(diffs, "vmcr misses outcome: "+k)
-		}
-		delete(in, k)
-	}
-	for k := range in {
-		diffs = append(diffs, "vmcr has extra outcome: "+k)
-	}
+	diffs = append(diffs, explorerKeyDiffs("vmcr", outcomeKeys(ref), outcomeKeys(got))...)
 	if got.Stats.Complete > ref.Classes.Values {
 		diffs = append(diffs, fmt.Sprintf("redundancy: %d complete executions for %d classes", got.Stats.Complete, ref.Classes.Values))
 	}
