@@ -89,7 +89,7 @@ func (e *Explorer) checkAdd(t int32, l Label, pos map[Ref]int) bool {
 	g := e.g
 	g.ensureThread(t)
 	r := Ref{t, int32(len(g.ev[t]))}
-	l.Stamp = g.stamp
+	l.Stamp, l.Rank = g.stamp, g.stamp
 	g.stamp++
 	g.ev[t] = append(g.ev[t], l)
 	g.d[t] = append(g.d[t], derived{})

@@ -107,7 +107,7 @@ func (e *Explorer) value(w Ref, loc int64) int64 {
 func (e *Explorer) appendEvent(t int32, l Label) Ref {
 	g := e.g
 	g.ensureThread(t)
-	l.Stamp = g.stamp
+	l.Stamp, l.Rank = g.stamp, g.stamp
 	g.stamp++
 	g.ev[t] = append(g.ev[t], l)
 	g.d[t] = append(g.d[t], derived{})
@@ -158,8 +158,10 @@ func (e *Explorer) AddRead(t int32, loc int64, order ir.Order, excl *Excl) (lab 
 		cands = append(cands, InitRef)
 	}
 	var chosen *Label
-	for _, w := range cands {
+	for k, w := range cands {
 		l := base
+		// maximal: it reads the coherence-latest write
+		l.NotMax = k > 0
 		if e.setRF(&l, w) {
 			if o, ok := g.rmwReaderRef(w, loc, r); ok {
 				// atomicity: another RMW o reads w. The graph is
@@ -247,7 +249,7 @@ func (e *Explorer) CompleteRMW(t int32, i int, val int64) bool {
 	g := e.g
 	r := Ref{t, int32(i)}
 	l := g.Label(r)
-	l.HasW, l.WVal, l.WStamp = true, val, g.stamp
+	l.HasW, l.WVal, l.WRank = true, val, g.stamp
 	g.stamp++
 	g.der(r).msg = g.msgView(r)
 	return e.placeWrite(r, g.coIndex(l.Loc, l.RF)+1)
@@ -280,6 +282,7 @@ func (e *Explorer) placeWrite(w Ref, forced int) bool {
 		g.nSC++
 	}
 	if forced >= 0 {
+		l.WNotMax = forced != len(g.co[loc])
 		if o, ok := g.rmwReaderRef(l.RF, loc, w); ok {
 			// w's read shares its write with RMW o: the only consistent
 			// continuations are the backward revisits that delete o's
@@ -291,7 +294,9 @@ func (e *Explorer) placeWrite(w Ref, forced int) bool {
 		}
 	}
 	chosen := -1
+	n := len(g.co[loc])
 	for _, p := range places {
+		l.WNotMax = p != n // maximal: placed coherence-last
 		e.insertCO(loc, w, p)
 		if g.nSC >= 2 {
 			e.Stats.PSCChecks++
@@ -313,6 +318,7 @@ func (e *Explorer) placeWrite(w Ref, forced int) bool {
 	if chosen < 0 {
 		return false
 	}
+	l.WNotMax = chosen != n
 	e.insertCO(loc, w, chosen)
 	return true
 }
@@ -329,16 +335,21 @@ func (e *Explorer) removeCO(loc int64, p int) {
 	e.g.co[loc] = append(co[:p], co[p+1:]...)
 }
 
-// wst is the stamp of write w's write part (-1 for the initial write).
-func (g *Graph) wst(w Ref) int32 {
+// wrk is the rank of write w's write part (-1 for the initial write).
+func (g *Graph) wrk(w Ref) int32 {
 	if w.IsInit() {
 		return -1
 	}
-	return g.Label(w).wstamp()
+	return g.Label(w).wrank()
 }
 
 // backwardRevisits pushes, for new write w at coherence position p, the
-// revisits of the earlier reads of its location that w may be read by.
+// revisits of the earlier reads of its location that w may be read by:
+// reads outside w's prefix that were added maximally and are not in the
+// prefix of a write that revisited backwards before. With conflict (w is
+// an RMW whose read took the write RMW *conflict reads), only reads added
+// no later than the conflicting RMW qualify: the others keep it, and with
+// it the graph's atomicity violation.
 func (e *Explorer) backwardRevisits(w Ref, p int, conflict *Ref) {
 	g := e.g
 	wl := g.Label(w)
@@ -348,7 +359,14 @@ func (e *Explorer) backwardRevisits(w Ref, p int, conflict *Ref) {
 		if r == w || wd.porf.has(r) {
 			return
 		}
-		e.tryRevisit(r, w, p, conflict)
+		l := g.Label(r)
+		if l.NotMax || l.NoRev {
+			return
+		}
+		if conflict != nil && l.Rank > g.Label(*conflict).Rank {
+			return
+		}
+		e.tryRevisit(r, w, p)
 	}
 	for _, r := range g.initReaders[loc] {
 		visit(r)
@@ -360,75 +378,76 @@ func (e *Explorer) backwardRevisits(w Ref, p int, conflict *Ref) {
 	}
 }
 
-// tryRevisit pushes the graph in which read r reads from w, the events
-// added after r that are not in w's (po ∪ rf)-prefix deleted, if that graph
-// is consistent and the deleted events were added maximally (so that no
-// other exploration path builds it).
-func (e *Explorer) tryRevisit(r, w Ref, p int, conflict *Ref) {
+// tryRevisit pushes the graph in which read r reads from w (at coherence
+// position p), the events added after r that are not in w's
+// (po ∪ rf)-prefix deleted, if that graph is consistent and the revisit is
+// a maximal extension, so that no other exploration path builds the same
+// graph: r and every deleted event were added maximally (a read took the
+// coherence-latest write, a write was placed coherence-last), none of them
+// reads from or is a write coherence-before a kept write other than w, no
+// deleted read was revisited by a deleted write, and the coherence
+// successor of w (unless w is an RMW) is kept.
+func (e *Explorer) tryRevisit(r, w Ref, p int) {
 	g := e.g
 	rl := g.Label(r)
-	sr := rl.Stamp
+	sr := rl.Rank
 	wl := g.Label(w)
+	loc := wl.Loc
 	keepAll := g.der(w).porf
 	// deletedEv: the whole event goes; deletedW: (also) its write part
-	deletedEv := func(x Ref, l *Label) bool { return !keepAll.has(x) && l.Stamp > sr }
+	deletedEv := func(x Ref, l *Label) bool { return !keepAll.has(x) && l.Rank > sr }
 	deletedW := func(x Ref, l *Label) bool {
-		return !keepAll.has(x) && l.isWrite() && l.wstamp() > sr
+		return !keepAll.has(x) && l.isWrite() && l.wrank() > sr
 	}
-	forced := conflict != nil && *conflict == r
-	if conflict != nil && !forced {
-		if o := *conflict; !deletedW(o, g.Label(o)) {
-			return // the graph would stay inconsistent
+	keptW := func(x Ref) bool { return x.IsInit() || !deletedW(x, g.Label(x)) }
+	// coBeforeKept: a kept write other than w is coherence-after write x
+	coBeforeKept := func(x Ref, loc int64) bool {
+		co := g.co[loc]
+		i := 0
+		if !x.IsInit() {
+			i = g.coIndex(loc, x) + 1
 		}
+		for ; i < len(co); i++ {
+			if y := co[i]; y != w && keptW(y) {
+				return true
+			}
+		}
+		return false
 	}
-	// (a, b) every deleted event, and r, was added maximally
+	if wl.Kind != RMW && p+1 < len(g.co[loc]) && !keptW(g.co[loc][p+1]) {
+		e.Stats.NotMax++
+		return
+	}
 	for t := range g.ev {
 		for i := range g.ev[t] {
 			x := Ref{int32(t), int32(i)}
 			l := &g.ev[t][i]
-			if x != r && !deletedEv(x, l) && !deletedW(x, l) {
-				continue
-			}
-			if (x == r || deletedEv(x, l)) && l.isRead() && !e.readMaximal(l, keepAll) {
-				e.Stats.NotMax++
-				return
-			}
-			if x != r && deletedW(x, l) && !e.writeMaximal(x, l) {
-				e.Stats.NotMax++
-				return
-			}
-		}
-	}
-	// (c) a kept write added after r sits right before a kept write that
-	// was there when it was added (or last): its placements that differ
-	// only around deleted writes give one graph, and only the latest counts
-	// (an RMW's placement is forced)
-	for _, co := range g.co {
-		for a, k := range co {
-			kl := g.Label(k)
-			sk := kl.wstamp()
-			if sk <= sr || deletedW(k, kl) || kl.Kind == RMW {
-				continue
-			}
-			for _, y := range co[a+1:] {
-				if g.wst(y) < sk {
-					if deletedW(y, g.Label(y)) {
-						e.Stats.NotMax++
-						return
-					}
-					break
+			readPart := l.isRead() && (x == r || deletedEv(x, l))
+			writePart := x != r && deletedW(x, l)
+			if readPart {
+				if l.NotMax || coBeforeKept(l.RF, l.Loc) {
+					e.Stats.NotMax++
+					return
 				}
+				if !keptW(l.RF) && g.wrk(l.RF) > l.Rank {
+					e.Stats.NotMax++ // revisited by a deleted write
+					return
+				}
+			}
+			if writePart && (l.WNotMax || coBeforeKept(x, l.Loc)) {
+				e.Stats.NotMax++
+				return
 			}
 		}
 	}
 	// consistency of r reading w in the restricted graph
 	nl := *rl
 	rmw := e.setRF(&nl, w)
-	if rmw && g.rmwReader(w, wl.Loc, r) {
+	if rmw && g.rmwReader(w, loc, r) {
 		return
 	}
 	hb, _, _, _ := g.predViews(r)
-	if lb := g.lowerBound(wl.Loc, hb, r); p < lb {
+	if lb := g.lowerBound(loc, hb, r); p < lb {
 		return
 	}
 	// build the restricted graph
@@ -441,26 +460,17 @@ func (e *Explorer) tryRevisit(r, w Ref, p int, conflict *Ref) {
 		}
 		s.ev[t] = append([]Label(nil), th[:n]...)
 		for i := range s.ev[t] {
+			x := Ref{int32(t), int32(i)}
 			l := &s.ev[t][i]
-			if l.Kind == RMW && l.HasW && deletedW(Ref{int32(t), int32(i)}, &th[i]) {
-				l.HasW, l.WVal, l.WStamp = false, 0, 0
+			if l.Kind == RMW && l.HasW && deletedW(x, &th[i]) {
+				l.HasW, l.WVal, l.WRank, l.WNotMax = false, 0, 0, false
+			}
+			if keepAll.has(x) {
+				l.NoRev = true // the prefix of w is not revisited again
 			}
 		}
 	}
-	// r now comes after w's prefix in the order of addition; a read
-	// revisited once is never added maximally
-	// (unless the revisit was forced: an RMW took the write another RMW
-	// read, and this is the only way on; the read then counts as added
-	// now, reading the coherence-latest write)
-	nl.Stamp, nl.NotMax, nl.Forced, nl.ForcedBy = g.stamp, !forced, forced, w
-	s.stamp = g.stamp + 1
-	s.ev[r.T][r.I] = nl
-	if forced {
-		// w's RMW read took the write o read: o's write part existed then,
-		// so that read did not read the coherence-latest write
-		s.ev[w.T][w.I].NotMax = true
-	}
-	for loc, co := range g.co {
+	for l, co := range g.co {
 		var kept []Ref
 		for _, x := range co {
 			if !deletedW(x, g.Label(x)) {
@@ -468,9 +478,15 @@ func (e *Explorer) tryRevisit(r, w Ref, p int, conflict *Ref) {
 			}
 		}
 		if len(kept) > 0 {
-			s.co[loc] = kept
+			s.co[l] = kept
 		}
 	}
+	// r is replayed after w's prefix; it was added maximally if w is
+	// coherence-latest in the restricted graph
+	kc := s.co[loc]
+	nl.Stamp, nl.NotMax = g.stamp, len(kc) == 0 || kc[len(kc)-1] != w
+	s.stamp = g.stamp + 1
+	s.ev[r.T][r.I] = nl
 	if g.nSC >= 2 {
 		tg := newGraph(e.model, nil)
 		tg.ev, tg.co = s.ev, s.co
@@ -484,45 +500,6 @@ func (e *Explorer) tryRevisit(r, w Ref, p int, conflict *Ref) {
 	}
 	e.Stats.Backward++
 	e.push(s)
-}
-
-// readMaximal: read l reads from the coherence-latest write added before
-// it (and was not itself revisited).
-//
-// A read whose revisit an RMW's conflict forced counts as added when it was
-// revisited, but only if that RMW stays (is in prefix, the prefix of the
-// revisiting write): else the revisit that deletes the RMW builds the same
-// graphs.
-func (e *Explorer) readMaximal(l *Label, prefix View) bool {
-	g := e.g
-	if l.NotMax || (l.Forced && !prefix.has(l.ForcedBy)) {
-		return false
-	}
-	co := g.co[l.Loc]
-	for i := len(co) - 1; i >= 0; i-- {
-		if g.wst(co[i]) < l.Stamp {
-			return co[i] == l.RF
-		}
-	}
-	return l.RF.IsInit()
-}
-
-// writeMaximal: no write added before x is coherence-after it.
-func (e *Explorer) writeMaximal(x Ref, l *Label) bool {
-	g := e.g
-	co := g.co[l.Loc]
-	s := l.wstamp()
-	after := false
-	for _, y := range co {
-		if y == x {
-			after = true
-			continue
-		}
-		if after && g.wst(y) < s {
-			return false
-		}
-	}
-	return true
 }
 
 // AddOther adds an event without reads-from or coherence choices: a fence,

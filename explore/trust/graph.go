@@ -69,27 +69,37 @@ type Label struct {
 	Excl  *Excl // Read, RMW coming from an RMW or CAS instruction
 	Other int32 // Spawn: the child thread; Join: the joined thread
 	Sub   uint8 // Other: the interpreter's own kind, for replay checks
-	// NotMax: the read does not count as added maximally (a backward
-	// revisit made it read a later write, or it took another RMW's write)
+	// NotMax: the read (or an RMW's read part) was not added maximally:
+	// when it was added (or revisited) it did not read the
+	// coherence-latest write of its location
 	NotMax bool
-	// Forced: a backward revisit by RMW ForcedBy, whose read took the
-	// write this read's RMW had read, made the read read ForcedBy
-	Forced   bool
-	ForcedBy Ref
-	// Stamp orders events by when they were added; WStamp is the stamp of
-	// an RMW's write part (added after its read).
-	Stamp, WStamp int32
+	// WNotMax: the write (or an RMW's write part) was not placed
+	// coherence-last when it was added
+	WNotMax bool
+	// NoRev: the read is in the prefix of a write that revisited a read
+	// backwards, and may not be revisited backwards itself
+	NoRev bool
+	// Rank orders events by when they were added (WRank: the write part
+	// of an RMW, added after its read); a backward revisit keeps the
+	// revisited read's rank. The maximality test of backward revisits
+	// compares ranks.
+	Rank, WRank int32
+	// Stamp is the order in which a replay runs the events: the rank,
+	// except that a read revisited backwards comes after the prefix of
+	// the write it now reads (so that, for instance, a heap block is
+	// allocated before the pointer to it is read).
+	Stamp int32
 }
 
 func (l *Label) isRead() bool  { return l.Kind == Read || l.Kind == RMW }
 func (l *Label) isWrite() bool { return l.Kind == Write || (l.Kind == RMW && l.HasW) }
 
-// wstamp is the stamp of the write part of a write event.
-func (l *Label) wstamp() int32 {
+// wrank is the rank of the write part of a write event.
+func (l *Label) wrank() int32 {
 	if l.Kind == RMW {
-		return l.WStamp
+		return l.WRank
 	}
-	return l.Stamp
+	return l.Rank
 }
 
 // order is the memory order the model sees (an RMW is never non-atomic).
