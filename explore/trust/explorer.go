@@ -24,56 +24,135 @@ type Stats struct {
 	MaxPending int
 }
 
-// Explorer is one exploration: the current graph and the worklist of graphs
-// still to explore. The interpreter runs the program once per graph taken
-// with Next: it replays the events the graph holds (Len, Event) and adds
-// new ones (AddRead, AddWrite, CompleteRMW, AddOther) until the execution
-// ends.
+// Explorer is one exploration: the current graph and the revisits still
+// to explore. The interpreter runs the program once per graph taken with
+// Next: it replays the events the graph holds (Len, Event) and adds new
+// ones (AddRead, AddWrite, CompleteRMW, AddOther) until the execution ends.
+//
+// The revisits are kept as GenMC keeps them: a stack of frames, each a
+// graph with the revisits pushed while it was explored, as small items (an
+// event's rank and the alternative choice). Items are taken last in, first
+// out, which is in decreasing rank: taking an item cuts the frame's graph
+// back to the events added up to the item's event (their derived views do
+// not change, since an event's views depend only on events added before it)
+// and applies the choice in place. Only a backward revisit copies: the
+// restricted graph becomes a new frame.
 type Explorer struct {
-	model Model
-	g     *Graph
-	ar    arena
-	work  []*snapshot
-	fresh Ref
+	model  Model
+	g      *Graph
+	ar     arena
+	frames []*frame
+	first  bool // the top frame's graph is to be explored as it is
+	fresh  Ref
+	// pending counts the items of all frames
+	pending int
 	// Stats of the exploration so far.
 	Stats Stats
 	// InitVal returns the initial value of a location.
 	initVal func(loc int64) int64
 }
 
-// New returns an explorer whose worklist holds the empty graph.
+// frame is a graph and the revisits pushed while exploring it.
+type frame struct {
+	g     *Graph
+	items []item
+}
+
+type itemKind uint8
+
+const (
+	itemRead itemKind = iota // read x reads from w
+	itemCO                   // write x at coherence position p
+	itemBack                 // write x at coherence position p revisits read r
+)
+
+// item is a revisit still to explore: rank is the rank of the event whose
+// choice it changes (the write's for a backward revisit).
+type item struct {
+	kind   itemKind
+	notMax bool // itemRead: the read is not maximal with this choice
+	rank   int32
+	p      int32
+	x, w   Ref
+	r      Ref
+}
+
+// New returns an explorer whose first graph is the empty graph.
 func New(m Model, initVal func(loc int64) int64) *Explorer {
-	e := &Explorer{model: m, initVal: initVal}
-	e.work = []*snapshot{{co: map[int64][]Ref{}, fresh: InitRef}}
+	e := &Explorer{model: m, initVal: initVal, first: true, fresh: InitRef}
+	e.frames = []*frame{{g: newGraph(m, &e.ar)}}
 	return e
 }
 
-// Next takes the next graph of the worklist as the current graph; false
-// when the exploration is complete.
+// Next takes the next graph to explore as the current graph; false when
+// the exploration is complete.
 func (e *Explorer) Next() bool {
-	n := len(e.work)
-	if n == 0 {
-		return false
+	for {
+		if e.first {
+			e.first = false
+			e.g = e.frames[len(e.frames)-1].g
+			e.Stats.Restores++
+			return true
+		}
+		n := len(e.frames)
+		if n == 0 {
+			return false
+		}
+		f := e.frames[n-1]
+		if len(f.items) == 0 {
+			e.frames[n-1] = nil
+			e.frames = e.frames[:n-1]
+			continue
+		}
+		it := f.items[len(f.items)-1]
+		f.items = f.items[:len(f.items)-1]
+		e.pending--
+		g := f.g
+		e.g = g
+		g.cut(it.rank)
+		switch it.kind {
+		case itemRead:
+			l := g.Label(it.x)
+			e.setRF(l, it.w)
+			l.NotMax = it.notMax
+			g.index()
+			g.d[it.x.T][it.x.I] = derived{}
+			g.ensureDerived(it.x)
+			e.fresh = it.x // its races depend on what it reads
+		case itemCO:
+			l := g.Label(it.x)
+			l.WNotMax = true
+			g.index()
+			e.moveCO(l.Loc, it.x, int(it.p))
+			e.fresh = InitRef
+		case itemBack:
+			l := g.Label(it.x)
+			g.index()
+			l.WNotMax = int(it.p) != len(g.co[l.Loc])-1
+			e.moveCO(l.Loc, it.x, int(it.p))
+			ng := e.restrict(it.r, it.x, int(it.p))
+			if ng == nil {
+				continue
+			}
+			e.frames = append(e.frames, &frame{g: ng})
+			e.g = ng
+			e.fresh = it.r
+		}
+		e.Stats.Restores++
+		return true
 	}
-	s := e.work[n-1]
-	e.work[n-1] = nil
-	e.work = e.work[:n-1]
-	e.ar.reset()
-	g := newGraph(e.model, &e.ar)
-	g.ev, g.co, g.stamp = s.ev, s.co, s.stamp
-	if e.g != nil {
-		// the previous graph is dead: reuse its storage
-		g.d, g.readers, g.initReaders = e.g.d, e.g.readers, e.g.initReaders
-	}
-	g.rebuild()
-	e.g = g
-	e.fresh = s.fresh
-	e.Stats.Restores++
-	return true
 }
 
-// Pending is the number of graphs on the worklist.
-func (e *Explorer) Pending() int { return len(e.work) }
+// moveCO moves write w of loc to coherence position p (among the others).
+func (e *Explorer) moveCO(loc int64, w Ref, p int) {
+	if i := e.g.coIndex(loc, w); i >= 0 {
+		e.removeCO(loc, i)
+	}
+	e.insertCO(loc, w, p)
+}
+
+// Pending is the number of revisits still to explore.
+func (e *Explorer) Pending() int { return e.pending }
 
 // Graph returns the current graph.
 func (e *Explorer) Graph() *Graph { return e.g }
@@ -89,10 +168,12 @@ func (e *Explorer) Len(t int32) int { return e.g.Len(t) }
 // Event returns event i of thread t of the current graph.
 func (e *Explorer) Event(t int32, i int) *Label { return &e.g.ev[t][i] }
 
-func (e *Explorer) push(s *snapshot) {
-	e.work = append(e.work, s)
-	if len(e.work) > e.Stats.MaxPending {
-		e.Stats.MaxPending = len(e.work)
+func (e *Explorer) push(it item) {
+	f := e.frames[len(e.frames)-1]
+	f.items = append(f.items, it)
+	e.pending++
+	if e.pending > e.Stats.MaxPending {
+		e.Stats.MaxPending = e.pending
 	}
 }
 
@@ -171,11 +252,8 @@ func (e *Explorer) AddRead(t int32, loc int64, order ir.Order, excl *Excl) (lab 
 				if porf.has(o) {
 					continue
 				}
-				g.ev[t][r.I] = l
 				e.Stats.Forward++
-				sn := g.snapshot()
-				sn.fresh = r
-				e.push(sn)
+				e.push(item{kind: itemRead, rank: l.Rank, x: r, w: w, notMax: l.NotMax})
 				continue
 			}
 		}
@@ -189,9 +267,7 @@ func (e *Explorer) AddRead(t int32, loc int64, order ir.Order, excl *Excl) (lab 
 			continue
 		}
 		e.Stats.Forward++
-		sn := g.snapshot()
-		sn.fresh = r // its races depend on what it reads
-		e.push(sn)
+		e.push(item{kind: itemRead, rank: l.Rank, x: r, w: w, notMax: l.NotMax})
 	}
 	if chosen == nil {
 		g.ev[t][r.I] = base
@@ -312,7 +388,7 @@ func (e *Explorer) placeWrite(w Ref, forced int) bool {
 			continue
 		}
 		e.Stats.Forward++
-		e.push(g.snapshot())
+		e.push(item{kind: itemCO, rank: l.wrank(), x: w, p: int32(p)})
 		e.removeCO(loc, p)
 	}
 	if chosen < 0 {
@@ -450,56 +526,75 @@ func (e *Explorer) tryRevisit(r, w Ref, p int) {
 	if lb := g.lowerBound(loc, hb, r); p < lb {
 		return
 	}
-	// build the restricted graph
-	s := &snapshot{ev: make([][]Label, len(g.ev)), co: make(map[int64][]Ref, len(g.co)), stamp: g.stamp, fresh: r}
+	e.push(item{kind: itemBack, rank: wl.wrank(), x: w, r: r, p: int32(p)})
+}
+
+// restrict returns the graph of the backward revisit of read r by write w
+// at coherence position p (which the current graph has): the events added
+// after r that are not in w's (po ∪ rf)-prefix deleted, r reading w. It
+// returns nil if the graph violates psc.
+func (e *Explorer) restrict(r, w Ref, p int) *Graph {
+	g := e.g
+	rl := g.Label(r)
+	sr := rl.Rank
+	loc := g.Label(w).Loc
+	keepAll := g.der(w).porf
+	ng := newGraph(e.model, &e.ar)
+	ng.ev = make([][]Label, len(g.ev))
+	ng.d = make([][]derived, len(g.ev))
+	const room = 8
 	for t := range g.ev {
 		th := g.ev[t]
 		n := 0
-		for n < len(th) && !deletedEv(Ref{int32(t), int32(n)}, &th[n]) {
+		for n < len(th) && (th[n].Rank <= sr || keepAll.has(Ref{int32(t), int32(n)})) {
 			n++
 		}
-		s.ev[t] = append([]Label(nil), th[:n]...)
-		for i := range s.ev[t] {
+		ng.ev[t] = make([]Label, n, n+room)
+		copy(ng.ev[t], th[:n])
+		ng.d[t] = make([]derived, n, n+room)
+		copy(ng.d[t], g.d[t][:n])
+		for i := range ng.ev[t] {
 			x := Ref{int32(t), int32(i)}
-			l := &s.ev[t][i]
-			if l.Kind == RMW && l.HasW && deletedW(x, &th[i]) {
+			l := &ng.ev[t][i]
+			kept := keepAll.has(x)
+			if l.Kind == RMW && l.HasW && !kept && l.WRank > sr {
 				l.HasW, l.WVal, l.WRank, l.WNotMax = false, 0, 0, false
+				ng.d[t][i].msg = nil
 			}
-			if keepAll.has(x) {
+			if kept {
 				l.NoRev = true // the prefix of w is not revisited again
 			}
 		}
 	}
 	for l, co := range g.co {
-		var kept []Ref
+		kept := make([]Ref, 0, len(co)+room)
 		for _, x := range co {
-			if !deletedW(x, g.Label(x)) {
+			if ng.Label(x) != nil && ng.Label(x).isWrite() {
 				kept = append(kept, x)
 			}
 		}
 		if len(kept) > 0 {
-			s.co[l] = kept
+			ng.co[l] = kept
 		}
 	}
 	// r is replayed after w's prefix; it was added maximally if w is
 	// coherence-latest in the restricted graph
-	kc := s.co[loc]
+	nl := ng.Label(r)
+	e.setRF(nl, w)
+	kc := ng.co[loc]
 	nl.Stamp, nl.NotMax = g.stamp, len(kc) == 0 || kc[len(kc)-1] != w
-	s.stamp = g.stamp + 1
-	s.ev[r.T][r.I] = nl
-	if g.nSC >= 2 {
-		tg := newGraph(e.model, nil)
-		tg.ev, tg.co = s.ev, s.co
-		tg.rebuild()
-		if tg.nSC >= 2 {
-			e.Stats.PSCChecks++
-			if !pscAcyclic(tg) {
-				return
-			}
+	ng.stamp = g.stamp + 1
+	ng.index()
+	ng.d[r.T][r.I] = derived{}
+	ng.ensureDerived(r)
+	if ng.nSC >= 2 {
+		e.Stats.PSCChecks++
+		if !pscAcyclic(ng) {
+			return nil
 		}
 	}
 	e.Stats.Backward++
-	e.push(s)
+	return ng
 }
 
 // AddOther adds an event without reads-from or coherence choices: a fence,
@@ -576,17 +671,19 @@ func (e *Explorer) Save() *Snapshot {
 	return &Snapshot{s}
 }
 
-// Replay returns an explorer whose worklist holds only a copy of s: running
-// the program on it replays the saved graph.
+// Replay returns an explorer whose only graph is a copy of s: running the
+// program on it replays the saved graph.
 func Replay(m Model, s *Snapshot, initVal func(loc int64) int64) *Explorer {
-	e := &Explorer{model: m, initVal: initVal}
-	c := &snapshot{ev: make([][]Label, len(s.s.ev)), co: map[int64][]Ref{}, stamp: s.s.stamp, fresh: InitRef}
+	e := &Explorer{model: m, initVal: initVal, first: true, fresh: InitRef}
+	g := newGraph(m, &e.ar)
+	g.ev, g.stamp = make([][]Label, len(s.s.ev)), s.s.stamp
 	for t := range s.s.ev {
-		c.ev[t] = append([]Label(nil), s.s.ev[t]...)
+		g.ev[t] = append([]Label(nil), s.s.ev[t]...)
 	}
 	for l, co := range s.s.co {
-		c.co[l] = append([]Ref(nil), co...)
+		g.co[l] = append([]Ref(nil), co...)
 	}
-	e.work = []*snapshot{c}
+	g.rebuild()
+	e.frames = []*frame{{g: g}}
 	return e
 }

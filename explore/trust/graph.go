@@ -417,45 +417,46 @@ func (g *Graph) ensureDerived(r Ref) {
 	}
 }
 
-// rebuild recomputes every derived value (after a restore), reusing the
-// storage g.d holds (a dead graph's).
+// rebuild computes every derived value and the indexes (of a graph made
+// from labels and coherence orders only).
 func (g *Graph) rebuild() {
-	old := g.d
 	g.d = make([][]derived, len(g.ev))
-	// reader lists: reuse the maps and slices of g's previous contents
+	for t := range g.ev {
+		g.d[t] = make([]derived, len(g.ev[t]), len(g.ev[t])+8)
+	}
+	g.index()
+	for t := range g.ev {
+		for i := range g.ev[t] {
+			g.ensureDerived(Ref{int32(t), int32(i)})
+		}
+	}
+}
+
+// index recomputes what the graph keeps about its labels besides the
+// derived views: readers of each write, spawn events, non-atomic
+// accesses per location, the number of events psc constrains.
+func (g *Graph) index() {
 	for k, v := range g.readers {
 		g.readers[k] = v[:0]
 	}
 	for k, v := range g.initReaders {
 		g.initReaders[k] = v[:0]
 	}
+	clear(g.naLocs)
 	g.nSC = 0
 	g.spawns = g.spawns[:0]
-	g.naLocs = map[int64]int32{}
 	for t := range g.ev {
-		if t < len(old) && cap(old[t]) >= len(g.ev[t]) {
-			g.d[t] = old[t][:len(g.ev[t])]
-			for i := range g.d[t] {
-				g.d[t][i] = derived{}
-			}
-		} else {
-			g.d[t] = make([]derived, len(g.ev[t]), len(g.ev[t])+8)
-		}
 		for i := range g.ev[t] {
 			l := &g.ev[t][i]
-			if l.Kind == Spawn {
-				g.noteSpawn(Ref{int32(t), int32(i)}, l.Other)
-			}
-			if (l.Kind == Read || l.Kind == Write) && l.Order == ir.OrderNA {
-				g.naLocs[l.Loc]++
-			}
-		}
-	}
-	for t := range g.ev {
-		for i := range g.ev[t] {
 			r := Ref{int32(t), int32(i)}
-			g.ensureDerived(r)
-			l := &g.ev[t][i]
+			switch l.Kind {
+			case Spawn:
+				g.noteSpawn(r, l.Other)
+			case Read, Write:
+				if l.Order == ir.OrderNA {
+					g.naLocs[l.Loc]++
+				}
+			}
 			if l.isRead() {
 				g.addReader(l.RF, l.Loc, r)
 			}
@@ -463,6 +464,44 @@ func (g *Graph) rebuild() {
 				g.nSC++
 			}
 		}
+	}
+}
+
+// cut deletes the events added after rank s (and the write parts of RMWs
+// added after it), restoring the graph the explorer had when it added the
+// event of rank s; the remaining events keep their derived views. The
+// caller then changes a choice and calls index.
+func (g *Graph) cut(s int32) {
+	next := s
+	for t := range g.ev {
+		th := g.ev[t]
+		k := len(th)
+		for k > 0 && th[k-1].Rank > s {
+			k--
+		}
+		g.ev[t], g.d[t] = th[:k], g.d[t][:k]
+		for i := range g.ev[t] {
+			if st := th[i].Stamp; st > next {
+				next = st
+			}
+		}
+		if k > 0 {
+			if l := &g.ev[t][k-1]; l.Kind == RMW && l.HasW && l.WRank > s {
+				l.HasW, l.WVal, l.WRank, l.WNotMax = false, 0, 0, false
+				g.d[t][k-1].msg = nil
+			}
+		}
+	}
+	g.stamp = next + 1
+	for loc, co := range g.co {
+		k := 0
+		for _, w := range co {
+			if l := g.Label(w); l != nil && l.isWrite() {
+				co[k] = w
+				k++
+			}
+		}
+		g.co[loc] = co[:k]
 	}
 }
 
