@@ -113,21 +113,20 @@ func (e *Explorer) Next() bool {
 		switch it.kind {
 		case itemRead:
 			l := g.Label(it.x)
+			g.indexEvent(it.x, -1)
 			e.setRF(l, it.w)
 			l.NotMax = it.notMax
-			g.index()
+			g.indexEvent(it.x, 1)
 			g.d[it.x.T][it.x.I] = derived{}
 			g.ensureDerived(it.x)
 			e.fresh = it.x // its races depend on what it reads
 		case itemCO:
 			l := g.Label(it.x)
 			l.WNotMax = true
-			g.index()
 			e.moveCO(l.Loc, it.x, int(it.p))
 			e.fresh = InitRef
 		case itemBack:
 			l := g.Label(it.x)
-			g.index()
 			l.WNotMax = int(it.p) != len(g.co[l.Loc])-1
 			e.moveCO(l.Loc, it.x, int(it.p))
 			ng := e.restrict(it.r, it.x, int(it.p))

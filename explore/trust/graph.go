@@ -447,30 +447,42 @@ func (g *Graph) index() {
 	g.spawns = g.spawns[:0]
 	for t := range g.ev {
 		for i := range g.ev[t] {
-			l := &g.ev[t][i]
-			r := Ref{int32(t), int32(i)}
-			switch l.Kind {
-			case Spawn:
-				g.noteSpawn(r, l.Other)
-			case Read, Write:
-				if l.Order == ir.OrderNA {
-					g.naLocs[l.Loc]++
-				}
-			}
-			if l.isRead() {
-				g.addReader(l.RF, l.Loc, r)
-			}
-			if g.isSC(l) {
-				g.nSC++
-			}
+			g.indexEvent(Ref{int32(t), int32(i)}, 1)
 		}
+	}
+}
+
+// indexEvent adds event r to the indexes (d = 1) or removes it (d = -1).
+func (g *Graph) indexEvent(r Ref, d int32) {
+	l := &g.ev[r.T][r.I]
+	switch l.Kind {
+	case Spawn:
+		if d > 0 {
+			g.noteSpawn(r, l.Other)
+		} else if int(l.Other) < len(g.spawns) {
+			g.spawns[l.Other] = InitRef
+		}
+	case Read, Write:
+		if l.Order == ir.OrderNA {
+			g.naLocs[l.Loc] += d
+		}
+	}
+	if l.isRead() {
+		if d > 0 {
+			g.addReader(l.RF, l.Loc, r)
+		} else {
+			g.removeReader(l.RF, l.Loc, r)
+		}
+	}
+	if g.isSC(l) {
+		g.nSC += int(d)
 	}
 }
 
 // cut deletes the events added after rank s (and the write parts of RMWs
 // added after it), restoring the graph the explorer had when it added the
-// event of rank s; the remaining events keep their derived views. The
-// caller then changes a choice and calls index.
+// event of rank s; the remaining events keep their derived views, and
+// the indexes lose the deleted events.
 func (g *Graph) cut(s int32) {
 	next := s
 	for t := range g.ev {
@@ -478,6 +490,7 @@ func (g *Graph) cut(s int32) {
 		k := len(th)
 		for k > 0 && th[k-1].Rank > s {
 			k--
+			g.indexEvent(Ref{int32(t), int32(k)}, -1)
 		}
 		g.ev[t], g.d[t] = th[:k], g.d[t][:k]
 		for i := range g.ev[t] {
@@ -522,7 +535,8 @@ func (g *Graph) removeReader(w Ref, loc int64, r Ref) {
 	}
 	for i, x := range rs {
 		if x == r {
-			rs = append(rs[:i:i], rs[i+1:]...)
+			copy(rs[i:], rs[i+1:])
+			rs = rs[:len(rs)-1]
 			break
 		}
 	}
