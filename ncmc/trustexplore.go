@@ -431,12 +431,22 @@ func (tg *trustGlue) finish() {
 			}
 		}
 	}
-	x.G.MO = map[int64][]seg.EventID{}
+	// one backing array for the coherence orders of all locations
+	n, locs := 0, 0
+	g.Locs(func(loc int64, co []trust.Ref) {
+		if len(co) > 0 {
+			n += len(co)
+			locs++
+		}
+	})
+	x.G.MO = make(map[int64][]seg.EventID, locs)
+	all := make([]seg.EventID, n)
 	g.Locs(func(loc int64, co []trust.Ref) {
 		if len(co) == 0 {
 			return
 		}
-		mo := make([]seg.EventID, len(co))
+		mo := all[:len(co):len(co)]
+		all = all[len(co):]
 		for i, w := range co {
 			mo[i] = seg.EventID(w)
 		}
