@@ -46,6 +46,8 @@ type Explorer struct {
 	fresh  Ref
 	// pending counts the items of all frames
 	pending int
+	// free holds graphs of finished frames, whose storage restrict reuses
+	free []*Graph
 	// Stats of the exploration so far.
 	Stats Stats
 	// InitVal returns the initial value of a location.
@@ -102,6 +104,7 @@ func (e *Explorer) Next() bool {
 		if len(f.items) == 0 {
 			e.frames[n-1] = nil
 			e.frames = e.frames[:n-1]
+			e.free = append(e.free, f.g)
 			continue
 		}
 		it := f.items[len(f.items)-1]
@@ -140,6 +143,17 @@ func (e *Explorer) Next() bool {
 		e.Stats.Restores++
 		return true
 	}
+}
+
+// newGraph returns an empty graph, reusing a finished frame's storage.
+func (e *Explorer) newGraph() *Graph {
+	n := len(e.free)
+	if n == 0 {
+		return newGraph(e.model, &e.ar)
+	}
+	g := e.free[n-1]
+	e.free = e.free[:n-1]
+	return g
 }
 
 // moveCO moves write w of loc to coherence position p (among the others).
@@ -538,9 +552,10 @@ func (e *Explorer) restrict(r, w Ref, p int) *Graph {
 	sr := rl.Rank
 	loc := g.Label(w).Loc
 	keepAll := g.der(w).porf
-	ng := newGraph(e.model, &e.ar)
-	ng.ev = make([][]Label, len(g.ev))
-	ng.d = make([][]derived, len(g.ev))
+	// the graph of a finished frame lends its storage
+	ng := e.newGraph()
+	oev, od := ng.ev, ng.d
+	ng.ev, ng.d = oev[:0], od[:0]
 	const room = 8
 	for t := range g.ev {
 		th := g.ev[t]
@@ -548,33 +563,40 @@ func (e *Explorer) restrict(r, w Ref, p int) *Graph {
 		for n < len(th) && (th[n].Rank <= sr || keepAll.has(Ref{int32(t), int32(n)})) {
 			n++
 		}
-		ng.ev[t] = make([]Label, n, n+room)
-		copy(ng.ev[t], th[:n])
-		ng.d[t] = make([]derived, n, n+room)
-		copy(ng.d[t], g.d[t][:n])
-		for i := range ng.ev[t] {
+		var evt []Label
+		var dt []derived
+		if t < len(oev) {
+			evt, dt = oev[t][:0], od[t][:0]
+		}
+		if cap(evt) < n {
+			evt, dt = make([]Label, 0, n+room), make([]derived, 0, n+room)
+		}
+		evt, dt = append(evt, th[:n]...), append(dt, g.d[t][:n]...)
+		ng.ev, ng.d = append(ng.ev, evt), append(ng.d, dt)
+		for i := range evt {
 			x := Ref{int32(t), int32(i)}
-			l := &ng.ev[t][i]
+			l := &evt[i]
 			kept := keepAll.has(x)
 			if l.Kind == RMW && l.HasW && !kept && l.WRank > sr {
 				l.HasW, l.WVal, l.WRank, l.WNotMax = false, 0, 0, false
-				ng.d[t][i].msg = nil
+				dt[i].msg = nil
 			}
 			if kept {
 				l.NoRev = true // the prefix of w is not revisited again
 			}
 		}
 	}
+	for l, co := range ng.co {
+		ng.co[l] = co[:0]
+	}
 	for l, co := range g.co {
-		kept := make([]Ref, 0, len(co)+room)
+		kept := ng.co[l]
 		for _, x := range co {
-			if ng.Label(x) != nil && ng.Label(x).isWrite() {
+			if lx := ng.Label(x); lx != nil && lx.isWrite() {
 				kept = append(kept, x)
 			}
 		}
-		if len(kept) > 0 {
-			ng.co[l] = kept
-		}
+		ng.co[l] = kept
 	}
 	// r is replayed after w's prefix; it was added maximally if w is
 	// coherence-latest in the restricted graph
@@ -589,6 +611,7 @@ func (e *Explorer) restrict(r, w Ref, p int) *Graph {
 	if ng.nSC >= 2 {
 		e.Stats.PSCChecks++
 		if !pscAcyclic(ng) {
+			e.free = append(e.free, ng)
 			return nil
 		}
 	}
