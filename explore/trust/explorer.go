@@ -271,7 +271,10 @@ func (e *Explorer) AddRead(t int32, loc int64, order ir.Order, excl *Excl) (lab 
 			}
 		}
 		g.ev[t][r.I] = l
-		if !e.pscOK(r) {
+		// reading the coherence-latest write keeps the graph consistent
+		// (the read has no outgoing psc edge: nothing is after it in
+		// po, hb or coherence), so only the other choices are checked
+		if k > 0 && !e.pscOK(r) {
 			continue
 		}
 		if chosen == nil {
@@ -387,7 +390,7 @@ func (e *Explorer) placeWrite(w Ref, forced int) bool {
 	for _, p := range places {
 		l.WNotMax = p != n // maximal: placed coherence-last
 		e.insertCO(loc, w, p)
-		if g.nSC >= 2 {
+		if g.nSC >= 2 && p != n { // coherence-last: no outgoing psc edge
 			e.Stats.PSCChecks++
 			if !pscAcyclic(g) {
 				e.removeCO(loc, p)
@@ -608,7 +611,7 @@ func (e *Explorer) restrict(r, w Ref, p int) *Graph {
 	ng.index()
 	ng.d[r.T][r.I] = derived{}
 	ng.ensureDerived(r)
-	if ng.nSC >= 2 {
+	if ng.nSC >= 2 && nl.NotMax { // r reads the coherence-latest write: no outgoing psc edge
 		e.Stats.PSCChecks++
 		if !pscAcyclic(ng) {
 			e.free = append(e.free, ng)
@@ -622,7 +625,8 @@ func (e *Explorer) restrict(r, w Ref, p int) *Graph {
 // AddOther adds an event without reads-from or coherence choices: a fence,
 // a spawn (other: the child), a join (other: the joined thread), a thread's
 // end, or anything else the interpreter records (Kind Other, sub: its own
-// kind). It returns false if the graph became inconsistent (psc).
+// kind). It returns true: such an event, the last one added, keeps the graph
+// consistent.
 func (e *Explorer) AddOther(t int32, k Kind, order ir.Order, other int32, sub uint8) bool {
 	g := e.g
 	if k == Spawn {
@@ -633,12 +637,10 @@ func (e *Explorer) AddOther(t int32, k Kind, order ir.Order, other int32, sub ui
 		g.noteSpawn(r, other)
 	}
 	g.ensureDerived(r)
+	// the new event has no outgoing psc edge (nothing is after it), so
+	// the graph stays consistent
 	if l := g.Label(r); g.isSC(l) {
 		g.nSC++
-		if g.nSC >= 2 {
-			e.Stats.PSCChecks++
-			return pscAcyclic(g)
-		}
 	}
 	return true
 }
