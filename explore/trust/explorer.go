@@ -48,6 +48,9 @@ type Explorer struct {
 	pending int
 	// free holds graphs of finished frames, whose storage restrict reuses
 	free []*Graph
+	// buffers of AddRead's candidates and placeWrite's placements
+	cbuf []Ref
+	pbuf []int
 	// Stats of the exploration so far.
 	Stats Stats
 	// InitVal returns the initial value of a location.
@@ -244,7 +247,8 @@ func (e *Explorer) AddRead(t int32, loc int64, order ir.Order, excl *Excl) (lab 
 	lb := g.lowerBound(loc, pre, r)
 	co := g.co[loc]
 	base := g.ev[t][r.I]
-	var cands []Ref
+	cands := e.cbuf[:0]
+	defer func() { e.cbuf = cands[:0] }()
 	for i := len(co) - 1; i >= lb && i >= 0; i-- {
 		cands = append(cands, co[i])
 	}
@@ -353,9 +357,10 @@ func (e *Explorer) placeWrite(w Ref, forced int) bool {
 	g := e.g
 	l := g.Label(w)
 	loc := l.Loc
-	var places []int
+	places := e.pbuf[:0]
+	defer func() { e.pbuf = places[:0] }()
 	if forced >= 0 {
-		places = []int{forced}
+		places = append(places, forced)
 	} else {
 		lb := g.lowerBound(loc, g.der(w).hb, w)
 		n := len(g.co[loc])
