@@ -320,14 +320,14 @@ func summariseBlocked(t *testing.T, p *ir.Program, opts EnumOptions, budget time
 	s := &blockSummary{enumSummary: enumSummary{graphs: map[string]map[string]bool{}, violations: map[string]bool{}}, blocked: map[string]bool{}}
 	ctx, cancel := context.WithTimeout(context.Background(), budget)
 	defer cancel()
-	st, err := Enumerate(ctx, p, opts, func(x *Execution) bool {
+	st, err := Enumerate(ctx, p, opts, func(x *interp.Execution) bool {
 		msg, _, _ := x.Violation()
 		switch {
 		case msg != "":
 			s.violations[msg] = true
 		case x.Complete():
 			s.nComplete++
-			st := FinalState(x)
+			st := interp.FinalState(x)
 			if s.graphs[st] == nil {
 				s.graphs[st] = map[string]bool{}
 			}
