@@ -263,3 +263,17 @@ func (t *Thread) WaitMutex() int64 { return t.waitMutex }
 
 // WaitCond returns the condition variable a waiting thread waits on.
 func (t *Thread) WaitCond() int64 { return t.waitCond }
+
+// Block blocks thread t for good with reason why (shown in the trace): a
+// graph driver's lock whose compare-and-swap read a held mutex, as a failed
+// assume blocks a thread.
+func (x *Execution) Block(t *Thread, why string, pos ir.Pos) {
+	t.status = Blocked
+	t.why = why
+	x.event(t, seg.Event{Kind: seg.KBlock, Msg: why, Pos: pos})
+	x.noteAt(t, pos, why)
+}
+
+// NewRuntimeError returns a runtime error of the program with message msg
+// (for Execution.RuntimeError).
+func NewRuntimeError(msg string) *RuntimeError { return &RuntimeError{msg: msg} }

@@ -368,6 +368,9 @@ func (x *Execution) enabled(t *Thread) bool {
 	in := &fr.fn.Body[fr.pc]
 	switch in.Op {
 	case ir.ILock:
+		if x.rx != nil && x.rx.locksRun {
+			return true // the graph driver runs the lock (and may block)
+		}
 		addr, err := x.Eval(fr, in.Addr)
 		if err != nil {
 			return true // the step reports the error

@@ -75,16 +75,17 @@ type relaxed struct {
 	nEvents    []int               // per thread, events before the current step
 	nLive      int
 
-	bound   int   // current step: rf sources must come from steps >= bound (-1: any)
-	cond    int64 // current step's condition variable (0: none)
-	handled bool  // current step's access was checked by a choice
-	pruned  bool
-	memo    *checkMemo // shared by the executions of one exploration (nil: none)
-	static  *staticInfo
-	races   []Race
-	seen    map[[2]seg.EventID]bool
-	naLocs  map[int64]bool // locations with a non-atomic access
-	tr      GraphDriver    // set: an explorer drives the execution (the trust glue, ncmc/trustexplore.go)
+	bound    int   // current step: rf sources must come from steps >= bound (-1: any)
+	cond     int64 // current step's condition variable (0: none)
+	handled  bool  // current step's access was checked by a choice
+	pruned   bool
+	memo     *checkMemo // shared by the executions of one exploration (nil: none)
+	static   *staticInfo
+	races    []Race
+	seen     map[[2]seg.EventID]bool
+	naLocs   map[int64]bool // locations with a non-atomic access
+	tr       GraphDriver    // set: an explorer drives the execution (the trust glue, ncmc/trustexplore.go)
+	locksRun bool           // locks are enabled while held: the driver runs them (SetLocksRun)
 }
 
 // GraphModel returns the seg model a configuration explores graphs under,
@@ -511,6 +512,11 @@ type GraphDriver interface {
 // SetGraphDriver makes d drive x's graph exploration; x must explore
 // graphs (Config.Model ra or rc11, or Config.Axiomatic).
 func (x *Execution) SetGraphDriver(d GraphDriver) { x.rx.tr = d }
+
+// SetLocksRun makes a lock enabled even while its mutex is held: the graph
+// driver's Access runs it (GenMC's model of a lock: a compare-and-swap
+// that blocks the thread when it reads a held mutex).
+func (x *Execution) SetLocksRun() { x.rx.locksRun = true }
 
 // begin is called before thread tn takes a step; false means the step was
 // pruned (and the execution is over).

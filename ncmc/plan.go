@@ -15,7 +15,7 @@ import (
 // in this file; what an explorer supports is its Check (explorers.go).
 
 // autoDoc describes the auto plan for help texts.
-const autoDoc = "vmcr under sc (mcr where vmcr does not apply or its witness search gives up); mcr under tso/pso; the stateful explorer, with a note, for programs mcr does not support (condition variables, trylock) and for --races; graph exploration under ra/rc11 (trust, or graph for programs with mutexes, condition variables, atomic blocks or nondeterminism); ncmc with --spec; under sc, when main spawns threads in a loop and the bounded exploration hits a bound, then the coverability explorer for the time left (60s without --timeout)"
+const autoDoc = "vmcr under sc (mcr where vmcr does not apply or its witness search gives up); mcr under tso/pso; the stateful explorer, with a note, for programs mcr does not support (condition variables, trylock) and for --races; graph exploration under ra/rc11 (trust, or graph for programs with condition variables, trylock, atomic blocks or nondeterminism); ncmc with --spec; under sc, when main spawns threads in a loop and the bounded exploration hits a bound, then the coverability explorer for the time left (60s without --timeout)"
 
 // stage is one exploration of a plan.
 type stage struct {

@@ -38,21 +38,33 @@ type trustGlue struct {
 	pending []seg.EventID // accesses whose races are to be looked for
 	fresh   trust.Ref
 	err     error
+	// lockBlocked: threads blocked by a lock that read a held mutex, with
+	// the mutex and the lock's position
+	lockBlocked []lockBlock
+}
+
+// lockBlock is a thread blocked on a mutex (trustGlue.lock).
+type lockBlock struct {
+	t     int32
+	mutex int64
+	pos   ir.Pos
 }
 
 // trustSupported reports why prog cannot be explored by the trust explorer
-// ("" if it can): mutexes, condition variables and atomic blocks keep
+// ("" if it can): condition variables, trylock and atomic blocks keep
 // their operational semantics in the interpreter, which the explorer does
-// not model, and nondet choices are not events of its graphs. Assumes
+// not model (a trylock as a compare-and-swap may fail on a mutex freed
+// meanwhile), and nondet choices are not events of its graphs. Assumes
 // (await, __VERIFIER_assume, spin loops, abort) are supported: a failed one
 // blocks its thread, the other threads run on, and later writes may still
 // revisit the blocked thread's reads (TestTrustSzymanski,
-// TestTrustAssumeDifferential).
+// TestTrustAssumeDifferential). Mutexes are supported as GenMC models them
+// (trustGlue.lock; TestTrustMutexDifferential).
 func trustSupported(prog *ir.Program) string {
 	for _, f := range prog.Funcs {
 		for i := range f.Body {
 			switch f.Body[i].Op {
-			case ir.ILock, ir.ITryLock, ir.IUnlock, ir.IWait, ir.ISignal, ir.IBroadcast, ir.IAtomicBegin, ir.INondet:
+			case ir.ITryLock, ir.IWait, ir.ISignal, ir.IBroadcast, ir.IAtomicBegin, ir.INondet:
 				return f.Body[i].Op.String()
 			}
 		}
@@ -147,6 +159,10 @@ func (tg *trustGlue) Access(t *interp.Thread, fr *interp.Frame, in *ir.Instr, ad
 		loc = x.Names().LocName(addr)
 	}
 	switch in.Op {
+	case ir.ILock, ir.ITryLock:
+		tg.lock(t, fr, in, addr, c)
+	case ir.IUnlock:
+		tg.unlock(t, in, addr, c)
 	case ir.ILoad:
 		id := x.AddEvent(t, seg.Event{Kind: seg.KRead, Loc: addr, Order: in.Order, Pos: pos})
 		e := g.Event(id)
@@ -265,6 +281,170 @@ func (tg *trustGlue) Access(t *interp.Thread, fr *interp.Frame, in *ir.Instr, ad
 		return false
 	}
 	return true
+}
+
+// lock runs a lock or trylock as GenMC models it: a compare-and-swap of
+// the mutex from 0 (free) to the thread's handle with acquire order, which
+// the explorer treats as any other (a lock that takes the unlock another
+// lock read revisits that lock). A lock whose compare-and-swap fails (a
+// revisit made it read another lock's write) blocks its thread; a later
+// unlock may revisit it, and if the mutex is still held when the
+// execution ends the thread takes part in a deadlock (deadlocks). A trylock
+// that fails returns 0.
+func (tg *trustGlue) lock(t *interp.Thread, fr *interp.Frame, in *ir.Instr, addr int64, c *int64) {
+	x := tg.x
+	pos := in.Pos
+	h := x.Handle(t.Num())
+	id := x.AddEvent(t, seg.Event{Kind: seg.KLock, Loc: addr, Order: ir.OrderAcq, Pos: pos})
+	e := x.G.Event(id)
+	var lab trust.Label
+	if tg.replaying(id.T, id.I) {
+		lab = *tg.ex.Event(id.T, int(id.I))
+		if lab.Excl == nil || lab.Loc != addr {
+			tg.fail(fmt.Sprintf("replay of %v: the graph has another event", id))
+			return
+		}
+	} else {
+		var ok bool
+		lab, ok = tg.ex.AddRead(id.T, addr, ir.OrderAcq, &trust.Excl{CAS: true, Expected: 0, FailOrder: ir.OrderAcq, Order: ir.OrderAcq})
+		if !ok {
+			x.Prune()
+			return
+		}
+		tg.added = append(tg.added, id)
+	}
+	e.RVal = lab.RVal
+	name := x.Names().LocName(addr)
+	if lab.Kind == trust.RMW {
+		e.WVal = h
+		if !lab.HasW {
+			if !tg.ex.CompleteRMW(id.T, int(id.I), h) {
+				x.Prune()
+				return
+			}
+		} else if lab.WVal != h {
+			tg.fail(fmt.Sprintf("replay of %v: the lock writes another value", id))
+			return
+		}
+		*c = h
+		if in.Op == ir.ITryLock {
+			fr.Locals()[in.Dst] = 1
+		}
+		if x.Collecting() {
+			x.NoteAt(t, pos, "locks "+name)
+		}
+		return
+	}
+	e.Kind = seg.KRead
+	if in.Op == ir.ITryLock {
+		fr.Locals()[in.Dst] = 0
+		if x.Collecting() {
+			x.NoteAt(t, pos, "trylock "+name+" fails (held)")
+		}
+		return
+	}
+	tg.lockBlocked = append(tg.lockBlocked, lockBlock{t: t.Num(), mutex: addr, pos: pos})
+	x.Block(t, "lock of "+name+" reads a held mutex: the thread waits", pos)
+}
+
+// unlock runs an unlock: a release store of 0 to the mutex, which the
+// thread must hold.
+func (tg *trustGlue) unlock(t *interp.Thread, in *ir.Instr, addr int64, c *int64) {
+	x := tg.x
+	pos := in.Pos
+	name := x.Names().LocName(addr)
+	if *c != x.Handle(t.Num()) {
+		x.RuntimeError(t, pos, interp.NewRuntimeError("unlock of mutex "+name+" not held by this thread"))
+		return
+	}
+	id := x.AddEvent(t, seg.Event{Kind: seg.KUnlock, Loc: addr, WVal: 0, Order: ir.OrderRel, Pos: pos})
+	if tg.replaying(id.T, id.I) {
+		if l := tg.ex.Event(id.T, int(id.I)); l.Kind != trust.Write || l.Loc != addr || l.WVal != 0 {
+			tg.fail(fmt.Sprintf("replay of %v: the graph has another event", id))
+			return
+		}
+	} else {
+		if !tg.ex.AddWrite(id.T, addr, ir.OrderRel, 0) {
+			x.Prune()
+			return
+		}
+		tg.added = append(tg.added, id)
+	}
+	*c = 0
+	if x.Collecting() {
+		x.NoteAt(t, pos, "unlocks "+name)
+	}
+}
+
+// deadlocks classifies an execution that ended with threads blocked by
+// locks (trustGlue.lock): if one of their mutexes is free at the end, an
+// unlock revisits that lock in another graph, and this one is discarded
+// as blocked; else, unless a thread is blocked by an assume, every live
+// thread is done or stuck, and the execution is a deadlock, reported as
+// the interpreter reports one (the stuck threads in thread order).
+func (tg *trustGlue) deadlocks() {
+	x := tg.x
+	if len(tg.lockBlocked) == 0 || x.Pruned() || x.HasViolation() || x.BoundHit() != "" {
+		return
+	}
+	waits := map[int32]lockBlock{}
+	for _, b := range tg.lockBlocked {
+		if v, ok := x.Peek(b.mutex); !ok || v == 0 {
+			return
+		}
+		waits[b.t] = b
+	}
+	var stuck []string
+	for _, n := range x.Threads() {
+		t := x.Thread(n)
+		where := func(p ir.Pos) string {
+			if p.IsValid() {
+				return fmt.Sprintf(" (line %d)", p.Line)
+			}
+			return ""
+		}
+		waitsFor := func(m int64, p ir.Pos) string {
+			owner := ""
+			if v, ok := x.Peek(m); ok && v != 0 {
+				if o := x.ThreadByHandle(v); o != nil {
+					owner = " held by t" + o.Name()
+				}
+			}
+			return fmt.Sprintf("t%s waits for %s%s%s", t.Name(), x.Names().LocName(m), owner, where(p))
+		}
+		switch t.Status() {
+		case interp.Blocked:
+			b, ok := waits[n]
+			if !ok {
+				return // a failed assume: discarded
+			}
+			stuck = append(stuck, waitsFor(b.mutex, b.pos))
+		case interp.Runnable:
+			in, fr := x.NextInstr(n)
+			if in == nil {
+				stuck = append(stuck, "t"+t.Name()+" is stuck")
+				continue
+			}
+			switch in.Op {
+			case ir.ILock:
+				m, _ := x.Eval(fr, in.Addr)
+				stuck = append(stuck, waitsFor(m, in.Pos))
+			case ir.IJoin:
+				h, _ := x.Eval(fr, in.A)
+				name := "?"
+				if o := x.ThreadByHandle(h); o != nil {
+					name = o.Name()
+				}
+				stuck = append(stuck, fmt.Sprintf("t%s waits to join t%s%s", t.Name(), name, where(in.Pos)))
+			default:
+				stuck = append(stuck, "t"+t.Name()+" is stuck"+where(in.Pos))
+			}
+		}
+	}
+	if len(stuck) > 0 {
+		msg := "deadlock: " + strings.Join(stuck, "; ")
+		x.ReportViolation("deadlock", msg, ir.Pos{})
+	}
 }
 
 // end accounts for the events the step added besides accesses (fences,
@@ -470,6 +650,7 @@ func runTrust(ctx context.Context, prog *ir.Program, names *interp.Names, cfg in
 		if tg.err != nil {
 			return "", ex.Stats, tg.err
 		}
+		tg.deadlocks()
 		tg.finish()
 		if x.Pruned() {
 			continue
@@ -502,6 +683,7 @@ func newTrustExecution(prog *ir.Program, names *interp.Names, cfg interp.Config,
 		tg.fresh = f
 	}
 	x.SetGraphDriver(tg)
+	x.SetLocksRun()
 	return x, tg
 }
 
@@ -557,6 +739,7 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 		ccfg.ContinueAfterViolation = true // as runTrust explored it
 		x, tg = newTrustExecution(prog, names, ccfg, ex, opts.Model, true)
 		tg.run()
+		tg.deadlocks()
 		if tg.err == nil {
 			tg.finish()
 			res.Counterexample = x.Trace

@@ -441,3 +441,122 @@ func TestTrustRevisitedReadMaximal(t *testing.T) {
 		}
 	}
 }
+
+// genLockProgram returns a random CIR program of 2 or 3 threads that take
+// up to two of three mutexes nested in random orders (so deadlocks are
+// common), try locks, and load and store two atomic locations inside and
+// outside the critical sections; every value read ends in a register
+// global.
+func genLockProgram(rng *rand.Rand) string {
+	var b strings.Builder
+	b.WriteString("global m0: mutex;\nglobal m1: mutex;\nglobal m2: mutex;\natomic global x: int;\natomic global y: int;\n")
+	regs := 0
+	access := func() string {
+		loc := []string{"x", "y"}[rng.IntN(2)]
+		if rng.IntN(2) == 0 {
+			regs++
+			return fmt.Sprintf("r%d = load(%s, %s);", regs-1, loc, []string{"rlx", "acq"}[rng.IntN(2)])
+		}
+		return fmt.Sprintf("store(%s, %d, %s);", loc, 1+rng.IntN(2), []string{"rlx", "rel"}[rng.IntN(2)])
+	}
+	nt := 2 + rng.IntN(2)
+	var fns []string
+	for t := 0; t < nt; t++ {
+		var body []string
+		for k := 0; k < 1+rng.IntN(2); k++ {
+			a := rng.IntN(3)
+			switch rng.IntN(4) {
+			case 0:
+				body = append(body, access())
+			default:
+				inner := access()
+				if rng.IntN(2) == 0 {
+					c := (a + 1 + rng.IntN(2)) % 3
+					inner = fmt.Sprintf("lock(m%d); %s unlock(m%d);", c, access(), c)
+				}
+				body = append(body, fmt.Sprintf("lock(m%d); %s %s unlock(m%d);", a, access(), inner, a))
+			}
+		}
+		fns = append(fns, fmt.Sprintf("fn t%d() { %s }\n", t, strings.Join(body, " ")))
+	}
+	for r := 0; r < regs; r++ {
+		fmt.Fprintf(&b, "global r%d: int;\n", r)
+	}
+	for _, f := range fns {
+		b.WriteString(f)
+	}
+	b.WriteString("fn main() {")
+	for t := 0; t < nt; t++ {
+		fmt.Fprintf(&b, " let h%d = spawn t%d();", t, t)
+	}
+	for t := 0; t < nt; t++ {
+		fmt.Fprintf(&b, " join(h%d);", t)
+	}
+	b.WriteString(" }\n")
+	return b.String()
+}
+
+// TestTrustMutexDifferential compares the trust explorer, which models a
+// lock as an acquire compare-and-swap that blocks its thread when it reads
+// a held mutex, with the graph explorer, which keeps the interpreter's
+// operational mutexes, on progen's programs with mutexes (nested locks,
+// so deadlocks too): the same complete outcomes and graphs, the same
+// violations (deadlocks included), no graph twice.
+func TestTrustMutexDifferential(t *testing.T) {
+	n := 500
+	if testing.Short() {
+		n = 80
+	}
+	if *trustN > 0 {
+		n = *trustN
+	}
+	cfg := progen.Default()
+	cfg.Nondet, cfg.Mutexes, cfg.Lock, cfg.MaxOps = 0, 2, 12, 4
+	cfg.Cond = 0
+	for _, model := range []string{"ra", "rc11"} {
+		t.Run(model, func(t *testing.T) {
+			compared, locked, deadlocks := 0, 0, 0
+			for seed := 0; seed < n; seed++ {
+				rng := rand.New(rand.NewPCG(uint64(seed), 0x6d75))
+				src := ""
+				if seed%2 == 0 {
+					src = progen.Generate(rng, cfg)
+				} else {
+					src = genLockProgram(rng)
+				}
+				p, err := frontend.ParseCIR("gen.cir", []byte(src))
+				if err != nil {
+					t.Fatalf("seed %d: %v\n%s", seed, err, src)
+				}
+				if trustSupported(p) != "" {
+					t.Fatalf("seed %d: trust does not support the program: %s", seed, trustSupported(p))
+				}
+				ref, ok1 := summarise(t, p, EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
+				tr, ok2 := summarise(t, p, EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
+				if !ok1 || !ok2 {
+					continue
+				}
+				compared++
+				if strings.Contains(src, "lock(") {
+					locked++
+				}
+				for v := range ref.violations {
+					if strings.HasPrefix(v, "deadlock") {
+						deadlocks++
+						break
+					}
+				}
+				if tr.dup > 0 {
+					t.Errorf("seed %d: trust built %d graphs twice\n%s", seed, tr.dup, src)
+				}
+				if a, b := tr.String(), ref.String(); a != b {
+					t.Errorf("seed %d: trust and graph disagree\ntrust:\n%s\ngraph:\n%s\nprogram:\n%s", seed, a, b, src)
+				}
+			}
+			t.Logf("%d programs compared, %d with locks, %d with deadlocks", compared, locked, deadlocks)
+			if compared < n*9/10 || locked < n/2 || deadlocks == 0 {
+				t.Errorf("too few: %d compared, %d with locks, %d with deadlocks of %d", compared, locked, deadlocks, n)
+			}
+		})
+	}
+}
