@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 
@@ -287,7 +288,11 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 		}
 		return false
 	}
-	st, err := vmcr.Explore(ctx, r, vmcr.Options{Observed: observedLocs(prog), Leaf: leaf})
+	vo := vmcr.Options{Observed: observedLocs(prog), Leaf: leaf}
+	if opts.Debug != nil && os.Getenv("NCMC_VMCR_TREE") != "" {
+		vo.Debug = opts.Debug
+	}
+	st, err := vmcr.Explore(ctx, r, vo)
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:

@@ -18,6 +18,8 @@ type Options struct {
 	Leaf func(tr *Trace) bool
 	// MaxSearch bounds the states of one witness search (0: 1,000,000).
 	MaxSearch int
+	// Debug, if not nil, receives a line per node of the search tree.
+	Debug func(format string, args ...any)
 }
 
 // Stats count the work of an exploration.
@@ -31,6 +33,8 @@ type Stats struct {
 	SearchStates int // states visited by witness searches
 	Infeasible   int // annotations without a witness
 	Duplicates   int // leaves whose class an elder sibling subtree holds (not reported)
+	Barren       int // nodes with a frontier but no child
+	Children     int // children made
 }
 
 // ErrSearchBudget is returned when one witness search exceeds MaxSearch.
@@ -423,6 +427,22 @@ func (e *explorer) explore(n *node) {
 	e.stack = append(e.stack, fr)
 	defer func() { e.stack = e.stack[:len(e.stack)-1] }()
 	neg := n.neg
+	before := e.stats.Children
+	defer func() {
+		if e.stats.Children == before {
+			e.stats.Barren++
+			if e.opts.Debug != nil {
+				e.opts.Debug("vmcr %*s barren", len(e.stack), "")
+			}
+		}
+	}()
+	if e.opts.Debug != nil {
+		var sb []string
+		for _, x := range reads {
+			sb = append(sb, fmt.Sprintf("t%d.%d@%x%s", x.t, x.step, x.loc, map[bool]string{true: "N"}[x.hasNeg]))
+		}
+		e.opts.Debug("vmcr %*s node %v", len(e.stack), "", sb)
+	}
 	for i, x := range reads {
 		if i > 0 {
 			all := true
@@ -436,6 +456,9 @@ func (e *explorer) explore(n *node) {
 		xr := Ref{int32(x.t), int32(x.step)}
 		fr.cur = i
 		fr.groups[i] = e.candidates(n, p, x, neg[xr])
+		if e.opts.Debug != nil {
+			e.opts.Debug("vmcr %*s read t%d.%d groups %v", len(e.stack), "", x.t, x.step, fr.groups[i])
+		}
 		for _, g := range fr.groups[i] {
 			c := n.with(x.t, ann{val: g.val, good: g.ws, stuck: g.stuck})
 			c.neg = neg
@@ -456,6 +479,7 @@ func (e *explorer) explore(n *node) {
 
 // child realises annotation c (n plus x's group g) and explores it.
 func (e *explorer) child(n *node, p *part, c *node, x front, g group) {
+	e.stats.Children++
 	tr := n.tr
 	s := &tr.Threads[x.t].Steps[x.step]
 	if !g.stuck && !s.Pending && inRefs(s.Src, g.ws) {
