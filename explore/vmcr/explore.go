@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -55,7 +56,7 @@ type node struct {
 	neg map[Ref][]int // read -> per-thread extent of the writes it may not read (nor Init)
 	tr  *Trace        // a run consistent with ann
 	wit *Witness      // the witness tr was run from
-	vc  [][][]int32   // causal clocks of tr's steps under ann (lazily)
+	vc  *clocks       // causal clocks of tr's steps under ann (lazily)
 }
 
 // front is a frontier decision.
@@ -67,6 +68,7 @@ type front struct {
 	n      int
 	op     Op
 	loc    int64
+	lid    int32 // dense id of loc
 	hasNeg bool
 }
 
@@ -98,6 +100,9 @@ type explorer struct {
 	stack []*frame
 	stop  bool
 	err   error
+	ws    *wsearch // reused by every witness search
+	ids   locIDs
+	obsID []int32 // dense ids of opts.Observed
 }
 
 // Explore explores the executions of the program r runs, one per class of
@@ -107,7 +112,10 @@ func Explore(ctx context.Context, r Runner, opts Options) (Stats, error) {
 	if opts.MaxSearch == 0 {
 		opts.MaxSearch = 1000000
 	}
-	e := &explorer{ctx: ctx, run: r, opts: opts}
+	e := &explorer{ctx: ctx, run: r, opts: opts, ids: locIDs{ids: map[int64]int32{}}}
+	for _, l := range opts.Observed {
+		e.obsID = append(e.obsID, e.ids.id(l))
+	}
 	w := &Witness{}
 	tr, err := e.runW(w)
 	if err != nil {
@@ -123,7 +131,7 @@ func (e *explorer) runW(w *Witness) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	tr.prepare()
+	tr.prepare(&e.ids)
 	for _, f := range e.stack {
 		f.mark(tr)
 	}
@@ -135,12 +143,12 @@ func (f *frame) mark(tr *Trace) {
 		if f.newW[i] {
 			continue
 		}
-		f.newW[i] = f.beyond(x, tr.maxW[x.loc])
+		f.newW[i] = f.beyond(x, tr.maxWOf(x.lid))
 		// A read that writes (RMW, CAS, lock) changes what a later RMW of
 		// another thread reads, and so whether and what it writes: such an
 		// RMW beyond the partial trace may be a new write.
 		if !f.newW[i] && (x.op == OpRMW || x.op == OpLock) {
-			f.newW[i] = f.beyond(x, tr.maxM[x.loc])
+			f.newW[i] = f.beyond(x, tr.maxMOf(x.lid))
 		}
 	}
 }
@@ -182,7 +190,7 @@ func (n *node) annOf(t int) []ann {
 
 // clocks returns the causal clocks of n's run with the reads-from edges
 // of the reads annotated with a single good write.
-func (n *node) clocks() [][][]int32 {
+func (n *node) clocks() *clocks {
 	if n.vc == nil {
 		tr := n.tr
 		n.vc = tr.clocks(func(t, i int) (Ref, bool) {
@@ -238,7 +246,7 @@ func (e *explorer) computePart(n *node) *part {
 			f := &front{t: t, k: k, step: d.step, choice: d.choice, n: d.n}
 			if !d.choice {
 				s := &th.Steps[d.step]
-				f.op, f.loc = s.Op, s.Loc
+				f.op, f.loc, f.lid = s.Op, s.Loc, s.lid
 				_, f.hasNeg = n.neg[Ref{int32(t), int32(d.step)}]
 			}
 			fr[t] = f
@@ -487,14 +495,18 @@ func (e *explorer) child(n *node, p *part, c *node, x front, g group) {
 		e.stats.Reused++
 		// The same run: the clocks change only by a new forced source
 		// that does not precede x already.
-		if n.vc != nil && (len(g.ws) != 1 || g.ws[0].T < 0 || n.vc[x.t][x.step][g.ws[0].T] > g.ws[0].I) {
-			c.vc = n.vc
+		if n.vc != nil {
+			if len(g.ws) != 1 || g.ws[0].T < 0 || n.vc.at(Ref{int32(x.t), int32(x.step)}, int(g.ws[0].T)) > g.ws[0].I {
+				c.vc = n.vc
+			} else {
+				c.vc = n.vc.withEdge(g.ws[0], Ref{int32(x.t), int32(x.step)})
+			}
 		}
 		e.explore(c)
 		return
 	}
 	if g.stuck && s.Pending && !tr.ParkedEnabled {
-		if f, ok := tr.final[x.loc]; ok && inRefs(f, g.ws) {
+		if f := tr.finalOf(x.lid); f != noRef && inRefs(f, g.ws) {
 			c.tr, c.wit = tr, n.wit
 			e.stats.Reused++
 			e.explore(c)
@@ -578,7 +590,7 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 	// (program order, spawn, join): writes after x, and writes overwritten
 	// by another write before x.
 	vc := n.clocks()
-	vx := vc[x.t][x.step]
+	vx := vc.row(x.t, x.step)
 	var last []Ref // per thread: its latest write to loc before x
 	for u := range tr.Threads {
 		lim := int(vx[u])
@@ -615,7 +627,7 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 	}
 	kept := ws[:0]
 	for _, w := range ws {
-		if w.T >= 0 && vc[w.T][w.I][x.t] > int32(x.step) {
+		if w.T >= 0 && vc.at(w, x.t) > int32(x.step) {
 			continue // after x
 		}
 		if consumed[w] {
@@ -625,7 +637,7 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 		}
 		dead := false
 		for _, b := range last {
-			if b != w && (w.T < 0 || vc[b.T][b.I][w.T] > w.I) {
+			if b != w && (w.T < 0 || vc.at(b, int(w.T)) > w.I) {
 				dead = true
 				break
 			}
@@ -722,43 +734,53 @@ func (e *explorer) prefixWitness(n *node, p *part) *Witness {
 // have finished): locations with one possible final value need no branch.
 func (e *explorer) observe(n *node, p *part) {
 	tr := n.tr
-	for len(n.obs) < len(e.opts.Observed) {
-		l := e.opts.Observed[len(n.obs)]
-		var ws []Ref
-		for u, i := range tr.maxW[l] {
+	nobs := len(e.opts.Observed)
+	// n.obs is shared with siblings: extend a copy.
+	obs := make([]ann, len(n.obs), nobs)
+	copy(obs, n.obs)
+	var ws []Ref
+	for len(obs) < nobs {
+		l := e.obsID[len(obs)]
+		ws = ws[:0]
+		for u, i := range tr.maxWOf(l) {
 			if i >= 0 {
 				ws = append(ws, Ref{int32(u), i})
 			}
 		}
 		if len(ws) == 0 {
-			ws = []Ref{Init}
+			obs = append(obs, ann{val: tr.initVal(e.opts.Observed[len(obs)]), good: []Ref{Init}})
+			continue
+		}
+		loc := e.opts.Observed[len(obs)]
+		v0 := tr.value(ws[0], loc)
+		one := true
+		for _, w := range ws[1:] {
+			if tr.value(w, loc) != v0 {
+				one = false
+				break
+			}
+		}
+		if one {
+			obs = append(obs, ann{val: v0, good: append([]Ref(nil), ws...)})
+			continue
 		}
 		var gs []group
-		byVal := map[int64]int{}
 		for _, w := range ws {
-			v := tr.value(w, l)
-			i, ok := byVal[v]
-			if !ok {
-				i = len(gs)
-				byVal[v] = i
+			v := tr.value(w, loc)
+			i := 0
+			for i < len(gs) && gs[i].val != v {
+				i++
+			}
+			if i == len(gs) {
 				gs = append(gs, group{val: v})
 			}
 			gs[i].ws = append(gs[i].ws, w)
 		}
-		if len(gs) == 1 {
-			c := &node{ann: n.ann, neg: n.neg, tr: tr, wit: n.wit}
-			c.obs = append(n.obs[:len(n.obs):len(n.obs)], ann{val: gs[0].val, good: gs[0].ws})
-			n = c
-			continue
-		}
 		sort.Slice(gs, func(i, j int) bool { return gs[i].val < gs[j].val })
+		f := tr.finalOrInit(l)
 		for _, g := range gs {
 			c := &node{ann: n.ann, neg: n.neg}
-			c.obs = append(n.obs[:len(n.obs):len(n.obs)], ann{val: g.val, good: g.ws})
-			f, ok := tr.final[l]
-			if !ok {
-				f = Init
-			}
+			c.obs = append(obs[:len(obs):len(obs)], ann{val: g.val, good: g.ws})
 			if inRefs(f, g.ws) {
 				c.tr, c.wit = tr, n.wit
 				e.stats.Reused++
@@ -789,6 +811,9 @@ func (e *explorer) observe(n *node, p *part) {
 			}
 		}
 		return
+	}
+	if len(obs) != len(n.obs) {
+		n = &node{ann: n.ann, neg: n.neg, tr: tr, wit: n.wit, obs: obs}
 	}
 	e.leaf(n)
 }
@@ -853,10 +878,7 @@ func (e *explorer) validate(c *node) bool {
 	}
 	for k, a := range c.obs {
 		l := e.opts.Observed[k]
-		f, ok := tr.final[l]
-		if !ok {
-			f = Init
-		}
+		f := tr.finalOrInit(e.obsID[k])
 		if !inRefs(f, a.good) {
 			e.fail(fmt.Errorf("internal error: vmcr: final write of location %#x is %v, annotated %v", l, f, a.good))
 			return false
@@ -899,30 +921,26 @@ func (e *explorer) realizable(n *node, f *frame, j int, g group) (bool, error) {
 	e.stats.Searches++
 	tr := n.tr
 	nt := len(tr.Threads)
-	s := &wsearch{e: e, tr: tr, limit: make([]int, nt), need: make([]int, nt), pos: make([]int, nt),
-		mem: map[int64]Ref{}, failed: map[string]struct{}{}}
-	xs := map[Ref]int{}
-	for k := 0; k <= j; k++ {
-		xs[Ref{int32(f.reads[k].t), int32(f.reads[k].step)}] = k
-	}
-	s.consAt = func(t, i int) *cons {
+	s := e.newSearch(tr)
+	s.consAt = func(t, i int) (cons, bool) {
 		st := &tr.Threads[t].Steps[i]
 		if st.Pending || !st.Op.IsRead() {
-			return nil
+			return cons{}, false
 		}
-		if k, ok := xs[Ref{int32(t), int32(i)}]; ok {
-			if k == j {
-				return &cons{mode: mGood, val: g.val, good: g.ws}
+		for k := 0; k <= j; k++ {
+			if x := f.reads[k]; x.t == t && x.step == i {
+				if k == j {
+					return cons{mode: mGood, val: g.val, good: g.ws}, true
+				}
+				return cons{mode: mNeg, val: st.RVal, neg: f.ext}, true
 			}
-			return &cons{mode: mNeg, val: st.RVal, neg: f.ext}
 		}
 		as := f.node.annOf(t)
 		if d := tr.rdec[t][i]; d >= 0 && int(d) < len(as) {
-			return &cons{mode: mGood, val: as[d].val, good: as[d].good}
+			return cons{mode: mGood, val: as[d].val, good: as[d].good}, true
 		}
-		return &cons{mode: mValue, val: st.RVal}
+		return cons{mode: mValue, val: st.RVal}, true
 	}
-	rel := map[int64]bool{}
 	complete := true
 	for t := 0; t < nt; t++ {
 		th := &tr.Threads[t]
@@ -935,9 +953,9 @@ func (e *explorer) realizable(n *node, f *frame, j int, g group) (bool, error) {
 		m := len(th.Steps)
 		if m > 0 && th.Steps[m-1].Pending {
 			m--
-			loc := th.Steps[m].Loc
-			rel[loc] = true
-			fin := final{loc: loc, nonzero: true}
+			st := &th.Steps[m]
+			s.addRel(st.lid)
+			fin := final{loc: st.Loc, lid: st.lid, nonzero: true}
 			if x := f.reads[j]; x.t == t && x.step == m {
 				fin.good = g.ws
 			} else if as := f.node.annOf(t); len(as) > 0 && as[len(as)-1].stuck && tr.dec[t][len(as)-1].step == m {
@@ -948,23 +966,20 @@ func (e *explorer) realizable(n *node, f *frame, j int, g group) (bool, error) {
 		s.limit[t], s.need[t] = m, m
 		for i := 0; i < m; i++ {
 			if th.Steps[i].Op.IsRead() {
-				rel[th.Steps[i].Loc] = true
+				s.addRel(th.Steps[i].lid)
 			}
 		}
 	}
 	if complete {
-		for _, l := range e.opts.Observed {
+		for k, l := range e.opts.Observed {
 			v := tr.initVal(l)
-			if w, ok := tr.final[l]; ok {
+			if w := tr.finalOf(e.obsID[k]); w != noRef {
 				v = tr.value(w, l)
 			}
-			rel[l] = true
-			s.finals = append(s.finals, final{loc: l, byVal: true, val: v})
+			s.addRel(e.obsID[k])
+			s.finals = append(s.finals, final{loc: l, lid: e.obsID[k], byVal: true, val: v})
 		}
 	}
-	for l := range rel {
-		s.rel = append(s.rel, l)
-	}
-	sort.Slice(s.rel, func(a, b int) bool { return s.rel[a] < s.rel[b] })
+	slices.Sort(s.rel)
 	return s.run()
 }

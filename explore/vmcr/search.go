@@ -2,7 +2,7 @@ package vmcr
 
 import (
 	"encoding/binary"
-	"sort"
+	"slices"
 )
 
 // wsearch looks for a witness of an annotation over the steps of a trace:
@@ -10,16 +10,19 @@ import (
 // writes. Steps that do not write are taken as soon as they are enabled
 // (they cannot disable anything); the search branches only on writes, in
 // the order of the trace, and remembers the states it has failed from.
+// One wsearch is reused by all searches of an explorer (its buffers keep
+// their capacity); tables per location are indexed by dense location id.
 type wsearch struct {
 	e         *explorer
-	consAt    func(t, i int) *cons
+	consAt    func(t, i int) (cons, bool)
 	tr        *Trace
 	limit     []int
 	need      []int
 	finals    []final
-	rel       []int64
+	rel       []int32 // location ids that are part of the state key
+	relMark   []bool
 	pos       []int
-	mem       map[int64]Ref
+	mem       []Ref // per location id: the current write
 	trail     []undo
 	sched     []int32
 	failed    map[string]struct{}
@@ -27,41 +30,112 @@ type wsearch struct {
 	states    int
 	over      bool
 	cancelled bool
-	cs        [][]*cons     // cs[t][i]: the constraint of read step (t, i) within the limit
-	pend      map[int64]int // per location: constrained reads not taken yet, plus finals
-	creads    []cread       // the constrained reads with a good set
+	cs        [][]*cons // cs[t][i]: the constraint of read step (t, i) within the limit
+	cbuf      []cons
+	pend      []int32 // per location id: constrained reads not taken yet, plus finals
+	creads    []cread // the constrained reads with a good set
+	moves     []int
 }
 
 type cread struct {
 	t, i int
-	loc  int64
+	lid  int32
 	c    *cons
+}
+
+// newSearch returns the explorer's search, reset for tr.
+func (e *explorer) newSearch(tr *Trace) *wsearch {
+	s := e.ws
+	if s == nil {
+		s = &wsearch{e: e, failed: map[string]struct{}{}}
+		e.ws = s
+	}
+	nt := len(tr.Threads)
+	s.tr = tr
+	s.consAt = nil
+	s.limit = resize(s.limit, nt)
+	s.need = resize(s.need, nt)
+	s.pos = resize(s.pos, nt)
+	s.finals = s.finals[:0]
+	s.rel = s.rel[:0]
+	s.trail = s.trail[:0]
+	s.sched = s.sched[:0]
+	s.creads = s.creads[:0]
+	s.states, s.over, s.cancelled = 0, false, false
+	clear(s.failed)
+	if cap(s.mem) < tr.nloc {
+		s.mem = make([]Ref, tr.nloc)
+		s.pend = make([]int32, tr.nloc)
+		s.relMark = make([]bool, tr.nloc)
+	}
+	s.mem = s.mem[:tr.nloc]
+	s.pend = s.pend[:tr.nloc]
+	s.relMark = s.relMark[:tr.nloc]
+	for k := range s.mem {
+		s.mem[k] = Init
+	}
+	clear(s.pend)
+	clear(s.relMark)
+	return s
+}
+
+func resize(a []int, n int) []int {
+	if cap(a) < n {
+		return make([]int, n)
+	}
+	a = a[:n]
+	clear(a)
+	return a
+}
+
+// addRel makes location id l part of the state key.
+func (s *wsearch) addRel(l int32) {
+	if !s.relMark[l] {
+		s.relMark[l] = true
+		s.rel = append(s.rel, l)
+	}
 }
 
 // setup caches the constraints and counts the pending reads per location.
 func (s *wsearch) setup() {
-	s.cs = make([][]*cons, len(s.tr.Threads))
-	s.pend = map[int64]int{}
+	nt := len(s.tr.Threads)
+	if cap(s.cs) < nt {
+		s.cs = make([][]*cons, nt)
+	}
+	s.cs = s.cs[:nt]
+	total := 0
+	for t := range s.tr.Threads {
+		total += min(s.limit[t], len(s.tr.Threads[t].Steps))
+	}
+	if cap(s.cbuf) < total {
+		s.cbuf = make([]cons, 0, total)
+	}
+	s.cbuf = s.cbuf[:0]
 	for t := range s.tr.Threads {
 		n := min(s.limit[t], len(s.tr.Threads[t].Steps))
-		s.cs[t] = make([]*cons, n)
+		row := s.cs[t][:0]
 		for i := 0; i < n; i++ {
+			row = append(row, nil)
 			st := &s.tr.Threads[t].Steps[i]
 			if !st.Op.IsRead() {
 				continue
 			}
-			c := s.consAt(t, i)
-			s.cs[t][i] = c
-			if c != nil {
-				s.pend[st.Loc]++
-				if c.mode == mGood {
-					s.creads = append(s.creads, cread{t: t, i: i, loc: st.Loc, c: c})
-				}
+			c, ok := s.consAt(t, i)
+			if !ok {
+				continue
+			}
+			s.cbuf = append(s.cbuf, c)
+			cp := &s.cbuf[len(s.cbuf)-1]
+			row[i] = cp
+			s.pend[st.lid]++
+			if c.mode == mGood {
+				s.creads = append(s.creads, cread{t: t, i: i, lid: st.lid, c: cp})
 			}
 		}
+		s.cs[t] = row
 	}
 	for _, f := range s.finals {
-		s.pend[f.loc]++
+		s.pend[f.lid]++
 	}
 }
 
@@ -72,8 +146,7 @@ func (s *wsearch) hopeless() bool {
 		if s.pos[r.t] > r.i {
 			continue
 		}
-		cur := s.cur(r.loc)
-		if inRefs(cur, r.c.good) {
+		if inRefs(s.mem[r.lid], r.c.good) {
 			continue
 		}
 		alive := false
@@ -93,6 +166,7 @@ func (s *wsearch) hopeless() bool {
 // final is a condition on the last write of a location at the end.
 type final struct {
 	loc     int64
+	lid     int32
 	good    []Ref // the last write is one of these (if not nil)
 	byVal   bool  // the last value is val
 	val     int64
@@ -117,12 +191,11 @@ type cons struct {
 
 type undo struct {
 	t    int32
-	loc  int64
+	lid  int32
 	prev Ref
-	had  bool
 	w    bool
 	r    bool // a constrained read
-	rloc int64
+	rlid int32
 }
 
 // search returns a witness of c's annotation over tr's steps, each thread
@@ -131,18 +204,18 @@ type undo struct {
 func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, error) {
 	e.stats.Searches++
 	nt := len(tr.Threads)
-	s := &wsearch{e: e, tr: tr, limit: limit, need: make([]int, nt), pos: make([]int, nt),
-		mem: map[int64]Ref{}, failed: map[string]struct{}{}}
-	s.consAt = func(t, i int) *cons {
+	s := e.newSearch(tr)
+	copy(s.limit, limit)
+	limit = s.limit
+	s.consAt = func(t, i int) (cons, bool) {
 		as := c.annOf(t)
 		k := tr.rdec[t][i]
 		if k < 0 || int(k) >= len(as) || as[k].stuck {
-			return nil
+			return cons{}, false
 		}
-		return &cons{mode: mGood, val: as[k].val, good: as[k].good}
+		return cons{mode: mGood, val: as[k].val, good: as[k].good}, true
 	}
-	relSet := map[int64]bool{}
-	parked := map[int32]int{}
+	var parked map[int32]int
 	for t := 0; t < nt; t++ {
 		if all {
 			s.need[t] = limit[t]
@@ -153,15 +226,18 @@ func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, 
 				continue
 			}
 			st := tr.dec[t][k].step
-			loc := tr.Threads[t].Steps[st].Loc
-			relSet[loc] = true
+			step := &tr.Threads[t].Steps[st]
+			s.addRel(step.lid)
 			if a.stuck {
 				s.need[t] = max(s.need[t], st)
 				if limit[t] > st {
 					limit[t] = st
 				}
+				if parked == nil {
+					parked = map[int32]int{}
+				}
 				parked[int32(t)] = st
-				s.finals = append(s.finals, final{loc: loc, good: a.good})
+				s.finals = append(s.finals, final{loc: step.Loc, lid: step.lid, good: a.good})
 				continue
 			}
 			s.need[t] = max(s.need[t], st+1)
@@ -171,19 +247,16 @@ func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, 
 		}
 	}
 	for k, a := range c.obs {
-		l := e.opts.Observed[k]
-		relSet[l] = true
-		s.finals = append(s.finals, final{loc: l, good: a.good})
+		l := e.obsID[k]
+		s.addRel(l)
+		s.finals = append(s.finals, final{loc: e.opts.Observed[k], lid: l, good: a.good})
 	}
-	for l := range relSet {
-		s.rel = append(s.rel, l)
-	}
-	sort.Slice(s.rel, func(i, j int) bool { return s.rel[i] < s.rel[j] })
+	slices.Sort(s.rel)
 	ok, err := s.run()
 	if !ok || err != nil {
 		return nil, err
 	}
-	w := &Witness{Sched: s.sched, Choices: c.choices()}
+	w := &Witness{Sched: append([]int32(nil), s.sched...), Choices: c.choices()}
 	if len(parked) > 0 {
 		w.Parked = parked
 	}
@@ -218,17 +291,9 @@ func (s *wsearch) wval(w Ref, loc int64) int64 {
 	return st.WVal
 }
 
-func (s *wsearch) cur(loc int64) Ref {
-	r, ok := s.mem[loc]
-	if !ok {
-		return Init
-	}
-	return r
-}
-
-// reads reports whether c admits reading the current write of loc.
-func (s *wsearch) reads(c *cons, loc int64) bool {
-	r := s.cur(loc)
+// reads reports whether c admits reading the current write of loc (id lid).
+func (s *wsearch) reads(c *cons, loc int64, lid int32) bool {
+	r := s.mem[lid]
 	switch c.mode {
 	case mGood:
 		return inRefs(r, c.good)
@@ -265,7 +330,7 @@ func (s *wsearch) next(t int) (ok, writes bool) {
 		return ct.End == EndDone && s.pos[c] == len(ct.Steps) && s.limit[c] == len(ct.Steps), false
 	case OpRead, OpRMW, OpLock:
 		c := s.cs[t][i]
-		if c == nil || st.Pending && st.Op != OpLock || !s.reads(c, st.Loc) {
+		if c == nil || st.Pending && st.Op != OpLock || !s.reads(c, st.Loc, st.lid) {
 			return false, false
 		}
 		if st.WriteFor != nil {
@@ -290,14 +355,14 @@ func (s *wsearch) do(t int, writes bool) {
 	i := s.pos[t]
 	u := undo{t: int32(t), w: writes}
 	if i < len(s.cs[t]) && s.cs[t][i] != nil {
-		u.r, u.rloc = true, s.tr.Threads[t].Steps[i].Loc
-		s.pend[u.rloc]--
+		u.r, u.rlid = true, s.tr.Threads[t].Steps[i].lid
+		s.pend[u.rlid]--
 	}
 	if writes {
-		loc := s.tr.Threads[t].Steps[i].Loc
-		u.loc = loc
-		u.prev, u.had = s.mem[loc]
-		s.mem[loc] = Ref{int32(t), int32(i)}
+		lid := s.tr.Threads[t].Steps[i].lid
+		u.lid = lid
+		u.prev = s.mem[lid]
+		s.mem[lid] = Ref{int32(t), int32(i)}
 	}
 	s.trail = append(s.trail, u)
 	s.pos[t]++
@@ -311,14 +376,10 @@ func (s *wsearch) undoTo(n int) {
 		s.pos[u.t]--
 		s.sched = s.sched[:len(s.sched)-1]
 		if u.r {
-			s.pend[u.rloc]++
+			s.pend[u.rlid]++
 		}
 		if u.w {
-			if u.had {
-				s.mem[u.loc] = u.prev
-			} else {
-				delete(s.mem, u.loc)
-			}
+			s.mem[u.lid] = u.prev
 		}
 	}
 }
@@ -330,7 +391,7 @@ func (s *wsearch) goal() bool {
 		}
 	}
 	for _, f := range s.finals {
-		cur := s.cur(f.loc)
+		cur := s.mem[f.lid]
 		if f.good != nil && !inRefs(cur, f.good) {
 			return false
 		}
@@ -341,7 +402,7 @@ func (s *wsearch) goal() bool {
 	return true
 }
 
-func (s *wsearch) stateKey() string {
+func (s *wsearch) stateKey() []byte {
 	b := s.key[:0]
 	for _, p := range s.pos {
 		b = binary.AppendUvarint(b, uint64(p))
@@ -351,15 +412,12 @@ func (s *wsearch) stateKey() string {
 			b = append(b, 0xff)
 			continue
 		}
-		r, ok := s.mem[l]
-		if !ok {
-			r = Init
-		}
+		r := s.mem[l]
 		b = binary.AppendVarint(b, int64(r.T))
 		b = binary.AppendUvarint(b, uint64(r.I))
 	}
 	s.key = b
-	return string(b)
+	return b
 }
 
 func (s *wsearch) dfs() bool {
@@ -395,21 +453,26 @@ func (s *wsearch) dfs() bool {
 		s.undoTo(mark)
 		return false
 	}
-	k := s.stateKey()
-	if _, bad := s.failed[k]; bad {
+	if _, bad := s.failed[string(s.stateKey())]; bad {
 		s.undoTo(mark)
 		return false
 	}
-	var moves []int
+	// The state key after the moves is recomputed (s.key is shared).
+	m0 := len(s.moves)
 	for t := range s.pos {
 		if ok, w := s.next(t); ok && w {
-			moves = append(moves, t)
+			s.moves = append(s.moves, t)
 		}
 	}
-	sort.Slice(moves, func(i, j int) bool {
-		return s.tpos(moves[i]) < s.tpos(moves[j])
-	})
-	for _, t := range moves {
+	moves := s.moves[m0:]
+	for i := 1; i < len(moves); i++ {
+		for j := i; j > 0 && s.tpos(moves[j]) < s.tpos(moves[j-1]); j-- {
+			moves[j], moves[j-1] = moves[j-1], moves[j]
+		}
+	}
+	defer func() { s.moves = s.moves[:m0] }()
+	for k := range moves {
+		t := s.moves[m0+k]
 		m := len(s.trail)
 		s.do(t, true)
 		if s.dfs() {
@@ -420,7 +483,7 @@ func (s *wsearch) dfs() bool {
 		}
 		s.undoTo(m)
 	}
-	s.failed[k] = struct{}{}
+	s.failed[string(s.stateKey())] = struct{}{}
 	s.undoTo(mark)
 	return false
 }
@@ -431,7 +494,7 @@ func (s *wsearch) dfs() bool {
 func (s *wsearch) free(t int) bool {
 	i := s.pos[t]
 	st := &s.tr.Threads[t].Steps[i]
-	p := s.pend[st.Loc]
+	p := s.pend[st.lid]
 	if i < len(s.cs[t]) && s.cs[t][i] != nil {
 		p--
 	}
