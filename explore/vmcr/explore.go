@@ -53,7 +53,7 @@ type ann struct {
 type node struct {
 	ann [][]ann       // per thread, its first decisions
 	obs []ann         // the observer's reads, Observed[k] for obs[k]
-	neg map[Ref][]int // read -> per-thread extent of the writes it may not read (nor Init)
+	neg *negAnn       // reads -> per-thread extent of the writes they may not read (nor Init)
 	tr  *Trace        // a run consistent with ann
 	wit *Witness      // the witness tr was run from
 	vc  *clocks       // causal clocks of tr's steps under ann (lazily)
@@ -82,12 +82,31 @@ type part struct {
 	dead     bool
 }
 
+// negAnn is a list of negative annotations: read r may only read writes
+// beyond the per-thread extents ext (and not Init). Lists share tails.
+type negAnn struct {
+	r    Ref
+	ext  []int
+	next *negAnn
+}
+
+// of returns the extents of read r's negative annotation (nil if none).
+func (l *negAnn) of(r Ref) []int {
+	for ; l != nil; l = l.next {
+		if l.r == r {
+			return l.ext
+		}
+	}
+	return nil
+}
+
 // frame is a node on the search path, for backtrack points.
 type frame struct {
 	node   *node
 	ext    []int
 	reads  []front
 	newW   []bool    // a descendant wrote reads[i]'s location beyond ext in another thread
+	open   int       // reads whose newW is false
 	cur    int       // the read being branched on
 	groups [][]group // the value groups of the reads branched on so far
 }
@@ -121,7 +140,7 @@ func Explore(ctx context.Context, r Runner, opts Options) (Stats, error) {
 	if err != nil {
 		return e.stats, err
 	}
-	e.explore(&node{tr: tr, wit: w, neg: map[Ref][]int{}})
+	e.explore(&node{tr: tr, wit: w})
 	return e.stats, e.err
 }
 
@@ -139,6 +158,9 @@ func (e *explorer) runW(w *Witness) (*Trace, error) {
 }
 
 func (f *frame) mark(tr *Trace) {
+	if f.open == 0 {
+		return
+	}
 	for i, x := range f.reads {
 		if f.newW[i] {
 			continue
@@ -149,6 +171,9 @@ func (f *frame) mark(tr *Trace) {
 		// RMW beyond the partial trace may be a new write.
 		if !f.newW[i] && (x.op == OpRMW || x.op == OpLock) {
 			f.newW[i] = f.beyond(x, tr.maxMOf(x.lid))
+		}
+		if f.newW[i] {
+			f.open--
 		}
 	}
 }
@@ -220,9 +245,11 @@ func (n *node) with(t int, a ann) *node {
 func (e *explorer) computePart(n *node) *part {
 	tr := n.tr
 	nt := len(tr.Threads)
-	p := &part{ext: make([]int, nt), parked: map[int32]int{}}
-	limit := make([]int, nt) // before join cuts
+	ibuf := make([]int, 2*nt)
+	p := &part{ext: ibuf[:nt:nt]}
+	limit := ibuf[nt:] // before join cuts
 	fr := make([]*front, nt)
+	fbuf := make([]front, nt)
 	for t := 0; t < nt; t++ {
 		th := &tr.Threads[t]
 		if th.End == EndAbsent {
@@ -236,6 +263,9 @@ func (e *explorer) computePart(n *node) *part {
 			return p
 		}
 		if k := len(as); k > 0 && as[k-1].stuck {
+			if p.parked == nil {
+				p.parked = map[int32]int{}
+			}
 			p.parked[int32(t)] = ds[k-1].step
 			limit[t] = ds[k-1].step
 			continue
@@ -243,11 +273,12 @@ func (e *explorer) computePart(n *node) *part {
 		if k := len(as); k < len(ds) {
 			d := ds[k]
 			limit[t] = d.step
-			f := &front{t: t, k: k, step: d.step, choice: d.choice, n: d.n}
+			f := &fbuf[t]
+			*f = front{t: t, k: k, step: d.step, choice: d.choice, n: d.n}
 			if !d.choice {
 				s := &th.Steps[d.step]
 				f.op, f.loc, f.lid = s.Op, s.Loc, s.lid
-				_, f.hasNeg = n.neg[Ref{int32(t), int32(d.step)}]
+				f.hasNeg = n.neg.of(Ref{int32(t), int32(d.step)}) != nil
 			}
 			fr[t] = f
 			continue
@@ -272,14 +303,14 @@ func (e *explorer) computePart(n *node) *part {
 				p.ext[t], cut[t], changed = 0, true, true
 				continue
 			}
-			for i := 0; i < p.ext[t]; i++ {
-				s := &th.Steps[i]
-				if s.Op != OpJoin {
-					continue
+			for _, i := range tr.joins[t] {
+				if int(i) >= p.ext[t] {
+					break
 				}
+				s := &th.Steps[i]
 				c := int(s.Other)
 				if !p.finished(tr, c, fr, cut) {
-					p.ext[t], cut[t], changed = i, true, true
+					p.ext[t], cut[t], changed = int(i), true, true
 					break
 				}
 			}
@@ -430,6 +461,9 @@ func (e *explorer) explore(n *node) {
 	// other frontier reads, so they are always tried.
 	for i, x := range reads {
 		fr.newW[i] = x.hasNeg
+		if !x.hasNeg {
+			fr.open++
+		}
 	}
 	fr.mark(tr)
 	e.stack = append(e.stack, fr)
@@ -463,7 +497,7 @@ func (e *explorer) explore(n *node) {
 		}
 		xr := Ref{int32(x.t), int32(x.step)}
 		fr.cur = i
-		fr.groups[i] = e.candidates(n, p, x, neg[xr])
+		fr.groups[i] = e.candidates(n, p, x, neg.of(xr))
 		if e.opts.Debug != nil {
 			e.opts.Debug("vmcr %*s read t%d.%d groups %v", len(e.stack), "", x.t, x.step, fr.groups[i])
 		}
@@ -476,12 +510,7 @@ func (e *explorer) explore(n *node) {
 			}
 		}
 		// Later siblings let x read only writes not in this partial trace.
-		nn := make(map[Ref][]int, len(neg)+1)
-		for k, v := range neg {
-			nn[k] = v
-		}
-		nn[xr] = p.ext
-		neg = nn
+		neg = &negAnn{r: xr, ext: p.ext, next: neg}
 	}
 }
 
@@ -553,30 +582,21 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 	tr := n.tr
 	var ws []Ref
 	own := -1
-	steps := tr.Threads[x.t].Steps
-	for i := 0; i < x.step; i++ {
-		if steps[i].Wrote && steps[i].Loc == x.loc {
-			own = i
-		}
-	}
-	for u := range tr.Threads {
+	all := tr.writesOf(x.lid)
+	for _, w := range all {
+		u := int(w.T)
 		if u == x.t {
+			if int(w.I) < x.step {
+				own = int(w.I)
+			}
 			continue
 		}
 		lo := 0
-		if neg != nil {
-			lo = len(tr.Threads[u].Steps)
-			if u < len(neg) {
-				lo = neg[u]
-			} else {
-				lo = 0
-			}
+		if neg != nil && u < len(neg) {
+			lo = neg[u]
 		}
-		us := tr.Threads[u].Steps
-		for i := lo; i < p.ext[u]; i++ {
-			if us[i].Wrote && !us[i].Pending && us[i].Loc == x.loc {
-				ws = append(ws, Ref{int32(u), int32(i)})
-			}
+		if int(w.I) >= lo && int(w.I) < p.ext[u] {
+			ws = append(ws, w)
 		}
 	}
 	if neg == nil {
@@ -591,37 +611,42 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 	// by another write before x.
 	vc := n.clocks()
 	vx := vc.row(x.t, x.step)
-	var last []Ref // per thread: its latest write to loc before x
-	for u := range tr.Threads {
+	var lastBuf [8]Ref
+	last := lastBuf[:0] // per thread: its latest write to loc before x
+	for k := 0; k < len(all); {
+		u := int(all[k].T)
 		lim := int(vx[u])
 		if u == x.t {
 			lim = x.step
 		}
-		us := tr.Threads[u].Steps
-		for i := min(lim, len(us)) - 1; i >= 0; i-- {
-			if us[i].Wrote && !us[i].Pending && us[i].Loc == x.loc {
-				last = append(last, Ref{int32(u), int32(i)})
-				break
+		var b Ref
+		found := false
+		for ; k < len(all) && int(all[k].T) == u; k++ {
+			if int(all[k].I) < lim {
+				b, found = all[k], true
 			}
+		}
+		if found {
+			last = append(last, b)
 		}
 	}
 	// Two reads that write (RMW, CAS, lock) cannot read the same write:
 	// the writes an annotated one must read are consumed.
-	var consumed map[Ref]bool
+	var consumed []Ref
 	xs := &tr.Threads[x.t].Steps[x.step]
 	if xs.WriteFor != nil {
-		for t, as := range n.ann {
-			for k, a := range as {
-				if a.choice || a.stuck || len(a.good) != 1 {
-					continue
-				}
-				st := &tr.Threads[t].Steps[tr.dec[t][k].step]
-				if st.Wrote && st.Loc == x.loc {
-					if consumed == nil {
-						consumed = map[Ref]bool{}
-					}
-					consumed[a.good[0]] = true
-				}
+		for _, w := range all {
+			st := &tr.Threads[w.T].Steps[w.I]
+			if !st.Op.IsRead() {
+				continue
+			}
+			as := n.annOf(int(w.T))
+			k := tr.rdec[w.T][w.I]
+			if k < 0 || int(k) >= len(as) {
+				continue
+			}
+			if a := as[k]; !a.choice && !a.stuck && len(a.good) == 1 {
+				consumed = append(consumed, a.good[0])
 			}
 		}
 	}
@@ -630,7 +655,7 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 		if w.T >= 0 && vc.at(w, x.t) > int32(x.step) {
 			continue // after x
 		}
-		if consumed[w] {
+		if inRefs(w, consumed) {
 			if wr, _ := xs.WriteFor(tr.value(w, x.loc)); wr {
 				continue
 			}
@@ -665,18 +690,22 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 		}
 		return gs
 	}
-	byVal := map[int64]int{}
 	for _, w := range ws {
 		v := tr.value(w, x.loc)
-		i, ok := byVal[v]
-		if !ok {
-			i = len(gs)
-			byVal[v] = i
+		i := 0
+		for i < len(gs) && gs[i].val != v {
+			i++
+		}
+		if i == len(gs) {
 			gs = append(gs, group{val: v})
 		}
 		gs[i].ws = append(gs[i].ws, w)
 	}
-	sort.Slice(gs, func(i, j int) bool { return gs[i].val < gs[j].val })
+	for i := 1; i < len(gs); i++ {
+		for j := i; j > 0 && gs[j].val < gs[j-1].val; j-- {
+			gs[j], gs[j-1] = gs[j-1], gs[j]
+		}
+	}
 	return gs
 }
 

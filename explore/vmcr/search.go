@@ -34,6 +34,9 @@ type wsearch struct {
 	cbuf      []cons
 	pend      []int32 // per location id: constrained reads not taken yet, plus finals
 	creads    []cread // the constrained reads with a good set
+	crFrom    []int32 // creads of location id l: crIdx[crFrom[l]:crFrom[l+1]]
+	crIdx     []int32
+	solo      []int32 // per location id: the one thread that reads and writes it (within the limits, no final condition), else -1
 	moves     []int
 }
 
@@ -137,12 +140,96 @@ func (s *wsearch) setup() {
 	for _, f := range s.finals {
 		s.pend[f.lid]++
 	}
+	// The constrained reads by location.
+	nl := len(s.mem)
+	s.crFrom = resize32(s.crFrom, nl+1)
+	for _, r := range s.creads {
+		s.crFrom[r.lid+1]++
+	}
+	for l := 0; l < nl; l++ {
+		s.crFrom[l+1] += s.crFrom[l]
+	}
+	s.crIdx = resize32(s.crIdx, len(s.creads))
+	fill := s.solo[:0]
+	fill = append(fill, s.crFrom[:nl]...)
+	for k, r := range s.creads {
+		s.crIdx[fill[r.lid]] = int32(k)
+		fill[r.lid]++
+	}
+	// Locations only one thread reads and writes: the order of its writes
+	// against other threads' steps does not matter.
+	s.solo = resize32(fill, nl)
+	for l := range s.solo {
+		s.solo[l] = -1
+	}
+	const many = -2
+	claim := func(l int32, t int) {
+		switch s.solo[l] {
+		case -1:
+			s.solo[l] = int32(t)
+		case int32(t), many:
+		default:
+			s.solo[l] = many
+		}
+	}
+	for t := range s.tr.Threads {
+		n := min(s.limit[t], len(s.tr.Threads[t].Steps))
+		for i := 0; i < n; i++ {
+			st := &s.tr.Threads[t].Steps[i]
+			switch {
+			case st.Op == OpWrite || st.Op == OpUnlock || st.Wrote || st.WriteFor != nil:
+				claim(st.lid, t)
+			case st.Op.IsRead() && s.cs[t][i] != nil:
+				claim(st.lid, t)
+			}
+		}
+	}
+	for _, f := range s.finals {
+		s.solo[f.lid] = many
+	}
 }
 
-// hopeless reports whether some pending read can no longer read from its
-// good set: the current write is not in it and every write in it has run.
-func (s *wsearch) hopeless() bool {
-	for _, r := range s.creads {
+func resize32(a []int32, n int) []int32 {
+	if cap(a) < n {
+		return make([]int32, n)
+	}
+	a = a[:n]
+	clear(a)
+	return a
+}
+
+// hopelessSince reports whether some pending read of a location written
+// by the trail from index from on (every location if from < 0) can no
+// longer read from its good set. Only a write to its location changes
+// that.
+func (s *wsearch) hopelessSince(from int) bool {
+	if from < 0 {
+		return s.hopeless(s.creads)
+	}
+	for _, u := range s.trail[from:] {
+		// A write, or a read that may write (taking a good write that
+		// does not write kills it too).
+		l := u.lid
+		if !u.w {
+			if !u.r {
+				continue
+			}
+			l = u.rlid
+		}
+		for _, k := range s.crIdx[s.crFrom[l]:s.crFrom[l+1]] {
+			if s.hopeless(s.creads[k : k+1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hopeless reports whether some pending read of rs can no longer read
+// from its good set: the current write is not in it and every write in it
+// has run.
+func (s *wsearch) hopeless(rs []cread) bool {
+	for _, r := range rs {
 		if s.pos[r.t] > r.i {
 			continue
 		}
@@ -265,7 +352,7 @@ func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, 
 
 func (s *wsearch) run() (bool, error) {
 	s.setup()
-	ok := s.dfs()
+	ok := s.dfs(-1)
 	s.e.stats.SearchStates += s.states
 	if s.cancelled {
 		return false, s.e.ctx.Err()
@@ -420,7 +507,7 @@ func (s *wsearch) stateKey() []byte {
 	return b
 }
 
-func (s *wsearch) dfs() bool {
+func (s *wsearch) dfs(from int) bool {
 	s.states++
 	if s.states > s.e.opts.MaxSearch {
 		s.over = true
@@ -449,7 +536,7 @@ func (s *wsearch) dfs() bool {
 	if s.goal() {
 		return true
 	}
-	if s.hopeless() {
+	if s.hopelessSince(from) {
 		s.undoTo(mark)
 		return false
 	}
@@ -457,7 +544,6 @@ func (s *wsearch) dfs() bool {
 		s.undoTo(mark)
 		return false
 	}
-	// The state key after the moves is recomputed (s.key is shared).
 	m0 := len(s.moves)
 	for t := range s.pos {
 		if ok, w := s.next(t); ok && w {
@@ -475,7 +561,7 @@ func (s *wsearch) dfs() bool {
 		t := s.moves[m0+k]
 		m := len(s.trail)
 		s.do(t, true)
-		if s.dfs() {
+		if s.dfs(m) {
 			return true
 		}
 		if s.over {
@@ -498,7 +584,7 @@ func (s *wsearch) free(t int) bool {
 	if i < len(s.cs[t]) && s.cs[t][i] != nil {
 		p--
 	}
-	return p == 0
+	return p == 0 || s.solo[st.lid] == int32(t)
 }
 
 func (s *wsearch) tpos(t int) int32 {

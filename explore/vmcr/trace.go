@@ -107,6 +107,9 @@ type Trace struct {
 	dec   [][]decision // per thread: its decisions in program order
 	rdec  [][]int32    // rdec[t][i]: decision index of read step (t, i), -1 if none
 	tpos  [][]int32    // tpos[t][i]: index of step (t, i) in Order
+	joins [][]int32    // per thread: its join steps
+	wlist []Ref        // the steps that wrote (not pending), by location id, thread, index
+	wfrom []int32      // wlist[wfrom[l]:wfrom[l+1]] wrote location id l
 	nloc  int          // location ids below nloc index the tables below
 	final []Ref        // per location id: the last write (noRef: none)
 	maxW  []int32      // [l*threads+t]: highest step index of t that wrote location id l (-1: none)
@@ -181,6 +184,8 @@ func (tr *Trace) prepare(ids *locIDs) {
 		tr.maxW[k] = -1
 		tr.maxM[k] = -1
 	}
+	tr.joins = make([][]int32, n)
+	tr.wfrom = make([]int32, tr.nloc+1)
 	tr.final = make([]Ref, tr.nloc)
 	for k := range tr.final {
 		tr.final[k] = noRef
@@ -206,6 +211,10 @@ func (tr *Trace) prepare(ids *locIDs) {
 			}
 			if s.Wrote && !s.Pending {
 				tr.maxW[int(s.lid)*n+t] = int32(i)
+				tr.wfrom[s.lid+1]++
+			}
+			if s.Op == OpJoin {
+				tr.joins[t] = append(tr.joins[t], int32(i))
 			}
 			if s.Op == OpRMW || s.Op == OpLock {
 				tr.maxM[int(s.lid)*n+t] = int32(i)
@@ -218,6 +227,19 @@ func (tr *Trace) prepare(ids *locIDs) {
 		tr.rdec[t] = rd
 		tr.tpos[t] = tp
 	}
+	for l := 0; l < tr.nloc; l++ {
+		tr.wfrom[l+1] += tr.wfrom[l]
+	}
+	tr.wlist = make([]Ref, tr.wfrom[tr.nloc])
+	fill := append([]int32(nil), tr.wfrom[:tr.nloc]...)
+	for t := range tr.Threads {
+		for i := range tr.Threads[t].Steps {
+			if s := &tr.Threads[t].Steps[i]; s.Wrote && !s.Pending {
+				tr.wlist[fill[s.lid]] = Ref{int32(t), int32(i)}
+				fill[s.lid]++
+			}
+		}
+	}
 	for k, r := range tr.Order {
 		tr.tpos[r.T][r.I] = int32(k)
 		s := &tr.Threads[r.T].Steps[r.I]
@@ -225,6 +247,14 @@ func (tr *Trace) prepare(ids *locIDs) {
 			tr.final[s.lid] = r
 		}
 	}
+}
+
+// writesOf returns the steps that wrote location id l, by thread and index.
+func (tr *Trace) writesOf(l int32) []Ref {
+	if int(l) >= tr.nloc {
+		return nil
+	}
+	return tr.wlist[tr.wfrom[l]:tr.wfrom[l+1]]
 }
 
 // maxWOf returns, per thread, the highest step index that wrote location
