@@ -51,12 +51,12 @@ type ann struct {
 
 // node is an annotated trace.
 type node struct {
-	ann [][]ann       // per thread, its first decisions
-	obs []ann         // the observer's reads, Observed[k] for obs[k]
-	neg *negAnn       // reads -> per-thread extent of the writes they may not read (nor Init)
-	tr  *Trace        // a run consistent with ann
-	wit *Witness      // the witness tr was run from
-	vc  *clocks       // causal clocks of tr's steps under ann (lazily)
+	ann [][]ann  // per thread, its first decisions
+	obs []ann    // the observer's reads, Observed[k] for obs[k]
+	neg *negAnn  // reads -> per-thread extent of the writes they may not read (nor Init)
+	tr  *Trace   // a run consistent with ann
+	wit *Witness // the witness tr was run from
+	vc  *clocks  // causal clocks of tr's steps under ann (lazily)
 }
 
 // front is a frontier decision.
