@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -268,15 +269,24 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 			}
 		}
 	}
-	var cex *vmcr.Witness
+	var cex, firstComplete *vmcr.Witness
 	stopped, stopKind := "", ""
-	leaf := func(tr *vmcr.Trace) bool {
+	// The explorer's goroutines summarise each execution at once; the
+	// summaries reach leaf in the order of the sequential search.
+	summary := func(tr *vmcr.Trace) any {
 		run := tr.Payload.(*vmcrRun)
 		if opts.Debug != nil {
 			opts.Debug("vmcr leaf: %s | %s | %s (complete %v)", run.x.G.Key(seg.KeyOpts{Kind: seg.KeyValues}), choiceKey(run.x), FinalState(run.x), run.x.Complete())
 		}
-		if col.add(run.x) && cex == nil {
-			cex = run.w
+		return &vmcrLeaf{sum: col.summarize(run.x), w: run.w}
+	}
+	leaf := func(tr *vmcr.Trace) bool {
+		l := tr.Payload.(*vmcrLeaf)
+		if l.sum.complete && l.sum.msg == "" && firstComplete == nil {
+			firstComplete = l.w
+		}
+		if col.addSummary(l.sum, nil) && cex == nil {
+			cex = l.w
 			if !opts.KeepGoing {
 				return true
 			}
@@ -288,7 +298,11 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 		}
 		return false
 	}
-	vo := vmcr.Options{Observed: observedLocs(prog), Leaf: leaf}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	vo := vmcr.Options{Observed: observedLocs(prog), Leaf: leaf, Summary: summary, Workers: workers}
 	if opts.Debug != nil && os.Getenv("NCMC_VMCR_TREE") != "" {
 		vo.Debug = opts.Debug
 	}
@@ -308,6 +322,7 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 	col.stats.Nodes = st.Nodes
 	col.stats.Runs = st.Runs
 	res := col.result("vmcr", stopped, stopKind)
+	res.Workers = workers
 	if cex != nil {
 		x, _, err := r.execute(cex, true)
 		if err != nil {
@@ -316,8 +331,24 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 		res.Counterexample = x.Story()
 		res.Graph = x.G
 		_, _, res.ViolationPos = x.Violation()
+	} else if firstComplete != nil {
+		// The graph of the first complete execution (the summaries keep
+		// no graph): run it again.
+		x, _, err := r.execute(firstComplete, false)
+		if err != nil {
+			return nil, err
+		}
+		res.Graph = x.G
 	}
 	return res, nil
+}
+
+// vmcrLeaf is what the exploration keeps of an execution until its turn:
+// the collector's summary and the witness (to run it again for the
+// counterexample or the graph).
+type vmcrLeaf struct {
+	sum *execSummary
+	w   *vmcr.Witness
 }
 
 // choiceKey renders the per-thread nondeterministic choices of x by thread

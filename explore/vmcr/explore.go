@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"sync"
+	"sync/atomic"
 )
 
 // Options configure Explore.
@@ -19,6 +21,18 @@ type Options struct {
 	Leaf func(tr *Trace) bool
 	// MaxSearch bounds the states of one witness search (0: 1,000,000).
 	MaxSearch int
+	// Workers is the number of goroutines that explore subtrees at once
+	// (at most 1: this one). With more, Runner.Run and Summary must be
+	// safe for concurrent use; Leaf is still called in the order of the
+	// sequential search, one leaf at a time, so the result does not depend
+	// on Workers.
+	Workers int
+	// Summary, if not nil, is called on every explored execution as soon
+	// as it is found (on the goroutine that found it), and Leaf gets a
+	// Trace with only Payload set to its result: a parallel exploration
+	// holds the leaves that wait for earlier ones, and a summary is
+	// smaller than a run.
+	Summary func(tr *Trace) any
 	// Debug, if not nil, receives a line per node of the search tree.
 	Debug func(format string, args ...any)
 }
@@ -106,7 +120,8 @@ type frame struct {
 	ext    []int
 	reads  []front
 	newW   []bool    // a descendant wrote reads[i]'s location beyond ext in another thread
-	open   int       // reads whose newW is false
+	open   atomic.Int32 // reads whose newW is false
+	mu     sync.Mutex   // guards newW (subtrees on other goroutines mark it)
 	cur    int       // the read being branched on
 	groups [][]group // the value groups of the reads branched on so far
 }
@@ -117,12 +132,13 @@ type explorer struct {
 	opts  Options
 	stats Stats
 	stack []*frame
-	stop  bool
-	err   error
 	ws    *wsearch // reused by every witness search
-	ids   locIDs
+	sh    *shared
+	out   *stream // where this goroutine's leaves go
 	obsID []int32 // dense ids of opts.Observed
 }
+
+func (e *explorer) stopped() bool { return e.sh.stopped.Load() }
 
 // Explore explores the executions of the program r runs, one per class of
 // per-thread decision values (values read and choices made) and final
@@ -131,9 +147,16 @@ func Explore(ctx context.Context, r Runner, opts Options) (Stats, error) {
 	if opts.MaxSearch == 0 {
 		opts.MaxSearch = 1000000
 	}
-	e := &explorer{ctx: ctx, run: r, opts: opts, ids: locIDs{ids: map[int64]int32{}}}
+	sh := &shared{leaf: opts.Leaf}
+	root := &stream{}
+	sh.cursor = []cursorAt{{s: root}}
+	if opts.Workers > 1 {
+		sh.tokens = make(chan struct{}, opts.Workers)
+		sh.tokens <- struct{}{} // this goroutine's
+	}
+	e := &explorer{ctx: ctx, run: r, opts: opts, sh: sh, out: root}
 	for _, l := range opts.Observed {
-		e.obsID = append(e.obsID, e.ids.id(l))
+		e.obsID = append(e.obsID, sh.ids.id(l))
 	}
 	w := &Witness{}
 	tr, err := e.runW(w)
@@ -141,7 +164,8 @@ func Explore(ctx context.Context, r Runner, opts Options) (Stats, error) {
 		return e.stats, err
 	}
 	e.explore(&node{tr: tr, wit: w})
-	return e.stats, e.err
+	sh.close(root)
+	return e.stats, sh.err
 }
 
 func (e *explorer) runW(w *Witness) (*Trace, error) {
@@ -150,7 +174,7 @@ func (e *explorer) runW(w *Witness) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	tr.prepare(&e.ids)
+	tr.prepare(&e.sh.ids)
 	for _, f := range e.stack {
 		f.mark(tr)
 	}
@@ -158,9 +182,11 @@ func (e *explorer) runW(w *Witness) (*Trace, error) {
 }
 
 func (f *frame) mark(tr *Trace) {
-	if f.open == 0 {
+	if f.open.Load() == 0 {
 		return
 	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	for i, x := range f.reads {
 		if f.newW[i] {
 			continue
@@ -173,7 +199,7 @@ func (f *frame) mark(tr *Trace) {
 			f.newW[i] = f.beyond(x, tr.maxMOf(x.lid))
 		}
 		if f.newW[i] {
-			f.open--
+			f.open.Add(-1)
 		}
 	}
 }
@@ -198,12 +224,7 @@ func (f *frame) beyond(x front, m []int32) bool {
 	return false
 }
 
-func (e *explorer) fail(err error) {
-	if e.err == nil {
-		e.err = err
-	}
-	e.stop = true
-}
+func (e *explorer) fail(err error) { e.sh.fail(err) }
 
 // annOf returns thread t's annotations (nil beyond the slice).
 func (n *node) annOf(t int) []ann {
@@ -387,7 +408,7 @@ func (e *explorer) holdable(tr *Trace, ext []int, good []Ref, loc int64) bool {
 }
 
 func (e *explorer) explore(n *node) {
-	if e.stop {
+	if e.stopped() {
 		return
 	}
 	if err := e.ctx.Err(); err != nil {
@@ -414,28 +435,32 @@ func (e *explorer) explore(n *node) {
 			continue
 		}
 		w := e.prefixWitness(n, p)
+		sib := siblings{e: e}
 		for k := 0; k < f.n; k++ {
 			c := n.with(f.t, ann{choice: true, val: int64(k)})
-			if tr.choiceAt(f.t, f.k) == k {
-				c.tr, c.wit = tr, n.wit
-				e.stats.Reused++
-			} else {
-				cw := &Witness{Sched: w.Sched, Choices: c.choices(), Parked: c.parkedMap(tr)}
-				ct, err := e.runW(cw)
-				if err != nil {
-					e.fail(err)
-					return
+			sib.spawn(k == f.n-1, func(e *explorer) {
+				if tr.choiceAt(f.t, f.k) == k {
+					c.tr, c.wit = tr, n.wit
+					e.stats.Reused++
+				} else {
+					cw := &Witness{Sched: w.Sched, Choices: c.choices(), Parked: c.parkedMap(tr)}
+					ct, err := e.runW(cw)
+					if err != nil {
+						e.fail(err)
+						return
+					}
+					c.tr, c.wit = ct, cw
+					if !e.validate(c) {
+						return
+					}
 				}
-				c.tr, c.wit = ct, cw
-				if !e.validate(c) {
-					return
-				}
-			}
-			e.explore(c)
-			if e.stop {
-				return
+				e.explore(c)
+			})
+			if e.stopped() {
+				break
 			}
 		}
+		sib.wait()
 		return
 	}
 	reads := append([]front(nil), p.front...)
@@ -462,7 +487,7 @@ func (e *explorer) explore(n *node) {
 	for i, x := range reads {
 		fr.newW[i] = x.hasNeg
 		if !x.hasNeg {
-			fr.open++
+			fr.open.Add(1)
 		}
 	}
 	fr.mark(tr)
@@ -501,13 +526,19 @@ func (e *explorer) explore(n *node) {
 		if e.opts.Debug != nil {
 			e.opts.Debug("vmcr %*s read t%d.%d groups %v", len(e.stack), "", x.t, x.step, fr.groups[i])
 		}
-		for _, g := range fr.groups[i] {
+		sib := siblings{e: e}
+		gs := fr.groups[i]
+		for k, g := range gs {
 			c := n.with(x.t, ann{val: g.val, good: g.ws, stuck: g.stuck})
 			c.neg = neg
-			e.child(n, p, c, x, g)
-			if e.stop {
-				return
+			sib.spawn(k == len(gs)-1, func(e *explorer) { e.child(n, p, c, x, g) })
+			if e.stopped() {
+				break
 			}
+		}
+		sib.wait()
+		if e.stopped() {
+			return
 		}
 		// Later siblings let x read only writes not in this partial trace.
 		neg = &negAnn{r: xr, ext: p.ext, next: neg}
@@ -835,7 +866,7 @@ func (e *explorer) observe(n *node, p *part) {
 			}
 			e.stats.Nodes++
 			e.observe(c, p)
-			if e.stop {
+			if e.stopped() {
 				return
 			}
 		}
@@ -862,9 +893,11 @@ func (e *explorer) leaf(n *node) {
 		return
 	}
 	e.stats.Leaves++
-	if e.opts.Leaf != nil && e.opts.Leaf(n.tr) {
-		e.stop = true
+	tr := n.tr
+	if e.opts.Summary != nil {
+		tr = &Trace{Payload: e.opts.Summary(tr)}
 	}
+	e.sh.emit(e.out, tr)
 }
 
 // validate checks that c's run agrees with c's annotation.

@@ -15,7 +15,11 @@
 // a Trace of steps with their thread, kind, location and values.
 package vmcr
 
-import "context"
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+)
 
 // Op is what a step does to shared memory.
 type Op uint8
@@ -142,21 +146,48 @@ type decision struct {
 var noRef = Ref{T: -2}
 
 // locIDs numbers the locations densely across the traces of one
-// exploration, so that per-location tables are slices.
+// exploration, so that per-location tables are slices. The goroutines of
+// a parallel exploration share it: they read a snapshot without locking
+// and copy it under the lock to add locations (rare: the locations of a
+// program recur from run to run).
 type locIDs struct {
-	ids  map[int64]int32
-	addr []int64
+	mu   sync.Mutex
+	snap atomic.Pointer[map[int64]int32]
 }
 
+// id returns the id of loc, adding it.
 func (l *locIDs) id(loc int64) int32 {
-	if id, ok := l.ids[loc]; ok {
-		return id
+	if m := l.snap.Load(); m != nil {
+		if id, ok := (*m)[loc]; ok {
+			return id
+		}
 	}
-	id := int32(len(l.addr))
-	l.ids[loc] = id
-	l.addr = append(l.addr, loc)
-	return id
+	return l.add([]int64{loc})[loc]
 }
+
+// add adds the locations locs and returns the new snapshot.
+func (l *locIDs) add(locs []int64) map[int64]int32 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	old := l.snap.Load()
+	m := make(map[int64]int32)
+	if old != nil {
+		m = make(map[int64]int32, len(*old)+len(locs))
+		for k, v := range *old {
+			m[k] = v
+		}
+	}
+	for _, loc := range locs {
+		if _, ok := m[loc]; !ok {
+			m[loc] = int32(len(m))
+		}
+	}
+	l.snap.Store(&m)
+	return m
+}
+
+// hasLoc reports whether steps of kind o have a location.
+func hasLoc(o Op) bool { return o != OpOther && o != OpSpawn && o != OpJoin }
 
 // prepare indexes tr: decisions, dense location ids of its steps, the
 // last writes and the per-location maxima.
@@ -166,17 +197,36 @@ func (tr *Trace) prepare(ids *locIDs) {
 	tr.rdec = make([][]int32, n)
 	tr.tpos = make([][]int32, n)
 	total := 0
+	var m map[int64]int32
+	if p := ids.snap.Load(); p != nil {
+		m = *p
+	}
+	var missing []int64
 	for t := range tr.Threads {
 		th := &tr.Threads[t]
 		total += len(th.Steps)
 		for i := range th.Steps {
 			s := &th.Steps[i]
-			if s.Op != OpOther && s.Op != OpSpawn && s.Op != OpJoin {
-				s.lid = ids.id(s.Loc)
+			if hasLoc(s.Op) {
+				id, ok := m[s.Loc]
+				if !ok {
+					missing = append(missing, s.Loc)
+				}
+				s.lid = id
 			}
 		}
 	}
-	tr.nloc = len(ids.addr)
+	if missing != nil {
+		m = ids.add(missing)
+		for t := range tr.Threads {
+			for i := range tr.Threads[t].Steps {
+				if s := &tr.Threads[t].Steps[i]; hasLoc(s.Op) {
+					s.lid = m[s.Loc]
+				}
+			}
+		}
+	}
+	tr.nloc = len(m)
 	tr.maxW = make([]int32, 2*tr.nloc*n)
 	tr.maxM = tr.maxW[tr.nloc*n:]
 	tr.maxW = tr.maxW[:tr.nloc*n]
