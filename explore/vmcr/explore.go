@@ -119,11 +119,11 @@ type frame struct {
 	node   *node
 	ext    []int
 	reads  []front
-	newW   []bool    // a descendant wrote reads[i]'s location beyond ext in another thread
+	newW   []bool       // a descendant wrote reads[i]'s location beyond ext in another thread
 	open   atomic.Int32 // reads whose newW is false
 	mu     sync.Mutex   // guards newW (subtrees on other goroutines mark it)
-	cur    int       // the read being branched on
-	groups [][]group // the value groups of the reads branched on so far
+	cur    int          // the read being branched on
+	groups [][]group    // the value groups of the reads branched on so far
 }
 
 type explorer struct {
