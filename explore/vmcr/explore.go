@@ -65,12 +65,13 @@ type ann struct {
 
 // node is an annotated trace.
 type node struct {
-	ann [][]ann  // per thread, its first decisions
-	obs []ann    // the observer's reads, Observed[k] for obs[k]
-	neg *negAnn  // reads -> per-thread extent of the writes they may not read (nor Init)
-	tr  *Trace   // a run consistent with ann
-	wit *Witness // the witness tr was run from
-	vc  *clocks  // causal clocks of tr's steps under ann (lazily)
+	ann  [][]ann   // per thread, its first decisions
+	annb []*annBuf // per thread, the sharing state of ann[t]'s array (nil: copy on append)
+	obs  []ann     // the observer's reads, Observed[k] for obs[k]
+	neg  *negAnn   // reads -> per-thread extent of the writes they may not read (nor Init)
+	tr   *Trace    // a run consistent with ann
+	wit  *Witness  // the witness tr was run from
+	vc   *clocks   // causal clocks of tr's steps under ann (lazily)
 }
 
 // front is a frontier decision.
@@ -251,16 +252,34 @@ func (n *node) clocks() *clocks {
 	return n.vc
 }
 
-// with returns a copy of n whose thread t has annotation a appended.
+// with returns a copy of n whose thread t has annotation a appended. The
+// first child to append to a thread's annotations extends its parent's
+// array in place (a chain of single children costs linear time and
+// memory); later siblings copy.
 func (n *node) with(t int, a ann) *node {
 	c := &node{obs: n.obs, neg: n.neg}
 	size := max(len(n.ann), t+1)
 	c.ann = make([][]ann, size)
+	c.annb = make([]*annBuf, size)
 	copy(c.ann, n.ann)
+	copy(c.annb, n.annb)
 	old := c.ann[t]
-	c.ann[t] = append(old[:len(old):len(old)], a)
+	if b := c.annb[t]; b != nil && len(old) < cap(old) && b.claimed.CompareAndSwap(int32(len(old)), int32(len(old)+1)) {
+		c.ann[t] = append(old, a)
+		return c
+	}
+	ns := make([]ann, len(old)+1, max(4, 2*(len(old)+1)))
+	copy(ns, old)
+	ns[len(old)] = a
+	b := &annBuf{}
+	b.claimed.Store(int32(len(ns)))
+	c.ann[t], c.annb[t] = ns, b
 	return c
 }
+
+// annBuf is shared by the annotation slices on one array: how much of the
+// array some node uses.
+type annBuf struct{ claimed atomic.Int32 }
 
 // computePart derives the partial trace of n from its run.
 func (e *explorer) computePart(n *node) *part {
