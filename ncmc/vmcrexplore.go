@@ -61,10 +61,13 @@ type vmcrRun struct {
 // seqChooser hands out per-thread choice sequences (0 beyond them).
 type seqChooser struct {
 	seq  map[int32][]int
-	used map[int32]int
+	used []int // per thread: choices made
 }
 
 func (c *seqChooser) Choose(t int32, kind interp.ChoiceKind, n int) int {
+	for int(t) >= len(c.used) {
+		c.used = append(c.used, 0)
+	}
 	i := c.used[t]
 	c.used[t]++
 	if ks := c.seq[t]; i < len(ks) && ks[i] < n {
@@ -74,16 +77,26 @@ func (c *seqChooser) Choose(t int32, kind interp.ChoiceKind, n int) int {
 }
 
 func (r *vmcrRunner) execute(w *vmcr.Witness, trace bool) (*interp.Execution, bool, error) {
-	ch := &seqChooser{seq: w.Choices, used: map[int32]int{}}
+	ch := &seqChooser{seq: w.Choices}
 	x := interp.NewExecution(r.prog, r.names, r.cfg, ch, trace)
 	x.CheckEnd()
-	taken := map[int32]int{}
+	// taken counts the steps of each thread, for the parked ones.
+	var taken []int
+	take := func(t int32) {
+		if len(w.Parked) == 0 {
+			return
+		}
+		for int(t) >= len(taken) {
+			taken = append(taken, 0)
+		}
+		taken[t]++
+	}
 	for i, t := range w.Sched {
 		if x.Finished() || int(t) >= len(x.ThreadTable()) || x.Thread(t) == nil || !x.IsEnabled(x.Thread(t)) {
 			return nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, t)
 		}
 		x.Step(interp.Action{T: t})
-		taken[t]++
+		take(t)
 	}
 	parkedEnabled := false
 	for !x.Finished() {
@@ -93,12 +106,12 @@ func (r *vmcrRunner) execute(w *vmcr.Witness, trace bool) (*interp.Execution, bo
 			if !x.IsEnabled(th) {
 				continue
 			}
-			if p, ok := w.Parked[n]; ok && taken[n] >= p {
+			if p, ok := w.Parked[n]; ok && takenOf(taken, n) >= p {
 				parkedEnabled = true
 				continue
 			}
 			x.Step(interp.Action{T: n})
-			taken[n]++
+			take(n)
 			moved = true
 			break
 		}
@@ -107,6 +120,13 @@ func (r *vmcrRunner) execute(w *vmcr.Witness, trace bool) (*interp.Execution, bo
 		}
 	}
 	return x, parkedEnabled, nil
+}
+
+func takenOf(taken []int, t int32) int {
+	if int(t) < len(taken) {
+		return taken[t]
+	}
+	return 0
 }
 
 // Run runs witness w and returns its trace.

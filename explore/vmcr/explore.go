@@ -503,9 +503,10 @@ func (e *explorer) explore(n *node) {
 	// A read that may only read writes beyond an ancestor's partial trace
 	// may have no candidate here; its later writes can only come from the
 	// other frontier reads, so they are always tried.
+	// The last read's mark decides nothing: no read follows it.
 	for i, x := range reads {
-		fr.newW[i] = x.hasNeg
-		if !x.hasNeg {
+		fr.newW[i] = x.hasNeg || i == len(reads)-1
+		if !fr.newW[i] {
 			fr.open.Add(1)
 		}
 	}
