@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"sync/atomic"
 	"sort"
 	"strings"
 
@@ -291,6 +292,7 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 		}
 	}
 	var cex, firstComplete *vmcr.Witness
+	var seenComplete atomic.Bool
 	stopped, stopKind := "", ""
 	// The explorer's goroutines summarise each execution at once; the
 	// summaries reach leaf in the order of the sequential search.
@@ -299,12 +301,19 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 		if opts.Debug != nil {
 			opts.Debug("vmcr leaf: %s | %s | %s (complete %v)", run.x.G.Key(seg.KeyOpts{Kind: seg.KeyValues}), choiceKey(run.x), interp.FinalState(run.x), run.x.Complete())
 		}
-		return &vmcrLeaf{sum: col.summarize(run.x), w: run.w}
+		l := &vmcrLeaf{sum: col.summarize(run.x)}
+		// The witness is kept for a counterexample and, until the first
+		// complete execution is known, for its graph.
+		if l.sum.msg != "" || !seenComplete.Load() {
+			l.w = run.w
+		}
+		return l
 	}
 	leaf := func(tr *vmcr.Trace) bool {
 		l := tr.Payload.(*vmcrLeaf)
 		if l.sum.complete && l.sum.msg == "" && firstComplete == nil {
 			firstComplete = l.w
+			seenComplete.Store(true)
 		}
 		if col.addSummary(l.sum, nil) && cex == nil {
 			cex = l.w

@@ -33,6 +33,8 @@ type Options struct {
 	// holds the leaves that wait for earlier ones, and a summary is
 	// smaller than a run.
 	Summary func(tr *Trace) any
+	// maxBuffered overrides the bound of leaves a stream holds (tests).
+	maxBuffered int
 	// Debug, if not nil, receives a line per node of the search tree.
 	Debug func(format string, args ...any)
 }
@@ -136,6 +138,7 @@ type explorer struct {
 	ws    *wsearch // reused by every witness search
 	sh    *shared
 	out   *stream // where this goroutine's leaves go
+	token bool    // holds a worker token (parallel exploration)
 	obsID []int32 // dense ids of opts.Observed
 }
 
@@ -148,14 +151,18 @@ func Explore(ctx context.Context, r Runner, opts Options) (Stats, error) {
 	if opts.MaxSearch == 0 {
 		opts.MaxSearch = 1000000
 	}
-	sh := &shared{leaf: opts.Leaf}
+	sh := &shared{leaf: opts.Leaf, maxBuffered: maxBuffered}
+	if opts.maxBuffered > 0 {
+		sh.maxBuffered = opts.maxBuffered
+	}
+	sh.drained = sync.NewCond(&sh.mu)
 	root := &stream{}
 	sh.cursor = []cursorAt{{s: root}}
 	if opts.Workers > 1 {
 		sh.tokens = make(chan struct{}, opts.Workers)
 		sh.tokens <- struct{}{} // this goroutine's
 	}
-	e := &explorer{ctx: ctx, run: r, opts: opts, sh: sh, out: root}
+	e := &explorer{ctx: ctx, run: r, opts: opts, sh: sh, out: root, token: sh.tokens != nil}
 	for _, l := range opts.Observed {
 		e.obsID = append(e.obsID, sh.ids.id(l))
 	}
@@ -913,11 +920,11 @@ func (e *explorer) leaf(n *node) {
 		return
 	}
 	e.stats.Leaves++
-	tr := n.tr
 	if e.opts.Summary != nil {
-		tr = &Trace{Payload: e.opts.Summary(tr)}
+		e.sh.emit(e.out, e.opts.Summary(n.tr))
+		return
 	}
-	e.sh.emit(e.out, tr)
+	e.sh.emit(e.out, n.tr)
 }
 
 // validate checks that c's run agrees with c's annotation.

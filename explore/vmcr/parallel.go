@@ -23,17 +23,24 @@ import (
 
 // shared is the state the goroutines of one exploration share.
 type shared struct {
-	mu     sync.Mutex // guards the streams, the cursor and Leaf
-	cursor []cursorAt
-	leaf   func(*Trace) bool
+	mu      sync.Mutex // guards the streams, the cursor and Leaf
+	cursor  []cursorAt
+	leaf    func(*Trace) bool
+	drained *sync.Cond // signalled when pump hands leaves over and goroutines wait for it
+	waiting int        // goroutines waiting for their stream to drain
+	// maxBuffered: a stream holding this many leaves waits (maxBuffered
+	// above; tests make it small).
+	maxBuffered int
 
 	stopped atomic.Bool
 	errMu   sync.Mutex
 	err     error
 
 	// tokens limits the goroutines that explore at once: a goroutine
-	// holds one while it works and gives it back while it waits for its
-	// subtrees.
+	// takes one (without waiting) to start a subtree on another
+	// goroutine, and gives it back while it waits for its subtrees; after
+	// the wait it takes one again if one is free and goes on without
+	// otherwise (no goroutine ever waits for a token).
 	tokens chan struct{}
 	ids    locIDs
 }
@@ -46,7 +53,7 @@ type stream struct {
 }
 
 type entry struct {
-	leaf  *Trace
+	leaf  any // a *Trace, or Options.Summary's result
 	child *stream
 }
 
@@ -55,11 +62,28 @@ type cursorAt struct {
 	i int
 }
 
+// maxBuffered bounds the leaves a stream holds while earlier leaves are
+// not handed over yet: its goroutine then waits (without its token), so
+// memory stays bounded.
+const maxBuffered = 1 << 16
+
 // emit appends a leaf to s and hands over every leaf that is due.
-func (sh *shared) emit(s *stream, tr *Trace) {
+func (sh *shared) emit(s *stream, leaf any) {
 	sh.mu.Lock()
-	s.items = append(s.items, entry{leaf: tr})
+	s.items = append(s.items, entry{leaf: leaf})
 	sh.pump()
+	if len(s.items) < sh.maxBuffered || sh.tokens == nil {
+		sh.mu.Unlock()
+		return
+	}
+	// Wait with the token: the goroutines holding buffers stay at most
+	// the workers. The goroutine that hands leaves over never waits here
+	// nor for a token, so this ends.
+	sh.waiting++
+	for len(s.items) >= (sh.maxBuffered+1)/2 && !sh.stopped.Load() {
+		sh.drained.Wait()
+	}
+	sh.waiting--
 	sh.mu.Unlock()
 }
 
@@ -82,6 +106,9 @@ func (sh *shared) close(s *stream) {
 
 // pump hands every due leaf to Leaf (sh.mu held).
 func (sh *shared) pump() {
+	if sh.waiting > 0 {
+		defer sh.drained.Broadcast()
+	}
 	for len(sh.cursor) > 0 {
 		if sh.stopped.Load() {
 			return
@@ -100,7 +127,11 @@ func (sh *shared) pump() {
 				sh.cursor = append(sh.cursor, cursorAt{s: it.child})
 				continue
 			}
-			if sh.leaf != nil && sh.leaf(it.leaf) {
+			tr, ok := it.leaf.(*Trace)
+			if !ok {
+				tr = &Trace{Payload: it.leaf}
+			}
+			if sh.leaf != nil && sh.leaf(tr) {
 				sh.stopped.Store(true)
 				return
 			}
@@ -120,6 +151,9 @@ func (sh *shared) fail(err error) {
 	}
 	sh.errMu.Unlock()
 	sh.stopped.Store(true)
+	sh.mu.Lock()
+	sh.drained.Broadcast()
+	sh.mu.Unlock()
 }
 
 // fork returns an explorer for a subtree explored by another goroutine:
@@ -127,7 +161,7 @@ func (sh *shared) fail(err error) {
 // search buffers.
 func (e *explorer) fork(out *stream) *explorer {
 	return &explorer{ctx: e.ctx, run: e.run, opts: e.opts, sh: e.sh, out: out, obsID: e.obsID,
-		stack: append([]*frame(nil), e.stack...)}
+		stack: append([]*frame(nil), e.stack...), token: true}
 }
 
 // siblings explores sibling subtrees, some of them on other goroutines
@@ -152,7 +186,9 @@ func (s *siblings) spawn(last bool, f func(e *explorer)) {
 			go func() {
 				defer func() {
 					e.sh.close(sub.out)
-					<-e.sh.tokens
+					if sub.token {
+						<-e.sh.tokens
+					}
 					s.wg.Done()
 				}()
 				f(sub)
@@ -172,9 +208,16 @@ func (s *siblings) wait() {
 	}
 	e := s.e
 	// Give this goroutine's token back while it waits.
-	<-e.sh.tokens
+	if e.token {
+		<-e.sh.tokens
+	}
 	s.wg.Wait()
-	e.sh.tokens <- struct{}{}
+	select {
+	case e.sh.tokens <- struct{}{}:
+		e.token = true
+	default:
+		e.token = false
+	}
 	for _, sub := range s.subs {
 		e.stats.add(sub.stats)
 	}
