@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"sync/atomic"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"ncmc/explore/vmcr"
 	"ncmc/interp"
