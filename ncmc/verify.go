@@ -73,8 +73,9 @@ type Options struct {
 	nativeBudget int
 	// Debug, if set, receives a line per execution and per seed (for developers).
 	Debug func(format string, args ...any)
-	// Workers is the number of parallel mcr workers, each with its own Z3
-	// context (0: the number of CPUs).
+	// Workers is the number of parallel workers (0: the number of CPUs):
+	// mcr workers, each with its own Z3 context, and vmcr goroutines that
+	// explore sibling subtrees (docs/vmcr.md).
 	Workers       int
 	Unroll        int           // default loop bound; 0 means 8
 	MaxExecutions int           // stop after this many executions (0: no limit)
