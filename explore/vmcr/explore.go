@@ -517,9 +517,13 @@ func (e *explorer) explore(n *node) {
 			fr.open.Add(1)
 		}
 	}
-	fr.mark(tr)
-	e.stack = append(e.stack, fr)
-	defer func() { e.stack = e.stack[:len(e.stack)-1] }()
+	// A frame with one read neither needs marks nor offers earlier
+	// siblings to duplicate: it stays off the path.
+	if len(reads) > 1 {
+		fr.mark(tr)
+		e.stack = append(e.stack, fr)
+		defer func() { e.stack = e.stack[:len(e.stack)-1] }()
+	}
 	neg := n.neg
 	before := e.stats.Children
 	defer func() {
@@ -568,7 +572,9 @@ func (e *explorer) explore(n *node) {
 			return
 		}
 		// Later siblings let x read only writes not in this partial trace.
-		neg = &negAnn{r: xr, ext: p.ext, next: neg}
+		if i < len(reads)-1 {
+			neg = &negAnn{r: xr, ext: p.ext, next: neg}
+		}
 	}
 }
 
