@@ -77,10 +77,13 @@ type Options struct {
 	// mcr workers, each with its own Z3 context, and vmcr goroutines that
 	// explore sibling subtrees (docs/vmcr.md).
 	Workers       int
-	Unroll        int           // default loop bound; 0 means 8
-	MaxExecutions int           // stop after this many executions (0: no limit)
-	MaxSteps      int           // visible steps per execution (0: 100000)
-	Timeout       time.Duration // wall-clock limit (0: none)
+	Unroll        int // default loop bound; 0 means 8
+	MaxExecutions int // stop after this many executions (0: no limit)
+	MaxSteps      int // visible steps per execution (0: 100000)
+	// MaxThreads bounds the threads of one execution, main included
+	// (0: interp.DefaultMaxThreads); hitting it is a bound hit.
+	MaxThreads int
+	Timeout    time.Duration // wall-clock limit (0: none)
 	// KeepGoing explores past the first violation, collecting every outcome.
 	KeepGoing bool
 	// StateCache makes the reference explorer stateful: a run that reaches a
@@ -131,7 +134,7 @@ func (o *Options) normalize() error {
 	if o.MaxSteps == 0 {
 		o.MaxSteps = DefaultMaxSteps
 	}
-	if o.Unroll < 0 || o.MaxSteps < 0 || o.MaxExecutions < 0 || o.Timeout < 0 {
+	if o.Unroll < 0 || o.MaxSteps < 0 || o.MaxThreads < 0 || o.MaxExecutions < 0 || o.Timeout < 0 {
 		return errors.New("bounds must not be negative")
 	}
 	if o.ProgressEvery == 0 {

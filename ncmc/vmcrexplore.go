@@ -280,7 +280,7 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 	names := interp.NewNames(prog)
 	col := newCollector(prog, names, opts)
 	r := &vmcrRunner{prog: prog, names: names, trylock: map[ir.Pos]bool{},
-		cfg: interp.Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: memmodel.SC(), ContinueAfterViolation: true}}
+		cfg: interp.Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, MaxThreads: opts.MaxThreads, Model: memmodel.SC(), ContinueAfterViolation: true}}
 	if d, ok := ctx.Deadline(); ok {
 		r.cfg.Deadline = d
 	}
