@@ -94,6 +94,8 @@ var noOps = map[string]bool{
 	"pthread_mutexattr_init": true, "pthread_mutexattr_destroy": true,
 	"pthread_condattr_init": true, "pthread_condattr_destroy": true,
 	"pthread_attr_init": true, "pthread_attr_destroy": true, "pthread_attr_setdetachstate": true,
+	"pthread_barrier_destroy": true, "pthread_barrierattr_init": true, "pthread_barrierattr_destroy": true,
+	"pthread_barrierattr_setpshared": true,
 }
 
 // builtin lowers a call of a modelled function; done is false if name is
@@ -344,6 +346,16 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 		in.Addr = arg(0)
 		l.emit(in)
 		return ret0(), true
+	case name == "pthread_barrier_init":
+		if !need(3) {
+			return ret0(), true
+		}
+		return l.barrierInit(args, pe, pos), true
+	case name == "pthread_barrier_wait":
+		if !need(1) {
+			return ret0(), true
+		}
+		return l.barrierWait(args[0], pe, pos), true
 	case name == "malloc" || name == "calloc" || name == "__builtin_malloc" || name == "alloca" || name == "__builtin_alloca":
 		return l.malloc(name, pe, args, pos), true
 	}

@@ -201,6 +201,7 @@ func (tr *translator) lowerFunc(fi *fnInfo) {
 	}
 	l.f.Body = body
 	l.checkUninit()
+	spinNoOps(l.f)
 }
 
 // ---- emission helpers ----
