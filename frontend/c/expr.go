@@ -212,7 +212,8 @@ func (l *fnl) lvalue(n cc.ExpressionNode) lval {
 				l.tr.unsupported(pos, "dereference of %s", pt)
 				return bad
 			}
-			return lval{reg: -1, addr: p, t: l.pointee(pt, x.CastExpression)}
+			et := l.pointee(pt, x.CastExpression)
+			return lval{reg: -1, addr: p, t: et, atomic: typeAtomic(et)}
 		}
 	}
 	l.tr.unsupported(pos, "expression used as an lvalue")
@@ -233,6 +234,17 @@ func ptrOf(t *ir.Type) *ir.Type {
 }
 
 // fieldAtomic reports whether a struct member is declared _Atomic.
+// typeAtomic reports whether t is an atomic type by its typedef (atomic_int
+// and the other <stdatomic.h> names): the element of an array of them, or
+// what a pointer to one points to, is an atomic object.
+func typeAtomic(t cc.Type) bool {
+	if t == nil {
+		return false
+	}
+	td := t.Typedef()
+	return td != nil && td.IsAtomic()
+}
+
 func (tr *translator) fieldAtomic(f *cc.Field) bool {
 	if td := f.Type().Typedef(); td != nil && td.IsAtomic() {
 		return true
@@ -295,7 +307,7 @@ func (l *fnl) index(x *cc.PostfixExpression) lval {
 			if at.IsVLA() {
 				n = vlaCapacity // under-approximated (Options.UnderApproximate)
 			}
-			return lval{reg: -1, t: elem, addr: &ir.Expr{Kind: ir.EIndex, A: arr.addr, B: i, Len: n,
+			return lval{reg: -1, t: elem, atomic: arr.atomic || typeAtomic(elem), addr: &ir.Expr{Kind: ir.EIndex, A: arr.addr, B: i, Len: n,
 				Stride: l.tr.cells(elem, pos), Type: &ir.Type{Kind: ir.TPtr}, Pos: pos}}
 		}
 	}
@@ -307,7 +319,7 @@ func (l *fnl) index(x *cc.PostfixExpression) lval {
 	p := l.expr(base)
 	i := l.expr(idx)
 	elem := pt.(*cc.PointerType).Elem()
-	return lval{reg: -1, t: elem, addr: l.ptrAdd(p, i, idx.Type(), l.tr.cells(elem, pos), ir.OpAdd, pos)}
+	return lval{reg: -1, t: elem, atomic: typeAtomic(elem), addr: l.ptrAdd(p, i, idx.Type(), l.tr.cells(elem, pos), ir.OpAdd, pos)}
 }
 
 // ptrAdd computes p +/- i*stride.

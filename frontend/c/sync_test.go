@@ -1,0 +1,270 @@
+package c
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"ncmc/ir"
+	"ncmc/ncmc"
+)
+
+const syncPrelude = `#include <pthread.h>
+#include <stdatomic.h>
+#include <assert.h>
+`
+
+// syncCase is a program with its verdict under the models it runs under.
+type syncCase struct {
+	name   string
+	src    string
+	models []string // default: sc
+	unroll int      // default 2: a spin loop must not need more
+	want   ncmc.Verdict
+	msg    string // substring of the reason
+}
+
+func runSyncCases(t *testing.T, cases []syncCase) {
+	t.Helper()
+	for _, c := range cases {
+		models := c.models
+		if len(models) == 0 {
+			models = []string{"sc"}
+		}
+		for _, m := range models {
+			t.Run(c.name+"/"+m, func(t *testing.T) {
+				p, err := Compile("t.c", []byte(syncPrelude+c.src), Options{NoAtomicSections: m == "ra" || m == "rc11"})
+				if err != nil {
+					t.Fatalf("compile: %v", err)
+				}
+				unroll := c.unroll
+				if unroll == 0 {
+					unroll = 2
+				}
+				opts := ncmc.Options{Model: m, Unroll: unroll, Timeout: 60 * time.Second}
+				res, err := ncmc.Verify(context.Background(), p, opts)
+				if err != nil {
+					t.Fatalf("verify: %v", err)
+				}
+				if res.Verdict != c.want || !strings.Contains(res.Reason, c.msg) {
+					t.Errorf("got %s (%s), want %s (%s)", res.Verdict, res.Reason, c.want, c.msg)
+				}
+			})
+		}
+	}
+}
+
+// TestBarriers gives pthread barriers their POSIX meaning: nobody leaves a
+// round before every thread of it has arrived (with happens-before under
+// rc11, so no data race), one thread of each round gets
+// PTHREAD_BARRIER_SERIAL_THREAD, and the barrier is reusable.
+func TestBarriers(t *testing.T) {
+	both := []string{"sc", "rc11"}
+	runSyncCases(t, []syncCase{
+		{name: "publish", models: both, want: ncmc.Verified, src: `
+pthread_barrier_t b; int x;
+void *w(void *a) { x = 42; pthread_barrier_wait(&b); return 0; }
+void *r(void *a) { pthread_barrier_wait(&b); assert(x == 42); return 0; }
+int main(void) {
+	pthread_t t1, t2;
+	pthread_barrier_init(&b, 0, 2);
+	pthread_create(&t1, 0, w, 0); pthread_create(&t2, 0, r, 0);
+	pthread_join(t1, 0); pthread_join(t2, 0);
+	pthread_barrier_destroy(&b);
+	return 0;
+}`},
+		{name: "publish-buggy", models: both, want: ncmc.Violation, src: `
+pthread_barrier_t b; atomic_int x;
+void *w(void *a) { pthread_barrier_wait(&b); x = 42; return 0; }
+void *r(void *a) { pthread_barrier_wait(&b); assert(x == 42); return 0; }
+int main(void) {
+	pthread_t t1, t2;
+	pthread_barrier_init(&b, 0, 2);
+	pthread_create(&t1, 0, w, 0); pthread_create(&t2, 0, r, 0);
+	pthread_join(t1, 0); pthread_join(t2, 0);
+	return 0;
+}`, msg: "assertion failed"},
+		{name: "rounds", models: both, want: ncmc.Verified, src: `
+pthread_barrier_t b; atomic_int count[3]; atomic_int serial[3];
+void *f(void *a) {
+	for (int i = 0; i < 3; i++) {
+		count[i]++;
+		if (pthread_barrier_wait(&b) == PTHREAD_BARRIER_SERIAL_THREAD) serial[i]++;
+		assert(count[i] == 2);
+	}
+	return 0;
+}
+int main(void) {
+	pthread_t t1, t2;
+	pthread_barrier_init(&b, 0, 2);
+	pthread_create(&t1, 0, f, 0); pthread_create(&t2, 0, f, 0);
+	pthread_join(t1, 0); pthread_join(t2, 0);
+	for (int i = 0; i < 3; i++) assert(serial[i] == 1);
+	return 0;
+}`},
+		{name: "rounds-count-too-small", want: ncmc.Violation, src: `
+pthread_barrier_t b; atomic_int count[2];
+void *f(void *a) {
+	for (int i = 0; i < 2; i++) { count[i]++; pthread_barrier_wait(&b); assert(count[i] == 2); }
+	return 0;
+}
+int main(void) {
+	pthread_t t1, t2;
+	pthread_barrier_init(&b, 0, 1);
+	pthread_create(&t1, 0, f, 0); pthread_create(&t2, 0, f, 0);
+	pthread_join(t1, 0); pthread_join(t2, 0);
+	return 0;
+}`, msg: "assertion failed"},
+		{name: "more-threads-than-count", want: ncmc.Violation, src: `
+pthread_barrier_t b; atomic_int passed, arrived;
+void *f(void *a) { arrived++; pthread_barrier_wait(&b); passed++; assert(arrived >= 2 * ((passed + 1) / 2)); return 0; }
+int main(void) {
+	pthread_t t[3];
+	pthread_barrier_init(&b, 0, 2);
+	for (int i = 0; i < 3; i++) pthread_create(&t[i], 0, f, 0);
+	assert(passed != 2);   /* reachable: the first two pass together */
+	return 0;
+}`, msg: "passed != 2"},
+		{name: "more-threads-than-count-third-waits", want: ncmc.Verified, src: `
+pthread_barrier_t b; atomic_int passed;
+void *f(void *a) { pthread_barrier_wait(&b); passed++; return 0; }
+int main(void) {
+	pthread_t t[3];
+	pthread_barrier_init(&b, 0, 2);
+	for (int i = 0; i < 3; i++) pthread_create(&t[i], 0, f, 0);
+	assert(passed != 3);   /* the third thread waits for a fourth */
+	return 0;
+}`},
+	})
+}
+
+// TestSpinLoops: a loop whose failed iterations change nothing waits
+// instead of iterating (no loop bound is hit at --unroll 2, however long
+// the other threads take), while a loop whose iterations write memory or
+// change a local the loop reads again keeps every iteration (its bugs are
+// found).
+func TestSpinLoops(t *testing.T) {
+	runSyncCases(t, []syncCase{
+		{name: "flag-load-in-body", models: []string{"sc", "rc11"}, want: ncmc.Verified, src: `
+atomic_int flag; int data;
+void *w(void *a) { data = 1; data = 2; data = 3; atomic_store_explicit(&flag, 1, memory_order_release); return 0; }
+int main(void) {
+	pthread_t t; pthread_create(&t, 0, w, 0);
+	for (;;) { int v = atomic_load_explicit(&flag, memory_order_acquire); if (v) break; }
+	assert(data == 3);
+	return 0;
+}`},
+		{name: "flag-load-in-body-buggy", models: []string{"sc", "rc11"}, want: ncmc.Violation, src: `
+atomic_int flag; atomic_int data;
+void *w(void *a) { atomic_store(&flag, 1); data = 3; return 0; }
+int main(void) {
+	pthread_t t; pthread_create(&t, 0, w, 0);
+	for (;;) { int v = atomic_load(&flag); if (v) break; }
+	assert(data == 3);
+	return 0;
+}`, msg: "assertion failed"},
+		{name: "cas-lock", want: ncmc.Verified, src: `
+atomic_int l; int x;
+void *f(void *a) {
+	int r = 0;
+	while (!atomic_compare_exchange_strong(&l, &r, 1)) r = 0;
+	x++; x++;
+	l = 0;
+	return 0;
+}
+int main(void) {
+	pthread_t t[2];
+	for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, f, 0);
+	for (int i = 0; i < 2; i++) pthread_join(t[i], 0);
+	assert(x == 4);
+	return 0;
+}`},
+		{name: "cas-lock-buggy", want: ncmc.Violation, src: `
+atomic_int l; int x;
+void *f(void *a) {
+	int r = 0;
+	while (!atomic_compare_exchange_strong(&l, &r, 1)) r = 0;
+	l = 0;
+	x++;
+	return 0;
+}
+int main(void) {
+	pthread_t t[2];
+	for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, f, 0);
+	for (int i = 0; i < 2; i++) pthread_join(t[i], 0);
+	assert(x == 2);
+	return 0;
+}`, msg: "assertion failed"},
+		{name: "side-effect-rmw-not-a-wait", unroll: 4, want: ncmc.Violation, src: `
+atomic_int flag, tries;
+void *w(void *a) { atomic_store(&flag, 1); return 0; }
+int main(void) {
+	pthread_t t; pthread_create(&t, 0, w, 0);
+	while (!atomic_load(&flag)) atomic_fetch_add(&tries, 1);
+	assert(tries == 0);
+	return 0;
+}`, msg: "tries == 0"},
+		{name: "side-effect-store-not-a-wait", unroll: 4, want: ncmc.Violation, src: `
+atomic_int flag, x;
+void *w(void *a) { assert(x == 0); atomic_store(&flag, 1); return 0; }
+int main(void) {
+	pthread_t t; pthread_create(&t, 0, w, 0);
+	while (!atomic_load(&flag)) x = 1;
+	return 0;
+}`, msg: "x == 0"},
+		{name: "local-counter-not-a-wait", unroll: 4, want: ncmc.Violation, src: `
+atomic_int flag;
+void *w(void *a) { atomic_store(&flag, 1); return 0; }
+int main(void) {
+	pthread_t t; pthread_create(&t, 0, w, 0);
+	int n = 0;
+	while (!atomic_load(&flag)) n++;
+	assert(n == 0);
+	return 0;
+}`, msg: "n == 0"},
+		{name: "bounded-retry-hits-bound", want: ncmc.Unknown, src: `
+atomic_int flag;
+int main(void) {
+	int n = 0;
+	while (!atomic_load(&flag)) n++;   /* never set: n grows, the bound is hit */
+	return 0;
+}`, msg: "bound"},
+	})
+}
+
+// TestNarrowRMWWithoutSections: with NoAtomicSections (ra and rc11) an
+// atomic add on an integer narrower than 64 bits is a compare-exchange
+// loop, atomic and wrapping around.
+func TestNarrowRMWWithoutSections(t *testing.T) {
+	both := []string{"sc", "rc11"}
+	runSyncCases(t, []syncCase{
+		{name: "two-adds", models: both, want: ncmc.Verified, src: `
+atomic_int x; _Atomic unsigned char c = 255;
+void *f(void *a) { atomic_fetch_add_explicit(&x, 1, memory_order_relaxed); return 0; }
+int main(void) {
+	pthread_t t1, t2; pthread_create(&t1, 0, f, 0); pthread_create(&t2, 0, f, 0);
+	pthread_join(t1, 0); pthread_join(t2, 0);
+	assert(x == 2);
+	assert(atomic_fetch_add(&c, 1) == 255 && c == 0);
+	assert(atomic_fetch_sub(&c, 2) == 0 && c == 254);
+	return 0;
+}`},
+		{name: "two-adds-buggy", models: both, want: ncmc.Violation, src: `
+atomic_int x;
+void *f(void *a) { atomic_fetch_add_explicit(&x, 1, memory_order_relaxed); return 0; }
+int main(void) {
+	pthread_t t1, t2; pthread_create(&t1, 0, f, 0); pthread_create(&t2, 0, f, 0);
+	pthread_join(t1, 0);
+	assert(x == 1);
+	return 0;
+}`, msg: "x == 1"},
+	})
+	p, err := Compile("t.c", []byte(syncPrelude+"atomic_int x;\nint main(void) { x++; return 0; }\n"), Options{NoAtomicSections: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := countOp(p.Main, ir.IAtomicBegin); n != 0 {
+		t.Errorf("%d atomic sections with NoAtomicSections", n)
+	}
+}
