@@ -9,7 +9,7 @@
 # compares the verdict with GenMC's: a program under tests/correct must
 # verify, one under tests/wrong must give a violation.
 #
-# Model: sc when the test has an sc argument file, else rc11 (a program
+# Model: sc when the test has an sc argument or expected file, else rc11 (a program
 # correct under rc11 or imm is correct under sc too; ncmc has no imm).
 # Each run gets --timeout $TIMEOUT (default 20s) and --unroll: GenMC's
 # -unroll=N from the argument line if it has one, else $UNROLL (default 64).
@@ -46,6 +46,7 @@ for v in $(find "$root"/tests -path '*/variants/*.c' | sort); do
   rel=${v#$root/tests/}
   case $rel in wrong/*) want=violation ;; *) want=verified ;; esac
   model=rc11; args=""
+  [ -f "$test/expected.sc.mo.in" ] && model=sc
   for f in args.sc.mo.in args.sc.in args.rc11.mo.in args.rc11.wb.in args.imm.mo.in args.imm.wb.in args.wrc11.in; do
     if [ -f "$test/$f" ]; then
       case $f in args.sc*) model=sc ;; esac

@@ -118,6 +118,8 @@ func calleeName(pe *cc.PostfixExpression) string {
 var outParams = map[string][]int{
 	"pthread_create":              {0},
 	"pthread_join":                {1},
+	"thrd_create":                 {0},
+	"thrd_join":                   {1},
 	"__atomic_load":               {1},
 	"__atomic_store":              {1},
 	"__atomic_exchange":           {1, 2},
@@ -244,6 +246,8 @@ func startArg(name string) int {
 	switch name {
 	case "pthread_create":
 		return 2
+	case "thrd_create":
+		return 1
 	case "__VERIFIER_spawn", "__VERIFIER_spawn_symmetric":
 		return 0
 	}

@@ -13,6 +13,7 @@ import (
 const syncPrelude = `#include <pthread.h>
 #include <stdatomic.h>
 #include <assert.h>
+#include <errno.h>
 `
 
 // syncCase is a program with its verdict under the models it runs under.
@@ -267,4 +268,110 @@ int main(void) {
 	if n := countOp(p.Main, ir.IAtomicBegin); n != 0 {
 		t.Errorf("%d atomic sections with NoAtomicSections", n)
 	}
+}
+
+// TestC11Threads maps <threads.h> onto the pthread model: thrd_create and
+// thrd_join (with the int result), mtx_* as a mutex, cnd_* as a condition
+// variable.
+func TestC11Threads(t *testing.T) {
+	runSyncCases(t, []syncCase{
+		{name: "join-result-and-mutex", want: ncmc.Verified, src: `
+#include <threads.h>
+mtx_t m; int x;
+int f(void *a) { mtx_lock(&m); x += *(int *)a; mtx_unlock(&m); return *(int *)a + 1; }
+int main(void) {
+	thrd_t t1, t2; int one = 1, two = 2, r1, r2;
+	mtx_init(&m, mtx_plain);
+	thrd_create(&t1, f, &one); thrd_create(&t2, f, &two);
+	thrd_join(t1, &r1); thrd_join(t2, &r2);
+	assert(r1 == 2 && r2 == 3 && x == 3);
+	assert(mtx_trylock(&m) == thrd_success && mtx_trylock(&m) == thrd_busy);
+	mtx_destroy(&m);
+	return 0;
+}`},
+		{name: "no-mutex-buggy", want: ncmc.Violation, src: `
+#include <threads.h>
+int x;
+int f(void *a) { x++; return 0; }
+int main(void) {
+	thrd_t t1, t2;
+	thrd_create(&t1, f, 0); thrd_create(&t2, f, 0);
+	thrd_join(t1, 0); thrd_join(t2, 0);
+	assert(x == 2);
+	return 0;
+}`, msg: "x == 2"},
+		{name: "condvar", want: ncmc.Verified, src: `
+#include <threads.h>
+mtx_t m; cnd_t c; int ready, data;
+int p(void *a) { mtx_lock(&m); data = 42; ready = 1; cnd_signal(&c); mtx_unlock(&m); return 0; }
+int main(void) {
+	thrd_t t;
+	mtx_init(&m, mtx_plain); cnd_init(&c);
+	thrd_create(&t, p, 0);
+	mtx_lock(&m);
+	while (!ready) cnd_wait(&c, &m);
+	assert(data == 42);
+	mtx_unlock(&m);
+	thrd_join(t, 0);
+	return 0;
+}`},
+		{name: "condvar-buggy", want: ncmc.Violation, src: `
+#include <threads.h>
+mtx_t m; cnd_t c; int ready, data;
+int p(void *a) { mtx_lock(&m); ready = 1; cnd_signal(&c); mtx_unlock(&m); data = 42; return 0; }
+int main(void) {
+	thrd_t t;
+	mtx_init(&m, mtx_plain); cnd_init(&c);
+	thrd_create(&t, p, 0);
+	mtx_lock(&m);
+	while (!ready) cnd_wait(&c, &m);
+	assert(data == 42);
+	mtx_unlock(&m);
+	return 0;
+}`, msg: "data == 42"},
+	})
+}
+
+// TestRWLocks: readers share a read-write lock, a writer excludes everyone,
+// and the lock orders memory (rc11: no data race between a writer and a
+// later reader).
+func TestRWLocks(t *testing.T) {
+	both := []string{"sc", "rc11"}
+	runSyncCases(t, []syncCase{
+		{name: "writers-exclusive", models: both, want: ncmc.Verified, src: `
+pthread_rwlock_t l = PTHREAD_RWLOCK_INITIALIZER; int x, y;
+void *w(void *a) { pthread_rwlock_wrlock(&l); x++; y++; pthread_rwlock_unlock(&l); return 0; }
+void *r(void *a) { pthread_rwlock_rdlock(&l); assert(x == y); pthread_rwlock_unlock(&l); return 0; }
+int main(void) {
+	pthread_t t1, t2, t3;
+	pthread_create(&t1, 0, w, 0); pthread_create(&t2, 0, w, 0); pthread_create(&t3, 0, r, 0);
+	pthread_join(t1, 0); pthread_join(t2, 0); pthread_join(t3, 0);
+	assert(x == 2);
+	return 0;
+}`},
+		{name: "reader-writes-buggy", want: ncmc.Violation, src: `
+pthread_rwlock_t l; int x;
+void *w(void *a) { pthread_rwlock_rdlock(&l); x++; pthread_rwlock_unlock(&l); return 0; }
+int main(void) {
+	pthread_t t1, t2;
+	pthread_rwlock_init(&l, 0);
+	pthread_create(&t1, 0, w, 0); pthread_create(&t2, 0, w, 0);
+	pthread_join(t1, 0); pthread_join(t2, 0);
+	assert(x == 2);
+	return 0;
+}`, msg: "x == 2"},
+		{name: "readers-share", want: ncmc.Verified, src: `
+pthread_rwlock_t l;
+int main(void) {
+	assert(pthread_rwlock_rdlock(&l) == 0);
+	assert(pthread_rwlock_tryrdlock(&l) == 0);
+	assert(pthread_rwlock_trywrlock(&l) == EBUSY);
+	pthread_rwlock_unlock(&l); pthread_rwlock_unlock(&l);
+	assert(pthread_rwlock_trywrlock(&l) == 0);
+	assert(pthread_rwlock_tryrdlock(&l) == EBUSY);
+	pthread_rwlock_unlock(&l);
+	assert(pthread_rwlock_tryrdlock(&l) == 0);
+	return 0;
+}`},
+	})
 }
