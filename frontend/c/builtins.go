@@ -96,7 +96,7 @@ var noOps = map[string]bool{
 	"pthread_attr_init": true, "pthread_attr_destroy": true, "pthread_attr_setdetachstate": true,
 	"pthread_barrier_destroy": true, "pthread_barrierattr_init": true, "pthread_barrierattr_destroy": true,
 	"pthread_barrierattr_setpshared": true,
-	"pthread_rwlock_destroy": true, "pthread_rwlockattr_init": true, "pthread_rwlockattr_destroy": true,
+	"pthread_rwlock_destroy":         true, "pthread_rwlockattr_init": true, "pthread_rwlockattr_destroy": true,
 	"thrd_yield": true, "cnd_destroy": true, "mtx_destroy": true,
 }
 
