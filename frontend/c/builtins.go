@@ -401,6 +401,16 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 		in.Addr = arg(0)
 		l.emit(in)
 		return ret0(), true
+	case (name == "memset" || name == "__builtin_memset") && !defined:
+		if !need(3) {
+			return ret0(), true
+		}
+		return l.memset(args, pos), true
+	case (name == "memcpy" || name == "memmove" || name == "__builtin_memcpy" || name == "__builtin_memmove") && !defined:
+		if !need(3) {
+			return ret0(), true
+		}
+		return l.memcpy(name, args, pos), true
 	case name == "pthread_barrier_init":
 		if !need(3) {
 			return ret0(), true
