@@ -10,36 +10,40 @@ import (
 // read-modify-writes and a spin-assume (await), which every explorer and
 // memory model supports.
 //
-// A barrier is two cells: the state, gen<<32 | count (the number of
-// completed rounds and the number of arrivals in the current one), and the
-// count it was initialized with. pthread_barrier_wait is
+// A barrier is three cells: the state, rounds<<32 | arrivals (the number
+// of rounds started and the number of arrivals in the current one), the
+// count it was initialized with, and the number of completed rounds.
+// pthread_barrier_wait is
 //
 //	old = fetch_add(&state, 1)                       // seq_cst
 //	n   = (old >> 32) * total + (old & 0xffffffff)    // arrival number, over all rounds
 //	if n % total == total - 1 {                        // the last of round n / total
-//		fetch_add(&state, (1 << 32) - total)          // next round: count -= total, gen++
+//		fetch_add(&state, (1 << 32) - total)          // next round: arrivals -= total, rounds++
+//		fetch_add(&done, 1)
 //		return PTHREAD_BARRIER_SERIAL_THREAD
 //	}
-//	await((load(&state) >> 32) > n / total)            // seq_cst load, spin-assume
+//	await(load(&done) > n / total)                     // seq_cst load, spin-assume
 //	return 0
 //
-// The arrival numbers are the order of the fetch_adds, so round r is
-// arrivals r*total .. r*total + total-1 and it completes with its last
-// arrival; completing some round >= r implies every arrival of round r has
-// happened, and at least r+1 completions imply a completed round >= r. So
-// a waiter leaves exactly when its round is complete, also when more
+// The arrival numbers are the order of the fetch_adds on the state, so
+// round r is arrivals r*total .. r*total + total-1 and it completes with
+// its last arrival; a completed round >= r implies every arrival of round
+// r has happened, and r+1 completions imply a completed round >= r. So a
+// waiter leaves exactly when its round is complete, also when more
 // threads than the count use the barrier at once (a thread arriving
-// before the reset simply belongs to a later round) and across any
-// number of rounds. Every access is seq_cst, so under ra and rc11 a
-// waiter synchronizes (through the release sequence of the fetch_adds)
-// with every arrival of its round, as POSIX requires.
+// before the reset simply belongs to a later round) and across any number
+// of rounds. The waiters read a cell of their own (done), written once
+// per round, so an explorer sees few values for their awaits. Every
+// access is seq_cst, so under ra and rc11 a waiter synchronizes with the
+// completer of its round, which read (through the release sequence of
+// the fetch_adds) every arrival of it, as POSIX requires.
 //
 // A round that never completes (fewer threads than the count) leaves its
 // waiters blocked by the spin-assume: the execution is discarded as
 // blocked, not reported as a deadlock (see doc.go).
 
-// barrierType is the IR type of a pthread_barrier_t: state and count.
-var barrierType = ir.ArrayOf(ir.Int, 2)
+// barrierType is the IR type of a pthread_barrier_t: state, count, done.
+var barrierType = ir.ArrayOf(ir.Int, 3)
 
 // barrierRoundShift is the bit position of the round number in the state.
 const barrierRoundShift = 32
@@ -55,9 +59,11 @@ func (l *fnl) barrierInit(args []cc.ExpressionNode, pe *cc.PostfixExpression, po
 	st := l.ins(ir.IStore, pos)
 	st.Addr, st.A, st.Order = fieldAddr(b, 1, pos), n, ir.OrderSC
 	l.emit(st)
-	st = l.ins(ir.IStore, pos)
-	st.Addr, st.A, st.Order = fieldAddr(b, 0, pos), cnst(0, ir.Int, pos), ir.OrderSC
-	l.emit(st)
+	for _, cell := range []int{0, 2} {
+		st = l.ins(ir.IStore, pos)
+		st.Addr, st.A, st.Order = fieldAddr(b, cell, pos), cnst(0, ir.Int, pos), ir.OrderSC
+		l.emit(st)
+	}
 	rt := l.tr.scalarType(pe.Type(), pos)
 	return bin(ir.OpMul, bin(ir.OpEq, n, cnst(0, ir.Int, pos), ir.Int, pos), cnst(22, ir.Int, pos), rt, pos)
 }
@@ -102,15 +108,19 @@ func (l *fnl) barrierWait(arg cc.ExpressionNode, pe *cc.PostfixExpression, pos i
 	reset.Dst = l.temp(ir.Int, pos)
 	reset.Addr, reset.A, reset.RMW, reset.Order = fieldAddr(b, 0, pos), bin(ir.OpSub, c(1<<barrierRoundShift), t, ir.Int, pos), ir.RMWAdd, ir.OrderSC
 	l.emit(reset)
+	done := l.ins(ir.IRMW, pos)
+	done.Dst = l.temp(ir.Int, pos)
+	done.Addr, done.A, done.RMW, done.Order = fieldAddr(b, 2, pos), c(1), ir.RMWAdd, ir.OrderSC
+	l.emit(done)
 	l.assignLocal(res, cnst(-1, rt, pos), pos)
 	l.jump(end, pos)
 	l.bind(wait)
 	cur := l.temp(ir.Int, pos)
 	ld = l.ins(ir.ILoad, pos)
-	ld.Dst, ld.Addr, ld.Order = cur, fieldAddr(b, 0, pos), ir.OrderSC
+	ld.Dst, ld.Addr, ld.Order = cur, fieldAddr(b, 2, pos), ir.OrderSC
 	l.emit(ld)
 	aw := l.ins(ir.IAssume, pos)
-	aw.A = bin(ir.OpGt, bin(ir.OpShr, l.local(cur, pos), c(barrierRoundShift), ir.Int, pos), bin(ir.OpDiv, nv, t, ir.Int, pos), ir.Bool, pos)
+	aw.A = bin(ir.OpGt, l.local(cur, pos), bin(ir.OpDiv, nv, t, ir.Int, pos), ir.Bool, pos)
 	aw.Assume = ir.AssumeSpin
 	l.emit(aw)
 	l.assignLocal(res, cnst(0, rt, pos), pos)
