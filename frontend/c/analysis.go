@@ -148,11 +148,15 @@ func (tr *translator) analyze(fi *fnInfo) *funcFacts {
 			truth[unparen(n)] = true
 		}
 	}
+	callees := map[*cc.PrimaryExpression]bool{}
 	walk(fi.def.CompoundStatement, func(n any) bool {
 		switch x := n.(type) {
 		case *cc.PostfixExpression:
 			if x.Case != cc.PostfixExpressionCall {
 				return true
+			}
+			if p, ok := unparen(x.PostfixExpression).(*cc.PrimaryExpression); ok {
+				callees[p] = true
 			}
 			name := calleeName(x)
 			if name == "" {
@@ -231,6 +235,14 @@ func (tr *translator) analyze(fi *fnInfo) *funcFacts {
 			if x.Case == cc.PrimaryExpressionIdent {
 				if d, ok := x.ResolvedTo().(*cc.Declarator); ok && !truth[x] && !writes[x] {
 					ff.nonTruthUse[d] = true
+				}
+				if d, ok := x.ResolvedTo().(*cc.Declarator); ok && !callees[x] && d.Type() != nil && d.Type().Kind() == cc.Function {
+					// A function used as a value: a possible target of
+					// calls through pointers (funcptr.go).
+					if g := tr.funcs[d.Name()]; g != nil {
+						fi.refs[d.Name()] = true
+						g.addrTaken = true
+					}
 				}
 			}
 		}

@@ -17,9 +17,8 @@ func (l *fnl) call(pe *cc.PostfixExpression, want bool) *ir.Expr {
 	name := calleeName(pe)
 	args := callArgs(pe)
 	zero := cnst(0, l.tr.scalarType(pe.Type(), pos), pos)
-	if name == "" {
-		l.tr.unsupported(pos, "calls through function pointers")
-		return zero
+	if name == "" || l.callsPointer(pe) {
+		return l.indirectCall(pe, want)
 	}
 	if v, done := l.builtin(name, pe, args, want, pos); done {
 		if v == nil {

@@ -638,8 +638,7 @@ func (l *fnl) objectValue(n cc.ExpressionNode) *ir.Expr {
 		return retype(lv.addr, l.tr.scalarType(n.Type(), pos))
 	}
 	if d := identDecl(n); d != nil && d.Type() != nil && d.Type().Kind() == cc.Function {
-		l.tr.unsupported(pos, "function %s used as a value (function pointers)", d.Name())
-		return cnst(0, ir.Int, pos)
+		return l.funcValue(d, pos)
 	}
 	if t := n.Type(); t != nil && t.Kind() == cc.Struct {
 		l.tr.unsupported(pos, "struct value used as a whole (%s)", t)
@@ -658,9 +657,8 @@ func (l *fnl) unary(x *cc.UnaryExpression) *ir.Expr {
 	case cc.UnaryExpressionAddrof:
 		return l.addrOf(x.CastExpression, x.Type(), pos)
 	case cc.UnaryExpressionDeref:
-		if t := x.CastExpression.Type(); isPointer(t) && t.(*cc.PointerType).Elem().Kind() == cc.Function {
-			l.tr.unsupported(pos, "function pointers")
-			return cnst(0, ir.Int, pos)
+		if t := x.CastExpression.Type(); isPointer(t) && t.(*cc.PointerType).Elem().Kind() == cc.Function || t != nil && t.Kind() == cc.Function {
+			return l.expr(x.CastExpression) // *fp is the function fp points to
 		}
 		return l.objectValue(x)
 	case cc.UnaryExpressionPlus:
@@ -704,8 +702,7 @@ func (l *fnl) narrow(e *ir.Expr, t cc.Type, pos ir.Pos) *ir.Expr {
 func (l *fnl) addrOf(n cc.ExpressionNode, rt cc.Type, pos ir.Pos) *ir.Expr {
 	n = unparen(n)
 	if d := identDecl(n); d != nil && d.Type() != nil && d.Type().Kind() == cc.Function {
-		l.tr.unsupported(pos, "function pointers (&%s)", d.Name())
-		return cnst(0, ir.Int, pos)
+		return l.funcValue(d, pos)
 	}
 	if u, ok := n.(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionDeref {
 		return retype(l.expr(u.CastExpression), l.tr.scalarType(rt, pos)) // &*p == p

@@ -425,3 +425,50 @@ int main(void) { int *p = malloc(2 * sizeof(int)); memset(p, 0, 3 * sizeof(int))
 		}
 	}
 }
+
+// TestFunctionPointers: calls through pointers to functions of the program
+// (in locals, struct fields and arrays, passed as arguments, compared);
+// a null or mistyped pointer is a runtime error.
+func TestFunctionPointers(t *testing.T) {
+	runSyncCases(t, []syncCase{
+		{name: "dispatch", want: ncmc.Verified, src: `
+struct ops { int (*get)(int); void (*put)(int *, int); };
+int twice(int x) { return 2 * x; }
+int inc(int x) { return x + 1; }
+void store(int *p, int v) { *p = v; }
+int apply(int (*f)(int), int v) { return f(v); }
+int main(void) {
+	int (*fs[2])(int) = { twice, &inc };
+	struct ops o = { twice, store };
+	int r;
+	o.put(&r, o.get(5));
+	assert(r == 10);
+	assert(fs[1](fs[0](3)) == 7 && (*fs[1])(0) == 1);
+	assert(apply(inc, 41) == 42);
+	int (*g)(int) = 0;
+	assert(g == 0 && fs[0] == twice && fs[0] != fs[1]);
+	return 0;
+}`},
+		{name: "threads-pick-a-function-buggy", want: ncmc.Violation, src: `
+int one(void) { return 1; }
+int two(void) { return 2; }
+int (*volatile f)(void) = 0;
+void *t(void *a) { f = two; return 0; }
+int main(void) {
+	pthread_t th;
+	f = one;
+	pthread_create(&th, 0, t, 0);
+	assert(f() == 1);
+	return 0;
+}`, msg: "f() == 1"},
+		{name: "global-table", want: ncmc.Verified, src: `
+int twice(int x) { return 2 * x; }
+static int neg(int x) { return -x; }
+int (*tab[2])(int) = { twice, neg };
+struct { void *(*start)(void *); } spec;
+int main(void) { assert(tab[0](2) == 4 && tab[1](2) == -2 && spec.start == 0); return 0; }`},
+		{name: "null-call", want: ncmc.Violation, src: `
+int one(void) { return 1; }
+int main(void) { int (*f)(void) = one; f = 0; return f(); }`, msg: "invalid function pointer"},
+	})
+}
