@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"ncmc/frontend/litmus"
+	"ncmc/interp"
 	"ncmc/memmodel"
 	"ncmc/ncmc"
 	"ncmc/seg"
@@ -93,7 +94,7 @@ func Explain(ctx context.Context, t *litmus.Test, model string, budget int) (*Ex
 	for _, weak := range weakModels {
 		var stopped string
 		st, err := ncmc.Enumerate(ctx, t.Prog, ncmc.EnumOptions{Model: model, Axiomatic: weak, MaxExecutions: budget},
-			func(x *ncmc.Execution) bool {
+			func(x *interp.Execution) bool {
 				if !x.Complete() {
 					return true
 				}

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"ncmc/frontend/litmus"
+	"ncmc/interp"
 	"ncmc/memmodel"
 	"ncmc/ncmc"
 	"ncmc/seg"
@@ -122,7 +123,7 @@ func Run(ctx context.Context, t *litmus.Test, opts Options) (*Result, error) {
 	seen := map[string]bool{} // operational: graph keys already counted
 	raceSeen := map[string]bool{}
 	stats, err := ncmc.Enumerate(ctx, t.Prog, ncmc.EnumOptions{Model: opts.Model, Operational: opts.Operational,
-		MaxExecutions: opts.MaxExecutions}, func(x *ncmc.Execution) bool {
+		MaxExecutions: opts.MaxExecutions}, func(x *interp.Execution) bool {
 		if x.Blocked() {
 			res.Blocked++
 			return true
@@ -164,7 +165,7 @@ func Run(ctx context.Context, t *litmus.Test, opts Options) (*Result, error) {
 		}
 		if len(x.Races()) > 0 {
 			// describe them with the letters of the pictures
-			for _, r := range ncmc.GraphRaces(dg, opts.Model) {
+			for _, r := range interp.GraphRaces(dg, opts.Model) {
 				races = append(races, r.Msg)
 			}
 		}
@@ -231,7 +232,7 @@ func Run(ctx context.Context, t *litmus.Test, opts Options) (*Result, error) {
 
 // Values returns the final value of each location and register of t in
 // execution x.
-func Values(t *litmus.Test, x *ncmc.Execution) func(litmus.Loc) int64 {
+func Values(t *litmus.Test, x *interp.Execution) func(litmus.Loc) int64 {
 	idx := map[string]int{}
 	for i, g := range t.Prog.Globals {
 		idx[g.Name] = i

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"ncmc/frontend"
+	"ncmc/interp"
 	"ncmc/mcr"
-	"ncmc/ncmc"
 )
 
 // trace runs src once with the default schedule (first enabled action) and
@@ -20,8 +20,8 @@ func trace(t *testing.T, src string) *mcr.Trace {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := ncmc.NewExecution(prog, ncmc.NewNames(prog), ncmc.Config{Unroll: 8}, nil, false)
-	x.Run(func(en []ncmc.Action) ncmc.Action { return en[0] })
+	x := interp.NewExecution(prog, interp.NewNames(prog), interp.Config{Unroll: 8}, nil, false)
+	x.Run(func(en []interp.Action) interp.Action { return en[0] })
 	tr := &mcr.Trace{G: x.G, Complete: x.Complete(), FrozenChoices: map[int32]int{}}
 	for _, s := range x.Log {
 		tr.Steps = append(tr.Steps, mcr.Step{T: s.Action.T, Event: s.Event, Atomic: s.Atomic, Fence: s.Fence})

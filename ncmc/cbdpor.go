@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"ncmc/interp"
 	"ncmc/ir"
 )
 
@@ -94,25 +95,25 @@ func (f *footprint) dependent(g *footprint) bool {
 	return false
 }
 
-// footprint returns what thread tn's next step (its visible instruction)
+// footprintOf returns what thread tn's next step (its visible instruction)
 // accesses. Addresses are evaluated on the thread's current locals; an address
 // that does not evaluate makes the step a runtime error, which touches nothing.
-func (x *Execution) footprint(tn int32) footprint {
+func footprintOf(x *interp.Execution, tn int32) footprint {
 	var f footprint
-	t := x.threads[tn]
-	if t == nil || len(t.frames) == 0 {
+	t := x.Thread(tn)
+	if t == nil || len(t.Frames()) == 0 {
 		return f
 	}
-	fr := &t.frames[len(t.frames)-1]
-	if fr.pc >= len(fr.fn.Body) {
+	fr := &t.Frames()[len(t.Frames())-1]
+	if fr.PC() >= len(fr.Fn().Body) {
 		return f
 	}
-	in := &fr.fn.Body[fr.pc]
+	in := &fr.Fn().Body[fr.PC()]
 	addr := func(e *ir.Expr) (int64, bool) {
 		if e == nil {
 			return 0, false
 		}
-		v, err := x.eval(fr, e)
+		v, err := x.Eval(fr, e)
 		return v, err == nil
 	}
 	switch in.Op {
@@ -125,8 +126,8 @@ func (x *Execution) footprint(tn int32) footprint {
 			f.add(a, true)
 		}
 	case ir.IWait:
-		if t.signaled {
-			f.add(t.waitMutex, true)
+		if t.Signaled() {
+			f.add(t.WaitMutex(), true)
 			break
 		}
 		if c, ok := addr(in.Addr); ok {
@@ -142,22 +143,22 @@ func (x *Execution) footprint(tn int32) footprint {
 // blockedSteps returns the footprints of the pending steps of the threads
 // that cannot move now (blocked on a lock or a re-lock after wait, or
 // waiting on a condition variable) and the threads that blocked joins wait for.
-func (c *cbdpor) blockedSteps(x *Execution) ([]footprint, []int32) {
+func (c *cbdpor) blockedSteps(x *interp.Execution) ([]footprint, []int32) {
 	var fps []footprint
 	var joined []int32
-	for _, n := range x.live {
-		th := x.threads[n]
-		if th.status == WaitingCond || th.status == Runnable && !x.enabled(th) {
-			op, in, fr := x.nextOp(n)
+	for _, n := range x.Threads() {
+		th := x.Thread(n)
+		if th.Status() == interp.WaitingCond || th.Status() == interp.Runnable && !x.IsEnabled(th) {
+			op, in, fr := nextOp(x, n)
 			if op == ir.IJoin {
-				if h, err := x.eval(fr, in.A); err == nil {
-					if ct := x.threadByHandle(h); ct != nil {
-						joined = append(joined, ct.num)
+				if h, err := x.Eval(fr, in.A); err == nil {
+					if ct := x.ThreadByHandle(h); ct != nil {
+						joined = append(joined, ct.Num())
 					}
 				}
 				continue
 			}
-			fps = append(fps, x.footprint(n))
+			fps = append(fps, footprintOf(x, n))
 		}
 	}
 	return fps, joined
@@ -168,29 +169,29 @@ func (c *cbdpor) blockedSteps(x *Execution) ([]footprint, []int32) {
 // one) reaches an atomic_begin, possibly through a call or by returning into
 // a caller, or the step spawns a thread whose code does so before its first
 // visible instruction. It over-approximates (both branches of a branch count).
-func (c *cbdpor) mayEnterAtomic(x *Execution, tn int32) bool {
+func (c *cbdpor) mayEnterAtomic(x *interp.Execution, tn int32) bool {
 	if c.atomicFuncs == nil {
 		c.atomicFuncs = atomicFuncs(c.prog)
 	}
 	if len(c.atomicFuncs) == 0 {
 		return false
 	}
-	t := x.threads[tn]
-	if t == nil || len(t.frames) == 0 {
+	t := x.Thread(tn)
+	if t == nil || len(t.Frames()) == 0 {
 		return false
 	}
-	fr := &t.frames[len(t.frames)-1]
-	if fr.pc >= len(fr.fn.Body) {
-		return len(t.frames) > 1
+	fr := &t.Frames()[len(t.Frames())-1]
+	if fr.PC() >= len(fr.Fn().Body) {
+		return len(t.Frames()) > 1
 	}
-	in := &fr.fn.Body[fr.pc]
+	in := &fr.Fn().Body[fr.PC()]
 	if in.Op == ir.IAtomicBegin {
 		return true // entering an atomic block is a step of its own
 	}
 	if in.Op == ir.ISpawn && in.Func != nil && c.reachesAtomic(in.Func, 0, false) {
 		return true
 	}
-	return c.reachesAtomic(fr.fn, fr.pc+1, len(t.frames) > 1)
+	return c.reachesAtomic(fr.Fn(), fr.PC()+1, len(t.Frames()) > 1)
 }
 
 // reachesAtomic reports whether f's invisible code from pc on may reach an
@@ -262,16 +263,12 @@ func atomicFuncs(prog *ir.Program) map[*ir.Func]bool {
 }
 
 // nextOp returns the opcode of thread tn's next visible instruction.
-func (x *Execution) nextOp(tn int32) (ir.Op, *ir.Instr, *frame) {
-	t := x.threads[tn]
-	if t == nil || len(t.frames) == 0 {
+func nextOp(x *interp.Execution, tn int32) (ir.Op, *ir.Instr, *interp.Frame) {
+	in, fr := x.NextInstr(tn)
+	if in == nil {
 		return ir.INop, nil, nil
 	}
-	fr := &t.frames[len(t.frames)-1]
-	if fr.pc >= len(fr.fn.Body) {
-		return ir.INop, nil, nil
-	}
-	return fr.fn.Body[fr.pc].Op, &fr.fn.Body[fr.pc], fr
+	return in.Op, in, fr
 }
 
 // boundStats is the result of one bounded exploration (cbdpor or chess).
@@ -286,8 +283,8 @@ type boundStats struct {
 // cbNode is one entry of the CB-DPOR path: a scheduling node or a choice.
 type cbNode struct {
 	choice bool
-	kind   ChoiceKind // choice
-	n, k   int        // choice: k of n
+	kind   interp.ChoiceKind // choice
+	n, k   int               // choice: k of n
 
 	en           []int32 // enabled threads at the node
 	last         int32   // thread of the prefix's last step, -1 at the start
@@ -328,8 +325,8 @@ type cbVariant struct {
 
 type cbdpor struct {
 	prog    *ir.Program
-	names   *Names
-	cfg     Config
+	names   *interp.Names
+	cfg     interp.Config
 	bound   int // < 0: unbounded
 	variant cbVariant
 
@@ -347,7 +344,7 @@ type cbdpor struct {
 }
 
 // Choose implements Chooser: replay recorded choices, explore new ones from 0.
-func (c *cbdpor) Choose(_ int32, kind ChoiceKind, n int) int {
+func (c *cbdpor) Choose(_ int32, kind interp.ChoiceKind, n int) int {
 	if c.depth < len(c.path) {
 		nd := &c.path[c.depth]
 		if !nd.choice || nd.n != n || nd.kind != kind {
@@ -416,14 +413,14 @@ func without(en []int32, out []int32) []int32 {
 // calling visit for every finished execution; visit returns true to stop.
 // rec (optional) records each execution's steps and choices; maxExec > 0
 // caps the executions.
-func exploreCBDPOR(ctx context.Context, prog *ir.Program, names *Names, cfg Config, bound int, rec *recorder, maxExec int, visit func(*Execution) bool) boundStats {
+func exploreCBDPOR(ctx context.Context, prog *ir.Program, names *interp.Names, cfg interp.Config, bound int, rec *recorder, maxExec int, visit func(*interp.Execution) bool) boundStats {
 	return exploreCBDPORVariant(ctx, prog, names, cfg, bound, rec, maxExec, visit, cbVariant{})
 }
 
-func exploreCBDPORVariant(ctx context.Context, prog *ir.Program, names *Names, cfg Config, bound int, rec *recorder, maxExec int, visit func(*Execution) bool, v cbVariant) boundStats {
+func exploreCBDPORVariant(ctx context.Context, prog *ir.Program, names *interp.Names, cfg interp.Config, bound int, rec *recorder, maxExec int, visit func(*interp.Execution) bool, v cbVariant) boundStats {
 	c := &cbdpor{prog: prog, names: names, cfg: cfg, bound: bound, variant: v, locs: map[int64][]locRef{}}
 	var st boundStats
-	var chooser Chooser = c
+	var chooser interp.Chooser = c
 	if rec != nil {
 		chooser = recChooser{inner: c, rec: rec}
 	}
@@ -456,14 +453,14 @@ func exploreCBDPORVariant(ctx context.Context, prog *ir.Program, names *Names, c
 
 // run executes one trace along the path, extending it with new nodes; it
 // reports blocked when the trace ended at a sleep-blocked implicit node.
-func (c *cbdpor) run(chooser Chooser, rec *recorder) (*Execution, bool) {
+func (c *cbdpor) run(chooser interp.Chooser, rec *recorder) (*interp.Execution, bool) {
 	c.depth = 0
 	c.steps = c.steps[:0]
 	c.tclock = c.tclock[:0]
 	c.tcount = c.tcount[:0]
 	clear(c.locs)
-	x := NewExecution(c.prog, c.names, c.cfg, chooser, false)
-	x.checkEnd()
+	x := interp.NewExecution(c.prog, c.names, c.cfg, chooser, false)
+	x.CheckEnd()
 	var sleep []int32
 	p := 0
 	last := int32(-1)
@@ -486,7 +483,7 @@ func (c *cbdpor) run(chooser Chooser, rec *recorder) (*Execution, bool) {
 			}
 		} else {
 			n := cbNode{en: en, last: last, sleep: sleep, p: p, childSleep: sleep, childP: p}
-			n.atomicLocked = x.atomicT >= 0 && len(en) == 1 && en[0] == x.atomicT
+			n.atomicLocked = x.AtomicThread() >= 0 && len(en) == 1 && en[0] == x.AtomicThread()
 			if last >= 0 && slices.Contains(en, last) {
 				n.cur = last
 			} else {
@@ -503,12 +500,12 @@ func (c *cbdpor) run(chooser Chooser, rec *recorder) (*Execution, bool) {
 		nodeIdx := c.depth
 		c.depth++
 		t := nd.cur
-		fp := x.footprint(t)
+		fp := footprintOf(x, t)
 		childSleep, childP := nd.childSleep, nd.childP
-		atomicBefore := x.atomicT
+		atomicBefore := x.AtomicThread()
 		c.step(x, t, fp, nodeIdx, nodeIdx >= c.firstNew)
 		if rec != nil {
-			rec.step(Action{T: t})
+			rec.step(interp.Action{T: t})
 		}
 		// The child's sleep set: the sleepers whose next step is independent
 		// of this one. A step that starts an atomic block (its own, or a
@@ -523,7 +520,7 @@ func (c *cbdpor) run(chooser Chooser, rec *recorder) (*Execution, bool) {
 		// sleeper's step back to where it was preempted could cost a
 		// preemption (found by the differential test: an unlock that a
 		// blocked lock waits for).
-		entered := x.atomicT >= 0 && x.atomicT != atomicBefore
+		entered := x.AtomicThread() >= 0 && x.AtomicThread() != atomicBefore
 		var next []int32
 		var blocked []footprint
 		var joined []int32
@@ -534,7 +531,7 @@ func (c *cbdpor) run(chooser Chooser, rec *recorder) (*Execution, bool) {
 			if u == t || entered || c.mayEnterAtomic(x, u) || slices.Contains(joined, u) {
 				continue
 			}
-			ufp := x.footprint(u)
+			ufp := footprintOf(x, u)
 			if ufp.dependent(&fp) || slices.ContainsFunc(blocked, func(b footprint) bool { return ufp.dependent(&b) }) {
 				continue
 			}
@@ -547,7 +544,7 @@ func (c *cbdpor) run(chooser Chooser, rec *recorder) (*Execution, bool) {
 
 // step runs thread t's next step, keeping clocks and (when mark is set)
 // marking the nodes before earlier racing steps.
-func (c *cbdpor) step(x *Execution, t int32, fp footprint, nodeIdx int, mark bool) {
+func (c *cbdpor) step(x *interp.Execution, t int32, fp footprint, nodeIdx int, mark bool) {
 	tc := clockOf(c.tclock, t)
 	vc := append([]int32(nil), tc...)
 	for i := 0; i < fp.n; i++ {
@@ -567,19 +564,19 @@ func (c *cbdpor) step(x *Execution, t int32, fp footprint, nodeIdx int, mark boo
 			c.path[c.markTarget(r.step)].marked = true
 		}
 	}
-	op, in, fr := x.nextOp(t)
+	op, in, fr := nextOp(x, t)
 	var joined int32 = -1
 	if op == ir.IJoin && in != nil {
-		if h, err := x.eval(fr, in.A); err == nil {
-			if ct := x.threadByHandle(h); ct != nil {
-				joined = ct.num
+		if h, err := x.Eval(fr, in.A); err == nil {
+			if ct := x.ThreadByHandle(h); ct != nil {
+				joined = ct.Num()
 			}
 		}
 	}
 	var waiting []int32
 	if op == ir.ISignal || op == ir.IBroadcast {
-		for _, n := range x.live {
-			if x.threads[n].status == WaitingCond {
+		for _, n := range x.Threads() {
+			if x.Thread(n).Status() == interp.WaitingCond {
 				waiting = append(waiting, n)
 			}
 		}
@@ -595,8 +592,8 @@ func (c *cbdpor) step(x *Execution, t int32, fp footprint, nodeIdx int, mark boo
 		vc = append(vc, make([]int32, int(t)+1-len(vc))...)
 	}
 	vc[t] = idx + 1
-	nlive := len(x.live)
-	x.Step(Action{T: t})
+	nlive := len(x.Threads())
+	x.Step(interp.Action{T: t})
 	c.tcount[t]++
 	setClock(&c.tclock, t, vc)
 	si := len(c.steps)
@@ -604,11 +601,11 @@ func (c *cbdpor) step(x *Execution, t int32, fp footprint, nodeIdx int, mark boo
 	for i := 0; i < fp.n; i++ {
 		c.locs[fp.a[i].loc] = append(c.locs[fp.a[i].loc], locRef{step: si, write: fp.a[i].write})
 	}
-	for _, n := range x.live[nlive:] {
+	for _, n := range x.Threads()[nlive:] {
 		setClock(&c.tclock, n, append([]int32(nil), vc...))
 	}
 	for _, w := range waiting {
-		if wt := x.threads[w]; wt.status == Runnable && wt.signaled {
+		if wt := x.Thread(w); wt.Status() == interp.Runnable && wt.Signaled() {
 			setClock(&c.tclock, w, joinClock(append([]int32(nil), clockOf(c.tclock, w)...), vc))
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/maphash"
 
+	"ncmc/interp"
 	"ncmc/ir"
 )
 
@@ -18,7 +19,7 @@ import (
 // explorer. A state is split into a shared part (memory, the main thread,
 // every thread something can tell from the others) and a multiset of the
 // local states of anonymous threads (threads whose handle nothing holds,
-// see symmetry.go), each with a count. When a run reaches a state S' that
+// see interp/symmetry.go), each with a count. When a run reaches a state S' that
 // has the same shared part as a state S earlier on the same run and at
 // least as many anonymous threads in every local state (S ≤ S'), the steps
 // from S to S' can be repeated for ever from S' (the system is monotone:
@@ -34,7 +35,7 @@ import (
 // concrete counterexample is built.
 //
 // What makes the abstraction exact for the programs it accepts
-// (coverabilityUnsupported): thread identity is unobservable (symmetryOK)
+// (coverabilityUnsupported): thread identity is unobservable (SymmetryOK)
 // and no spawned thread's handle is ever read (every spawn's result is
 // dead), so a thread's number, name and the spawner's count of children
 // do not influence behaviour and are left out of the state. Locals that
@@ -187,7 +188,7 @@ func (l liveness) live(f *ir.Func, pc, i int) bool {
 // coverabilityUnsupported says why the coverability explorer cannot
 // explore prog, or "".
 func coverabilityUnsupported(prog *ir.Program) string {
-	if !symmetryOK(prog) {
+	if !interp.SymmetryOK(prog) {
 		return "the program can tell threads apart (thread handles of the running thread, heap allocation, condition variables, objects, or spawns outside main)"
 	}
 	l := newLiveness(prog)
@@ -204,7 +205,7 @@ func coverabilityUnsupported(prog *ir.Program) string {
 
 // kmRun is the abstract bookkeeping of one run.
 type kmRun struct {
-	x      *Execution
+	x      *interp.Execution
 	live   liveness
 	omega  map[int32]bool // ω threads
 	clones map[int32]int  // copies made of each ω thread
@@ -235,47 +236,11 @@ func (h *kmHash) sum() [2]uint64 {
 	return [2]uint64{maphash.Bytes(h.seeds[0], h.buf), maphash.Bytes(h.seeds[1], h.buf)}
 }
 
-// frameHash writes a frame with its dead locals left out; skip is a local
-// about to be overwritten (the destination of a pending call), or -1.
-func (k *kmRun) frameHash(h *kmHash, fr *frame, skip int) {
-	h.str(fr.fn.FullName())
-	h.put(int64(fr.pc))
-	h.put(int64(fr.retDst))
-	h.put(b2i(fr.inv != nil))
-	for i, v := range fr.locals {
-		if i == skip || !k.live.live(fr.fn, fr.pc, i) {
-			h.put(0)
-			continue
-		}
-		h.put(v)
-	}
-}
-
-// threadHash writes t's local state: everything threadHash (symmetry.go)
-// does but the spawn and allocation counts, with dead locals left out.
-func (k *kmRun) threadHash(h *kmHash, t *thread) {
-	h.put(int64(t.status))
-	h.put(b2i(t.signaled))
-	h.put(t.waitMutex)
-	h.put(t.waitCond)
-	h.put(int64(t.atomic))
-	h.put(t.result)
-	h.put(int64(len(t.frames)))
-	for i := range t.frames {
-		skip := -1
-		if i+1 < len(t.frames) {
-			skip = t.frames[i+1].retDst
-		}
-		k.frameHash(h, &t.frames[i], skip)
-	}
-	h.put(int64(len(t.buf)))
-	for _, e := range t.buf {
-		h.put(e.loc)
-		h.put(e.val)
-	}
-	for _, v := range t.tls {
-		h.put(v)
-	}
+// threadHash writes t's local state: everything the interpreter's state
+// hash does but the spawn and allocation counts, with dead locals left out
+// (interp.Thread.HashLocal).
+func (k *kmRun) threadHash(h *kmHash, t *interp.Thread) {
+	t.HashLocal(h.put, h.str, k.live.live)
 }
 
 // abstract computes the abstract state of the execution, first folding
@@ -283,38 +248,38 @@ func (k *kmRun) threadHash(h *kmHash, t *thread) {
 func (k *kmRun) abstract() (*kmState, error) {
 	x := k.x
 	held := map[int64]bool{}
-	x.hashMem(func(int64) {}, func(c int64) {
-		if c > symmetryHandleBase {
+	x.HashMem(func(int64) {}, func(c int64) {
+		if c > interp.SymmetryHandleBase {
 			held[c] = true
 		}
 	})
-	for _, n := range x.live {
-		t := x.threads[n]
-		for i := range t.frames {
-			fr := &t.frames[i]
-			for j, v := range fr.locals {
-				if v > symmetryHandleBase && k.live.live(fr.fn, fr.pc, j) {
+	for _, n := range x.Threads() {
+		t := x.Thread(n)
+		for i := range t.Frames() {
+			fr := &t.Frames()[i]
+			for j, v := range fr.Locals() {
+				if v > interp.SymmetryHandleBase && k.live.live(fr.Fn(), fr.PC(), j) {
 					held[v] = true
 				}
 			}
 		}
 	}
 	waiting := map[int32]bool{}
-	for _, ws := range x.waiters {
+	for _, ws := range x.Waiters() {
 		for _, w := range ws {
 			waiting[w] = true
 		}
 	}
 	h, th := &k.h[0], &k.h[1]
 	h.reset()
-	x.hashMem(h.put, nil)
-	h.put(int64(x.atomicT))
+	x.HashMem(h.put, nil)
+	h.put(int64(x.AtomicThread()))
 	classOf := map[int32][2]uint64{}
 	omegaClass := map[[2]uint64]int32{}
 	var anon []int32
-	for _, n := range x.live {
-		t := x.threads[n]
-		if n != 0 && !held[x.handle(n)] && !waiting[n] && x.atomicT != n && t.atomic == 0 {
+	for _, n := range x.Threads() {
+		t := x.Thread(n)
+		if n != 0 && !held[x.Handle(n)] && !waiting[n] && x.AtomicThread() != n && t.Atomic() == 0 {
 			th.reset()
 			k.threadHash(th, t)
 			c := th.sum()
@@ -328,12 +293,12 @@ func (k *kmRun) abstract() (*kmState, error) {
 		if k.omega[n] {
 			// An ω thread is anonymous when it is made one and never
 			// moves (its copies do), and its handle is never read.
-			return nil, fmt.Errorf("internal error: the ω thread t%s is no longer anonymous", t.name)
+			return nil, fmt.Errorf("internal error: the ω thread t%s is no longer anonymous", t.Name())
 		}
 		h.put(int64(n))
 		k.threadHash(h, t)
 	}
-	x.hashWaiters(h.put)
+	x.HashWaiters(h.put)
 	s := &kmState{classes: map[[2]uint64]int{}, shared: h.sum()}
 	drop := map[int32]bool{}
 	for _, n := range anon {
@@ -361,13 +326,7 @@ func (k *kmRun) abstract() (*kmState, error) {
 // subsumed by an ω thread).
 func (k *kmRun) remove(drop map[int32]bool) {
 	x := k.x
-	live := x.live[:0]
-	for _, n := range x.live {
-		if !drop[n] {
-			live = append(live, n)
-		}
-	}
-	x.live = live
+	x.DropThreads(drop)
 }
 
 // accelerate compares s with the earlier states of the run and turns every
@@ -394,7 +353,7 @@ func (k *kmRun) accelerate(s *kmState) bool {
 	x := k.x
 	marked := map[[2]uint64]bool{}
 	drop := map[int32]bool{}
-	for _, n := range x.live {
+	for _, n := range x.Threads() {
 		c, ok := k.classOf[n]
 		if !ok || !grow[c] {
 			continue // not anonymous, or its count did not grow
@@ -421,7 +380,7 @@ func (k *kmRun) accelerate(s *kmState) bool {
 // for a mutex, a join or a signal: the covered state has none either).
 // Deadlock is not monotone (an extra thread that can move makes a
 // deadlocked state live), so covering states alone do not show it.
-func (k *kmRun) deadlockSafe(en []Action) bool {
+func (k *kmRun) deadlockSafe(en []interp.Action) bool {
 	enabled := make(map[int32]bool, len(en))
 	for _, a := range en {
 		if _, anon := k.classOf[a.T]; !anon {
@@ -429,14 +388,14 @@ func (k *kmRun) deadlockSafe(en []Action) bool {
 		}
 		enabled[a.T] = true
 	}
-	for _, n := range k.x.live {
-		if _, anon := k.classOf[n]; !anon && k.x.threads[n].status == Blocked {
+	for _, n := range k.x.Threads() {
+		if _, anon := k.classOf[n]; !anon && k.x.Thread(n).Status() == interp.Blocked {
 			return true
 		}
 	}
-	for _, n := range k.x.live {
-		switch k.x.threads[n].status {
-		case Runnable, WaitingCond:
+	for _, n := range k.x.Threads() {
+		switch k.x.Thread(n).Status() {
+		case interp.Runnable, interp.WaitingCond:
 			if !enabled[n] {
 				return false
 			}
@@ -446,22 +405,13 @@ func (k *kmRun) deadlockSafe(en []Action) bool {
 }
 
 // step takes action a, running a fresh copy of an ω thread in its place.
-func (k *kmRun) step(a Action) {
+func (k *kmRun) step(a interp.Action) {
 	x := k.x
 	if k.omega[a.T] && !a.Flush {
-		t := x.threads[a.T]
+		t := x.Thread(a.T)
 		k.clones[a.T]++
-		name := fmt.Sprintf("%s*%d", t.name, k.clones[a.T])
-		c := x.newThread(name, x.G.Parent[a.T], x.G.SpawnedBy[a.T])
-		c.status, c.signaled, c.waitMutex, c.waitCond = t.status, t.signaled, t.waitMutex, t.waitCond
-		c.result, c.atomic, c.sec = t.result, t.atomic, t.sec
-		c.tls = append([]int64(nil), t.tls...)
-		c.frames = make([]frame, len(t.frames))
-		for i, fr := range t.frames {
-			fr.locals = append([]int64(nil), fr.locals...)
-			c.frames[i] = fr
-		}
-		a.T = c.num
+		name := fmt.Sprintf("%s*%d", t.Name(), k.clones[a.T])
+		a.T = x.CopyThread(a.T, name)
 	}
 	x.Step(a)
 }
@@ -497,10 +447,10 @@ func exploreCoverability(ctx context.Context, t *Task) error {
 		if t.Budget(ctx) {
 			break
 		}
-		x := NewExecution(prog, names, cfg, ch, false)
+		x := interp.NewExecution(prog, names, cfg, ch, false)
 		k := &kmRun{x: x, live: live, omega: map[int32]bool{}, clones: map[int32]int{},
 			h: [2]kmHash{{buf: hbuf[0], seeds: &seeds}, {buf: hbuf[1], seeds: &seeds}}}
-		x.checkEnd()
+		x.CheckEnd()
 		cur, err := k.abstract()
 		pruned, interrupted := false, false
 		for err == nil && !x.Finished() {
@@ -639,7 +589,7 @@ const RaceFree = "race-free"
 // location, at least one writes, and not both are atomic (an access is
 // atomic when its order is not na or its thread is inside an atomic
 // block). Such a pair is a race of the happens-before definition that
-// scraces.go checks: both accesses can run next, or, if one thread is
+// interp/scraces.go checks: both accesses can run next, or, if one thread is
 // inside an atomic block, the other's access can run before that block
 // began (it was already next then, and no thread but the holder moves
 // inside a block). Conversely, the racing accesses of an execution with a
@@ -655,16 +605,16 @@ func (k *kmRun) race() string {
 		pos           ir.Pos
 	}
 	var accs []access
-	for _, n := range x.live {
-		t := x.threads[n]
-		if t.status != Runnable || len(t.frames) == 0 {
+	for _, n := range x.Threads() {
+		t := x.Thread(n)
+		if t.Status() != interp.Runnable || len(t.Frames()) == 0 {
 			continue
 		}
-		fr := &t.frames[len(t.frames)-1]
-		if fr.pc >= len(fr.fn.Body) {
+		fr := &t.Frames()[len(t.Frames())-1]
+		if fr.PC() >= len(fr.Fn().Body) {
 			continue
 		}
-		in := &fr.fn.Body[fr.pc]
+		in := &fr.Fn().Body[fr.PC()]
 		write := false
 		switch in.Op {
 		case ir.ILoad:
@@ -673,11 +623,11 @@ func (k *kmRun) race() string {
 		default:
 			continue
 		}
-		addr, err := x.eval(fr, in.Addr)
+		addr, err := x.Eval(fr, in.Addr)
 		if err != nil {
 			continue // the step is a runtime error, no access
 		}
-		accs = append(accs, access{n, addr, write, in.Order.IsAtomic() || t.atomic > 0, in.Pos})
+		accs = append(accs, access{n, addr, write, in.Order.IsAtomic() || t.Atomic() > 0, in.Pos})
 	}
 	what := func(a access) string {
 		w := "read"
@@ -687,15 +637,15 @@ func (k *kmRun) race() string {
 		if a.atomic {
 			w = "atomic " + w
 		}
-		return fmt.Sprintf("%s by t%s at %s", w, x.threads[a.t].name, a.pos)
+		return fmt.Sprintf("%s by t%s at %s", w, x.Thread(a.t).Name(), a.pos)
 	}
 	for i, a := range accs {
 		if k.omega[a.t] && a.write && !a.atomic {
-			return fmt.Sprintf("data race on %s between the %s and the same write by another copy of that thread", x.names.LocName(a.loc), what(a))
+			return fmt.Sprintf("data race on %s between the %s and the same write by another copy of that thread", x.Names().LocName(a.loc), what(a))
 		}
 		for _, b := range accs[i+1:] {
 			if a.loc == b.loc && (a.write || b.write) && !(a.atomic && b.atomic) {
-				return fmt.Sprintf("data race on %s between the %s and the %s", x.names.LocName(a.loc), what(a), what(b))
+				return fmt.Sprintf("data race on %s between the %s and the %s", x.Names().LocName(a.loc), what(a), what(b))
 			}
 		}
 	}

@@ -166,7 +166,7 @@ func (thesisExplorer) Explore(ctx context.Context, t *Task) error { return verif
 
 // graphExplorer builds each consistent execution graph once, choosing
 // reads-from and modification order against the model's axioms
-// (relaxed.go).
+// (interp/relaxed.go).
 type graphExplorer struct{}
 
 func (graphExplorer) Name() string { return "graph" }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/mcr"
 	"ncmc/memmodel"
@@ -41,7 +42,7 @@ type seedChooser struct {
 	used    map[int32]int
 }
 
-func (c *seedChooser) Choose(t int32, kind ChoiceKind, n int) int {
+func (c *seedChooser) Choose(t int32, kind interp.ChoiceKind, n int) int {
 	i := c.used[t]
 	c.used[t]++
 	if ks := c.choices[t]; i < len(ks) && ks[i] < n {
@@ -55,12 +56,12 @@ func (c *seedChooser) Choose(t int32, kind ChoiceKind, n int) int {
 // that assumed its pivot's atomic section ends with the pivot
 // (mcr.Expect.LeavesAtomic) while the section stays open is infeasible: the
 // error is mcr.ErrSectionOpen (wrapped), and the seed is dropped.
-func runSeed(prog *ir.Program, names *Names, cfg Config, sd *mcr.Seed, trace bool) (*Execution, error) {
+func runSeed(prog *ir.Program, names *interp.Names, cfg interp.Config, sd *mcr.Seed, trace bool) (*interp.Execution, error) {
 	ch := &seedChooser{choices: sd.Choices, used: map[int32]int{}}
-	x := NewExecution(prog, names, cfg, ch, trace)
-	x.checkEnd()
+	x := interp.NewExecution(prog, names, cfg, ch, trace)
+	x.CheckEnd()
 	for i, st := range sd.Steps {
-		a := Action{T: st.T, Flush: st.Flush, Loc: st.Loc}
+		a := interp.Action{T: st.T, Flush: st.Flush, Loc: st.Loc}
 		if x.Finished() {
 			return nil, fmt.Errorf("internal error: mcr replay diverged: the execution ended before step %d of %d (%s); seed: %s", i, len(sd.Steps), a, sd.Why)
 		}
@@ -78,7 +79,7 @@ func runSeed(prog *ir.Program, names *Names, cfg Config, sd *mcr.Seed, trace boo
 		if err := checkExpect(x, i, sd.Expect[i]); err != nil {
 			return nil, fmt.Errorf("internal error: mcr replay diverged at step %d (%s): %v; seed: %s", i, a, err, sd.Why)
 		}
-		if sd.Expect[i].LeavesAtomic && x.atomicT == a.T {
+		if sd.Expect[i].LeavesAtomic && x.AtomicThread() == a.T {
 			return nil, fmt.Errorf("step %d (%s): %w; seed: %s", i, a, mcr.ErrSectionOpen, sd.Why)
 		}
 	}
@@ -88,7 +89,7 @@ func runSeed(prog *ir.Program, names *Names, cfg Config, sd *mcr.Seed, trace boo
 	return x, nil
 }
 
-func checkExpect(x *Execution, i int, ex mcr.Expect) error {
+func checkExpect(x *interp.Execution, i int, ex mcr.Expect) error {
 	id := x.Log[i].Event
 	if id.IsInit() {
 		if ex.HasEvent {
@@ -109,8 +110,8 @@ func checkExpect(x *Execution, i int, ex mcr.Expect) error {
 }
 
 // traceOf turns an execution replayed from sd into an mcr.Trace.
-func traceOf(x *Execution, sd *mcr.Seed, final []int64) *mcr.Trace {
-	tr := &mcr.Trace{G: x.G, Frozen: len(sd.Steps), FrozenChoices: map[int32]int{}, Complete: x.Complete(), FinalLocs: final, FrozenFinals: sd.Finals, Continues: x.cfg.ContinueAfterViolation}
+func traceOf(x *interp.Execution, sd *mcr.Seed, final []int64) *mcr.Trace {
+	tr := &mcr.Trace{G: x.G, Frozen: len(sd.Steps), FrozenChoices: map[int32]int{}, Complete: x.Complete(), FinalLocs: final, FrozenFinals: sd.Finals, Continues: x.Config().ContinueAfterViolation}
 	for t, ks := range sd.Choices {
 		tr.FrozenChoices[t] = len(ks)
 	}
@@ -130,7 +131,7 @@ func traceOf(x *Execution, sd *mcr.Seed, final []int64) *mcr.Trace {
 		tr.Waiting = append(tr.Waiting, mcr.Waiter{T: w.T, Mutex: w.Mutex,
 			Lock: mcr.Expect{Kind: seg.KLock, HasEvent: true, Loc: w.Mutex, RVal: 0, WVal: w.Handle}})
 	}
-	switch x.cfg.exec() { // the one mapping from memmodel to mcr's model
+	switch x.Config().Exec() { // the one mapping from memmodel to mcr's model
 	case memmodel.StoreBuffer:
 		tr.Model = mcr.TSO
 	case memmodel.StoreBufferPerLoc:
@@ -173,8 +174,8 @@ func observedLocs(prog *ir.Program) []int64 {
 // mcrState is the work shared by the workers of one mcr exploration.
 type mcrState struct {
 	prog  *ir.Program
-	names *Names
-	cfg   Config
+	names *interp.Names
+	cfg   interp.Config
 	opts  Options
 	final []int64
 	// thesis: the generators apply the NCMC thesis's scoped-read rule
@@ -208,7 +209,7 @@ type mcrState struct {
 // mcrResult is a worker's result for one seed.
 type mcrResult struct {
 	sd    *mcr.Seed
-	x     *Execution
+	x     *interp.Execution
 	seeds []mcr.Seed
 	err   error
 	// gs is the seed generation's work; nativeFail marks a native seed
@@ -354,7 +355,7 @@ func interruption(ctx context.Context, err error) error {
 // replaySeed runs seed sd (runSeed). An infeasible seed (mcr.ErrSectionOpen:
 // its pivot's atomic section stays open) gives no execution and no error:
 // the seed of the same pivot with the section open covers those executions.
-func (st *mcrState) replaySeed(sd *mcr.Seed) (*Execution, error) {
+func (st *mcrState) replaySeed(sd *mcr.Seed) (*interp.Execution, error) {
 	x, err := runSeed(st.prog, st.names, st.cfg, sd, false)
 	if errors.Is(err, mcr.ErrSectionOpen) {
 		if st.opts.Debug != nil {
@@ -486,7 +487,7 @@ func exploreMCR(ctx context.Context, t *Task) error {
 
 // runMCR is the mcr exploration of t with interpreter configuration cfg;
 // with thesis, under the NCMC thesis's scoped-read rule.
-func runMCR(ctx context.Context, t *Task, cfg Config, thesis bool) error {
+func runMCR(ctx context.Context, t *Task, cfg interp.Config, thesis bool) error {
 	prog, opts, names := t.Prog, t.Opts, t.Names
 	st := &mcrState{prog: prog, names: names, opts: opts, final: observedLocs(prog),
 		cfg: cfg, thesis: thesis, col: t.col, seen: map[string]bool{}, results: map[int]mcrResult{}}
@@ -534,7 +535,7 @@ func runMCR(ctx context.Context, t *Task, cfg Config, thesis bool) error {
 	return nil
 }
 
-func violated(x *Execution) bool {
+func violated(x *interp.Execution) bool {
 	msg, _, _ := x.Violation()
 	return msg != ""
 }

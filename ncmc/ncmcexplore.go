@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"ncmc/commspec"
+	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/seg"
 )
@@ -39,7 +40,7 @@ type stepInfo struct {
 	inv    *seg.Invocation // the invocation the step is (complete), nil for a plain step
 	rec    *ir.Record      // inv's object type
 	spec   *commspec.Spec  // inv's spec, nil if none
-	pre    *Memory         // memory before the step (L1 specs only)
+	pre    *interp.Memory  // memory before the step (L1 specs only)
 	acc    map[int64]bool  // cells touched → written
 	locks  []int64         // mutexes the step acquired
 	holds  []int64         // mutexes the step acquired and still holds at its end
@@ -76,14 +77,14 @@ type ncNode struct {
 
 // ncSnap is a copy of a run's state.
 type ncSnap struct {
-	x       *Execution
+	x       *interp.Execution
 	partial map[int32]bool
 	cells   int // execSize of x
 }
 
 // snapshot copies r's state (nil if the execution cannot be copied).
 func (r *ncRun) snapshot() *ncSnap {
-	x := cloneExec(r.x, nil)
+	x := r.x.Clone(nil)
 	if x == nil {
 		return nil
 	}
@@ -92,15 +93,15 @@ func (r *ncRun) snapshot() *ncSnap {
 
 // restore starts a run from a copy of snapshot s.
 func (e *ncExplorer) restore(s *ncSnap) (*ncRun, *switchChooser) {
-	sc := &switchChooser{cur: firstChoice{}}
-	return &ncRun{e: e, x: cloneExec(s.x, sc), partial: copyBoolMap(s.partial)}, sc
+	sc := &switchChooser{cur: interp.FirstChoice{}}
+	return &ncRun{e: e, x: s.x.Clone(sc), partial: copyBoolMap(s.partial)}, sc
 }
 
 // copyRun starts a run from a copy of run r's current state (nil if it
 // cannot be copied).
 func (e *ncExplorer) copyRun(r *ncRun) (*ncRun, *switchChooser) {
-	sc := &switchChooser{cur: firstChoice{}}
-	x := cloneExec(r.x, sc)
+	sc := &switchChooser{cur: interp.FirstChoice{}}
+	x := r.x.Clone(sc)
 	if x == nil {
 		return nil, nil
 	}
@@ -135,14 +136,14 @@ func copyBoolMap(m map[int32]bool) map[int32]bool {
 // ncRun is one (re-)execution along the DFS path.
 type ncRun struct {
 	e       *ncExplorer
-	x       *Execution
+	x       *interp.Execution
 	partial map[int32]bool // thread stopped inside an invocation or atomic block
 }
 
 type ncExplorer struct {
 	prog  *ir.Program
-	names *Names
-	cfg   Config
+	names *interp.Names
+	cfg   interp.Config
 	specs map[string]*commspec.Spec
 	peeks int
 	// dpor restricts the threads explored at a node to a source set built
@@ -168,7 +169,7 @@ type stepChooser struct {
 	depth int
 }
 
-func (c *stepChooser) Choose(_ int32, kind ChoiceKind, n int) int {
+func (c *stepChooser) Choose(_ int32, kind interp.ChoiceKind, n int) int {
 	ps := *c.ch
 	if c.depth < len(ps) {
 		k := ps[c.depth].k
@@ -184,14 +185,16 @@ func (c *stepChooser) Choose(_ int32, kind ChoiceKind, n int) int {
 }
 
 // switchChooser forwards to the chooser of the step being run.
-type switchChooser struct{ cur Chooser }
+type switchChooser struct{ cur interp.Chooser }
 
-func (s *switchChooser) Choose(t int32, kind ChoiceKind, n int) int { return s.cur.Choose(t, kind, n) }
+func (s *switchChooser) Choose(t int32, kind interp.ChoiceKind, n int) int {
+	return s.cur.Choose(t, kind, n)
+}
 
 func (e *ncExplorer) newRun(trace bool) (*ncRun, *switchChooser) {
-	sc := &switchChooser{cur: firstChoice{}}
-	x := NewExecution(e.prog, e.names, e.cfg, sc, trace)
-	x.checkEnd()
+	sc := &switchChooser{cur: interp.FirstChoice{}}
+	x := interp.NewExecution(e.prog, e.names, e.cfg, sc, trace)
+	x.CheckEnd()
 	return &ncRun{e: e, x: x, partial: map[int32]bool{}}, sc
 }
 
@@ -207,7 +210,7 @@ func (r *ncRun) enabledThreads() []int32 {
 }
 
 func (r *ncRun) canStep(t int32) bool {
-	if r.x.finished {
+	if r.x.Finished() {
 		return false
 	}
 	for _, a := range r.x.Enabled() {
@@ -221,13 +224,13 @@ func (r *ncRun) canStep(t int32) bool {
 // macro runs thread t's next macro-step with chooser ch and describes it.
 func (r *ncRun) macro(t int32, sc *switchChooser, ch *[]choicePoint) *stepInfo {
 	x := r.x
-	th := x.threads[t]
+	th := x.Thread(t)
 	info := &stepInfo{t: t, acc: map[int64]bool{}}
 	sc.cur = &stepChooser{ch: ch}
 	nChoices := len(x.Choices)
 	resumed := r.partial[t]
-	inv := outermostInv(th)
-	if x.atomicT >= 0 && x.atomicT != t {
+	inv := interp.OutermostInv(th)
+	if x.AtomicThread() >= 0 && x.AtomicThread() != t {
 		info.opaque = true
 	}
 	if inv != nil && !resumed {
@@ -241,11 +244,11 @@ func (r *ncRun) macro(t int32, sc *switchChooser, ch *[]choicePoint) *stepInfo {
 	}
 	startEv := len(x.G.Threads[t])
 	for {
-		x.Step(Action{T: t})
-		if th.status == WaitingCond {
-			info.acc[th.waitCond] = true
+		x.Step(interp.Action{T: t})
+		if th.Status() == interp.WaitingCond {
+			info.acc[th.WaitCond()] = true
 		}
-		more := (inv != nil && !inv.Done) || th.atomic > 0
+		more := (inv != nil && !inv.Done) || th.Atomic() > 0
 		if !more {
 			break
 		}
@@ -275,14 +278,14 @@ func (r *ncRun) macro(t int32, sc *switchChooser, ch *[]choicePoint) *stepInfo {
 		}
 	}
 	for _, m := range info.locks {
-		if v, ok := x.peek(m); ok && v == int64(t)+1 && !hasInt(info.holds, m) {
+		if v, ok := x.Peek(m); ok && v == int64(t)+1 && !hasInt(info.holds, m) {
 			info.holds = append(info.holds, m)
 		}
 	}
-	stuck := (inv != nil && !inv.Done) || th.atomic > 0
-	r.partial[t] = stuck && th.status != Done
-	if stuck || resumed || len(x.Choices) > nChoices || x.violation != "" || x.boundHit != "" ||
-		th.status == Failed || th.status == BoundHit || x.atomicT >= 0 {
+	stuck := (inv != nil && !inv.Done) || th.Atomic() > 0
+	r.partial[t] = stuck && th.Status() != interp.Done
+	if stuck || resumed || len(x.Choices) > nChoices || x.HasViolation() || x.BoundHit() != "" ||
+		th.Status() == interp.Failed || th.Status() == interp.BoundHit || x.AtomicThread() >= 0 {
 		info.opaque = true
 	}
 	if inv != nil && inv.Done && !resumed && !info.opaque {
@@ -296,7 +299,7 @@ func (r *ncRun) macro(t int32, sc *switchChooser, ch *[]choicePoint) *stepInfo {
 			}
 		}
 	}
-	sc.cur = firstChoice{}
+	sc.cur = interp.FirstChoice{}
 	return info
 }
 
@@ -308,7 +311,7 @@ func (r *ncRun) internal(c, obj int64, rec *ir.Record) bool {
 	if cb == ob && co >= oo && co < oo+rec.Size {
 		return true
 	}
-	o, ok := r.x.owner[cb]
+	o, ok := r.x.Owner(cb)
 	return ok && o == obj
 }
 
@@ -343,11 +346,11 @@ func (e *ncExplorer) independent(path []*ncNode, live *ncRun, a, b *stepInfo) *s
 	if r == nil {
 		r, sc = e.replay(path, false)
 	}
-	if r.x.finished || !r.canStep(a.t) {
+	if r.x.Finished() || !r.canStep(a.t) {
 		return nil
 	}
 	var ch []choicePoint
-	var post *Memory
+	var post *interp.Memory
 	if a.spec.UsesState() {
 		post = r.x.Memory()
 	}
@@ -362,10 +365,10 @@ func (e *ncExplorer) independent(path []*ncNode, live *ncRun, a, b *stepInfo) *s
 	lb := commspec.FromSeg(b.inv, nil)
 	la := commspec.FromSeg(a2.inv, nil)
 	if b.pre != nil {
-		lb.State = NewAbsState(b.pre, b.inv.Obj, b.rec, e.cfg)
+		lb.State = interp.NewAbsState(b.pre, b.inv.Obj, b.rec, e.cfg)
 	}
 	if post != nil {
-		la.State = NewAbsState(post, a2.inv.Obj, a2.rec, e.cfg)
+		la.State = interp.NewAbsState(post, a2.inv.Obj, a2.rec, e.cfg)
 	}
 	if !b.spec.Commute(lb, la) {
 		return nil
@@ -434,7 +437,7 @@ func exploreNCMC(ctx context.Context, t *Task) error {
 			from = n - 1
 		}
 		pruned, cached, interrupted := false, false, false
-		for !r.x.finished {
+		for !r.x.Finished() {
 			if len(path)&255 == 255 && ctx.Err() != nil {
 				// A single run can be long (many threads, no loop bound).
 				interrupted = true
@@ -442,7 +445,7 @@ func exploreNCMC(ctx context.Context, t *Task) error {
 			}
 			en := r.enabledThreads()
 			var key [2]uint64
-			useCache := e.cache != nil && r.x.violation == "" && r.x.boundHit == ""
+			useCache := e.cache != nil && !r.x.HasViolation() && r.x.BoundHit() == ""
 			if useCache {
 				key = r.x.StateHash()
 				if old, seen := e.cache[key]; seen && len(old) == 0 {
@@ -509,7 +512,7 @@ func exploreNCMC(ctx context.Context, t *Task) error {
 		if e.dpor {
 			e.races(path, from)
 			e.pendingLocks(r, path)
-			if n := len(path); !pruned && n > 0 && (r.x.violation != "" || r.x.boundHit != "") {
+			if n := len(path); !pruned && n > 0 && (r.x.HasViolation() || r.x.BoundHit() != "") {
 				// The last step ended the run while other threads could
 				// still move: it disables them, so each of them must also
 				// be tried first there (the state at a violation depends
@@ -839,23 +842,23 @@ func raceAdder(path []*ncNode, before [][]uint64, has func([]uint64, int) bool) 
 // there if it was not enabled).
 func (e *ncExplorer) pendingLocks(r *ncRun, path []*ncNode) {
 	x := r.x
-	for _, n := range x.live {
-		th := x.threads[n]
-		if th.status != Runnable || len(th.frames) == 0 || x.enabled(th) {
+	for _, n := range x.Threads() {
+		th := x.Thread(n)
+		if th.Status() != interp.Runnable || len(th.Frames()) == 0 || x.IsEnabled(th) {
 			continue
 		}
-		fr := &th.frames[len(th.frames)-1]
-		in := &fr.fn.Body[fr.pc]
+		fr := &th.Frames()[len(th.Frames())-1]
+		in := &fr.Fn().Body[fr.PC()]
 		var m int64
 		switch {
 		case in.Op == ir.ILock:
-			a, err := x.eval(fr, in.Addr)
+			a, err := x.Eval(fr, in.Addr)
 			if err != nil {
 				continue
 			}
 			m = a
-		case in.Op == ir.IWait && th.signaled:
-			m = th.waitMutex
+		case in.Op == ir.IWait && th.Signaled():
+			m = th.WaitMutex()
 		default:
 			continue
 		}

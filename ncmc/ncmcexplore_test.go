@@ -11,6 +11,7 @@ import (
 
 	"ncmc/commspec"
 	"ncmc/frontend"
+	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/memmodel"
 )
@@ -229,10 +230,10 @@ func TestCloneExecIndependent(t *testing.T) {
 	for _, name := range []string{"hashtable.cir", "union-find.cir", "set-2add-cont.cir", "counter-shb2.cir"} {
 		t.Run(name, func(t *testing.T) {
 			prog, _ := loadSpecProgram(t, filepath.Join("..", "examples", name))
-			names := NewNames(prog)
-			cfg := Config{Model: memmodel.SC(), ContinueAfterViolation: true}
+			names := interp.NewNames(prog)
+			cfg := interp.Config{Model: memmodel.SC(), ContinueAfterViolation: true}
 			// Round-robin over the enabled threads, k steps, then copy.
-			step := func(x *Execution, i int) bool {
+			step := func(x *interp.Execution, i int) bool {
 				en := x.Enabled()
 				if x.Finished() || len(en) == 0 {
 					return false
@@ -241,12 +242,12 @@ func TestCloneExecIndependent(t *testing.T) {
 				return true
 			}
 			for k := 0; k < 12; k += 3 {
-				orig := NewExecution(prog, names, cfg, firstChoice{}, false)
+				orig := interp.NewExecution(prog, names, cfg, interp.FirstChoice{}, false)
 				i := 0
 				for ; i < k && step(orig, i); i++ {
 				}
 				before := orig.StateHash()
-				cp := cloneExec(orig, firstChoice{})
+				cp := orig.Clone(interp.FirstChoice{})
 				if cp == nil {
 					t.Fatal("cloneExec returned nil")
 				}

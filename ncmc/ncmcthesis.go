@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"ncmc/commspec"
+	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/mcr"
 	"ncmc/seg"
@@ -36,7 +37,7 @@ func verifyNCMCThesis(ctx context.Context, t *Task) error {
 // Alg. 6 over the SEG of the execution being pivoted (x, tr).
 type thesisRule struct {
 	sb  *semBuilder
-	x   *Execution
+	x   *interp.Execution
 	tr  *mcr.Trace
 	sem *seg.Semantic
 	// stepOf maps an event to the step that created it.
@@ -180,11 +181,11 @@ func stepOrder(g *seg.Graph, n int, step func(i int) (t int32, flush bool, ev se
 type semBuilder struct {
 	prog  *ir.Program
 	specs map[string]*commspec.Spec
-	cfg   Config
+	cfg   interp.Config
 }
 
 func newSemBuilder(prog *ir.Program, o Options) *semBuilder {
-	b := &semBuilder{prog: prog, specs: map[string]*commspec.Spec{}, cfg: Config{Unroll: o.Unroll}}
+	b := &semBuilder{prog: prog, specs: map[string]*commspec.Spec{}, cfg: interp.Config{Unroll: o.Unroll}}
 	for _, s := range o.Specs {
 		b.specs[s.Object] = s
 	}
@@ -196,7 +197,7 @@ func newSemBuilder(prog *ir.Program, o Options) *semBuilder {
 // commute when their spec says so, with L1 states taken from x's memory just
 // before each invocation's first data access (for a coarse-locked method:
 // just after it acquired the lock), rebuilt from the graph.
-func (b *semBuilder) build(x *Execution, order []seg.EventID) (*seg.Semantic, error) {
+func (b *semBuilder) build(x *interp.Execution, order []seg.EventID) (*seg.Semantic, error) {
 	g := x.G
 	var pos map[seg.EventID]int
 	states := map[*seg.Invocation]commspec.State{}
@@ -223,7 +224,7 @@ func (b *semBuilder) build(x *Execution, order []seg.EventID) (*seg.Semantic, er
 		}
 		var st commspec.State
 		if rec := b.prog.RecordByName(inv.Type); rec != nil {
-			st = NewAbsState(memoryAt(x, pos, p), inv.Obj, rec, b.cfg)
+			st = interp.NewAbsState(memoryAt(x, pos, p), inv.Obj, rec, b.cfg)
 		}
 		states[inv] = st
 		return st
@@ -249,8 +250,8 @@ func (b *semBuilder) build(x *Execution, order []seg.EventID) (*seg.Semantic, er
 // execution order (pos): every written location holds the value of its last
 // write before p (its initial value if none). Blocks allocated later hold
 // their final contents, but nothing reachable at p points to them.
-func memoryAt(x *Execution, pos map[seg.EventID]int, p int) *Memory {
-	mem := copyMem(x.mem)
+func memoryAt(x *interp.Execution, pos map[seg.EventID]int, p int) *interp.Memory {
+	mem := x.Memory()
 	for loc, ws := range x.G.MO {
 		v := x.G.InitVal[loc]
 		for _, w := range ws {
@@ -258,17 +259,14 @@ func memoryAt(x *Execution, pos map[seg.EventID]int, p int) *Memory {
 				v = x.G.WriteValue(w, loc)
 			}
 		}
-		b, off := ir.PtrBlock(loc), ir.PtrOffset(loc)
-		if b > 0 && b < len(mem) && off < len(mem[b]) {
-			mem[b][off] = v
-		}
+		mem.Store(loc, v)
 	}
-	return &Memory{prog: x.prog, names: x.names, mem: mem}
+	return mem
 }
 
 // segKey returns the SEG key of a complete execution x under the specs of
 // o (Classes.SEG).
-func segKey(prog *ir.Program, o Options, x *Execution) (string, error) {
+func segKey(prog *ir.Program, o Options, x *interp.Execution) (string, error) {
 	order, _ := stepOrder(x.G, len(x.Log), func(i int) (int32, bool, seg.EventID) {
 		s := x.Log[i]
 		return s.Action.T, s.Action.Flush, s.Event

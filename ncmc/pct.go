@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"ncmc/interp"
 	"ncmc/memmodel"
 )
 
@@ -55,7 +56,7 @@ func newPCT(d, k int, model memmodel.Exec) *pctSched {
 		low: map[pctKey]int{}, seen: map[pctKey]bool{}, change: map[int]int{}}
 }
 
-func (p *pctSched) key(a Action) pctKey {
+func (p *pctSched) key(a interp.Action) pctKey {
 	switch {
 	case !a.Flush:
 		return pctKey{t: a.T}
@@ -100,7 +101,7 @@ func (p *pctSched) prio(e pctKey) int {
 	return math.MinInt // not reached: every enabled entity is ranked
 }
 
-func (p *pctSched) best(en []Action) Action {
+func (p *pctSched) best(en []interp.Action) interp.Action {
 	best, bp := en[0], math.MinInt
 	for _, a := range en {
 		if pr := p.prio(p.key(a)); pr > bp {
@@ -110,7 +111,7 @@ func (p *pctSched) best(en []Action) Action {
 	return best
 }
 
-func (p *pctSched) pick(x *Execution, en []Action) Action {
+func (p *pctSched) pick(x *interp.Execution, en []interp.Action) interp.Action {
 	for _, a := range en {
 		e := p.key(a)
 		if p.seen[e] {
@@ -167,6 +168,8 @@ type randomWalk struct{ rng **rand.Rand }
 
 func (r randomWalk) begin(_ int, rng *rand.Rand) { *r.rng = rng }
 
-func (r randomWalk) pick(_ *Execution, en []Action) Action { return en[(*r.rng).IntN(len(en))] }
+func (r randomWalk) pick(_ *interp.Execution, en []interp.Action) interp.Action {
+	return en[(*r.rng).IntN(len(en))]
+}
 
 func (r randomWalk) end(int) {}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"ncmc/frontend"
+	"ncmc/interp"
 	"ncmc/memmodel"
 	"ncmc/ncmc/internal/progen"
 	"ncmc/seg"
@@ -61,9 +62,9 @@ func TestGraphRacesMatchModel(t *testing.T) {
 			continue
 		}
 		for _, m := range models {
-			_, err := Enumerate(context.Background(), p, EnumOptions{Model: m.Name, Unroll: 2, MaxExecutions: 300}, func(x *Execution) bool {
+			_, err := Enumerate(context.Background(), p, EnumOptions{Model: m.Name, Unroll: 2, MaxExecutions: 300}, func(x *interp.Execution) bool {
 				graphs++
-				got := racePairs(GraphRaces(x.G, m.Name))
+				got := racePairs(interp.GraphRaces(x.G, m.Name))
 				want := modelRacePairs(t, m, x.G)
 				if got != want {
 					t.Errorf("%s, %s: GraphRaces %s, model's %s: %s\n%s", name, m.Name, got, m.Race, want, src)
@@ -85,7 +86,7 @@ func TestGraphRacesMatchModel(t *testing.T) {
 	t.Logf("%d graphs, %d with races", graphs, racy)
 }
 
-func racePairs(rs []Race) string {
+func racePairs(rs []interp.Race) string {
 	var out []string
 	for _, r := range rs {
 		a, b := r.A, r.B
@@ -111,10 +112,10 @@ func modelRacePairs(t *testing.T, m *memmodel.Model, g *seg.Graph) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rs []Race
+	var rs []interp.Race
 	dr.Each(func(i, j int) {
 		if i < j {
-			rs = append(rs, Race{A: sp.Node(i).ID, B: sp.Node(j).ID})
+			rs = append(rs, interp.Race{A: sp.Node(i).ID, B: sp.Node(j).ID})
 		}
 	})
 	return racePairs(rs)

@@ -3,6 +3,8 @@ package ncmc
 import (
 	"context"
 	"fmt"
+
+	"ncmc/interp"
 )
 
 // The reference explorer is the oracle of every faster explorer: it
@@ -50,9 +52,11 @@ func (c *dfsChooser) pick(kind, n int) int {
 }
 
 // Choose implements Chooser.
-func (c *dfsChooser) Choose(_ int32, kind ChoiceKind, n int) int { return c.pick(int(kind)+1, n) }
+func (c *dfsChooser) Choose(_ int32, kind interp.ChoiceKind, n int) int {
+	return c.pick(int(kind)+1, n)
+}
 
-func (c *dfsChooser) schedule(en []Action) Action {
+func (c *dfsChooser) schedule(en []interp.Action) interp.Action {
 	if len(en) == 1 {
 		return en[0]
 	}
@@ -98,9 +102,9 @@ func (c *replayChooser) pick(n int) int {
 	return 0
 }
 
-func (c *replayChooser) Choose(_ int32, kind ChoiceKind, n int) int { return c.pick(n) }
+func (c *replayChooser) Choose(_ int32, kind interp.ChoiceKind, n int) int { return c.pick(n) }
 
-func (c *replayChooser) schedule(en []Action) Action {
+func (c *replayChooser) schedule(en []interp.Action) interp.Action {
 	if len(en) == 1 {
 		return en[0]
 	}
@@ -111,7 +115,7 @@ func (c *replayChooser) schedule(en []Action) Action {
 // depth of the DFS path (never run itself).
 type refSnap struct {
 	depth int
-	x     *Execution
+	x     *interp.Execution
 	cells int // execSize of x
 }
 
@@ -126,7 +130,7 @@ type snapBudget struct{ cells int }
 
 // take reserves room for a copy of x: its size (execSize) and whether it
 // fits.
-func (b *snapBudget) take(x *Execution) (int, bool) {
+func (b *snapBudget) take(x *interp.Execution) (int, bool) {
 	size := execSize(x)
 	if b.cells+size > maxSnapCells {
 		return 0, false
@@ -151,24 +155,8 @@ func snapDue(snaps []refSnap, depth int) bool {
 	return depth-last >= max(1, last/32)
 }
 
-// execSize estimates what copying x costs, in cells: memory, locals, and
-// a few per thread.
-func execSize(x *Execution) int {
-	n := 0
-	for _, b := range x.mem {
-		n += len(b)
-	}
-	for _, t := range x.threads {
-		if t == nil {
-			continue
-		}
-		n += 16
-		for _, f := range t.frames {
-			n += 4 + len(f.locals)
-		}
-	}
-	return n
-}
+// execSize estimates what copying x costs, in cells (interp.Execution.Size).
+func execSize(x *interp.Execution) int { return x.Size() }
 
 // exploreReference is the reference explorer (the oracle), and with
 // Options.StateCache the stateful explorer.
@@ -179,7 +167,7 @@ func exploreReference(ctx context.Context, t *Task) error {
 	}
 	cfg := t.Config()
 	cfg.DetectRaces, cfg.UnboundedLoops = opts.Races, opts.UnboundedLoops
-	cfg.Symmetry = opts.StateCache && opts.Symmetry && !opts.Races && symmetryOK(prog)
+	cfg.Symmetry = opts.StateCache && opts.Symmetry && !opts.Races && interp.SymmetryOK(prog)
 	if opts.UnboundedLoops {
 		// Loops that make no visible step would otherwise run for ever
 		// inside one step.
@@ -210,14 +198,14 @@ func exploreReference(ctx context.Context, t *Task) error {
 			budget.release(snaps[len(snaps)-1].cells)
 			snaps = snaps[:len(snaps)-1]
 		}
-		var x *Execution
+		var x *interp.Execution
 		if len(snaps) > 0 {
 			s := snaps[len(snaps)-1]
-			x = cloneExec(s.x, ch)
+			x = s.x.Clone(ch)
 			ch.depth = s.depth
 		} else {
-			x = NewExecution(prog, names, cfg, ch, false)
-			x.checkEnd()
+			x = interp.NewExecution(prog, names, cfg, ch, false)
+			x.CheckEnd()
 		}
 		pruned, interrupted := false, false
 		for !x.Finished() {
@@ -238,7 +226,7 @@ func exploreReference(ctx context.Context, t *Task) error {
 			en := x.Enabled()
 			if snapshots && len(en) > 1 && ch.depth >= len(ch.path) && snapDue(snaps, ch.depth) {
 				if size, ok := budget.take(x); ok {
-					if c := cloneExec(x, nil); c != nil {
+					if c := x.Clone(nil); c != nil {
 						snaps = append(snaps, refSnap{depth: ch.depth, x: c, cells: size})
 					} else {
 						budget.release(size)

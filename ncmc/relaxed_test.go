@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"ncmc/frontend"
+	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/seg"
 )
@@ -138,13 +139,13 @@ func summarise(t *testing.T, p *ir.Program, opts EnumOptions, budget time.Durati
 	s := &enumSummary{graphs: map[string]map[string]bool{}, violations: map[string]bool{}}
 	ctx, cancel := context.WithTimeout(context.Background(), budget)
 	defer cancel()
-	st, err := Enumerate(ctx, p, opts, func(x *Execution) bool {
+	st, err := Enumerate(ctx, p, opts, func(x *interp.Execution) bool {
 		msg, _, _ := x.Violation()
 		switch {
 		case msg != "":
 			s.violations[msg] = true
 		case x.Complete():
-			st := FinalState(x)
+			st := interp.FinalState(x)
 			if s.graphs[st] == nil {
 				s.graphs[st] = map[string]bool{}
 			}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/memmodel"
 	"ncmc/seg"
@@ -21,7 +22,7 @@ type Task struct {
 	Model *memmodel.Model
 	// Opts are the normalized options of the stage.
 	Opts  Options
-	Names *Names
+	Names *interp.Names
 
 	col      *collector
 	ran      string // the algorithm that ran, if not the explorer's name
@@ -35,7 +36,7 @@ type Task struct {
 }
 
 type counterexample struct {
-	steps []TraceStep
+	steps []interp.TraceStep
 	graph *seg.Graph
 	pos   ir.Pos
 }
@@ -54,7 +55,7 @@ func NewTask(prog *ir.Program, opts Options) (*Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := NewNames(prog)
+	names := interp.NewNames(prog)
 	return &Task{Prog: prog, Model: model, Opts: opts, Names: names, col: newCollector(prog, names, opts)}, nil
 }
 
@@ -62,8 +63,8 @@ func NewTask(prog *ir.Program, opts Options) (*Task, error) {
 // bounds, the memory model and the rendering of outcomes (Semantic), so
 // that no explorer maps Options to Config by itself and forgets a field.
 // Explorers add what is theirs (race detection, unbounded loops, …).
-func (t *Task) Config() Config {
-	return Config{Unroll: t.Opts.Unroll, MaxSteps: t.Opts.MaxSteps, Model: t.Model, Semantic: t.Opts.Semantic, Deadline: t.deadline}
+func (t *Task) Config() interp.Config {
+	return interp.Config{Unroll: t.Opts.Unroll, MaxSteps: t.Opts.MaxSteps, Model: t.Model, Semantic: t.Opts.Semantic, Deadline: t.deadline}
 }
 
 // Budget reports whether a budget ends the search before the next
@@ -97,7 +98,7 @@ func (t *Task) StopTime(err error) { t.Stop(budgetReason(err, t.Opts), "time") }
 func (t *Task) Stopped() bool { return t.stopped != "" }
 
 // Add records a finished execution; it reports whether it was a violation.
-func (t *Task) Add(x *Execution) bool { return t.col.add(x) }
+func (t *Task) Add(x *interp.Execution) bool { return t.col.add(x) }
 
 // Progress reports running statistics (Options.Progress, at most every
 // Options.ProgressEvery); queue is the pending work.
@@ -109,7 +110,7 @@ func (t *Task) Stats() *Stats { return &t.col.stats }
 
 // Counterexample records the violating execution x (recorded with
 // tracing on) as the counterexample: its story, graph and violation site.
-func (t *Task) Counterexample(x *Execution, story []TraceStep) {
+func (t *Task) Counterexample(x *interp.Execution, story []interp.TraceStep) {
 	_, _, pos := x.Violation()
 	t.cex = &counterexample{steps: story, graph: x.G, pos: pos}
 }
@@ -149,9 +150,9 @@ func (t *Task) result(name string) *Result {
 
 // replayCounterexample replays the choice path of a violating execution
 // with tracing on and records it as the counterexample.
-func (t *Task) replayCounterexample(cfg Config, path []choicePoint) {
+func (t *Task) replayCounterexample(cfg interp.Config, path []choicePoint) {
 	rc := &replayChooser{path: path}
-	x := NewExecution(t.Prog, t.Names, cfg, rc, true)
+	x := interp.NewExecution(t.Prog, t.Names, cfg, rc, true)
 	x.Run(rc.schedule)
 	t.Counterexample(x, x.Trace)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/seg"
 )
@@ -114,9 +115,9 @@ func (o *TestOptions) normalize() error {
 	return nil
 }
 
-func (o *TestOptions) config() Config {
+func (o *TestOptions) config() interp.Config {
 	model, _ := operationalModel(o.Model)
-	return Config{Unroll: o.Unroll, MaxSteps: o.MaxSteps, Model: model, MaxThreadSteps: o.MaxThreadSteps}
+	return interp.Config{Unroll: o.Unroll, MaxSteps: o.MaxSteps, Model: model, MaxThreadSteps: o.MaxThreadSteps}
 }
 
 // PCTInfo describes the guarantee of a PCT search.
@@ -170,9 +171,9 @@ type TestResult struct {
 	FirstBugRun    int           `json:"first_bug_run,omitempty"`
 	TimeToFirstBug time.Duration `json:"-"`
 	// Hits counts violating runs (more than one only with KeepGoing).
-	Hits           int         `json:"hits"`
-	Counterexample []TraceStep `json:"counterexample,omitempty"`
-	ViolationPos   ir.Pos      `json:"-"`
+	Hits           int                `json:"hits"`
+	Counterexample []interp.TraceStep `json:"counterexample,omitempty"`
+	ViolationPos   ir.Pos             `json:"-"`
 	// Schedule reproduces the first bug with Replay.
 	Schedule *Schedule     `json:"-"`
 	Graph    *seg.Graph    `json:"-"`
@@ -278,7 +279,7 @@ func (s randomized) hunt(ctx context.Context, h *hunt) { h.runRandomized(ctx, s.
 // cbdpor and chess.
 type bounded struct {
 	name, title, doc string
-	explore          func(ctx context.Context, prog *ir.Program, names *Names, cfg Config, bound int, rec *recorder, maxExec int, visit func(*Execution) bool) boundStats
+	explore          func(ctx context.Context, prog *ir.Program, names *interp.Names, cfg interp.Config, bound int, rec *recorder, maxExec int, visit func(*interp.Execution) bool) boundStats
 }
 
 func (s bounded) Name() string { return s.name }
@@ -294,9 +295,9 @@ func (s bounded) hunt(ctx context.Context, h *hunt) { h.runBounded(ctx, s.explor
 // hunt is the shared state of one Test call.
 type hunt struct {
 	prog  *ir.Program
-	names *Names
+	names *interp.Names
 	opts  TestOptions
-	cfg   Config
+	cfg   interp.Config
 	col   *collector
 	start time.Time
 
@@ -308,7 +309,7 @@ type hunt struct {
 	firstTime time.Duration
 	hits      int
 	cex       *Schedule
-	cexTrace  []TraceStep
+	cexTrace  []interp.TraceStep
 	cexPos    ir.Pos
 	cexGraph  *seg.Graph
 
@@ -319,7 +320,7 @@ type hunt struct {
 }
 
 func newHunt(prog *ir.Program, opts TestOptions) *hunt {
-	names := NewNames(prog)
+	names := interp.NewNames(prog)
 	vopts := Options{Model: opts.Model, Progress: opts.Progress, ProgressEvery: opts.ProgressEvery}
 	return &hunt{prog: prog, names: names, opts: opts, cfg: opts.config(),
 		col: newCollector(prog, names, vopts), start: time.Now()}
@@ -327,7 +328,7 @@ func newHunt(prog *ir.Program, opts TestOptions) *hunt {
 
 // finish records a finished execution x whose steps are in h.rec; it reports
 // whether the search should stop (a bug without KeepGoing).
-func (h *hunt) finish(x *Execution, origin string) bool {
+func (h *hunt) finish(x *interp.Execution, origin string) bool {
 	if !h.col.add(x) {
 		return false
 	}
@@ -403,20 +404,20 @@ type recorder struct {
 
 type recItem struct {
 	choice bool
-	a      Action // a step (choice false)
-	t      int32  // the choosing thread (choice true)
-	kind   ChoiceKind
+	a      interp.Action // a step (choice false)
+	t      int32         // the choosing thread (choice true)
+	kind   interp.ChoiceKind
 	k, n   int
 }
 
-func (r *recorder) reset()        { r.items = r.items[:0] }
-func (r *recorder) step(a Action) { r.items = append(r.items, recItem{a: a}) }
-func (r *recorder) choose(t int32, kind ChoiceKind, k, n int) {
+func (r *recorder) reset()               { r.items = r.items[:0] }
+func (r *recorder) step(a interp.Action) { r.items = append(r.items, recItem{a: a}) }
+func (r *recorder) choose(t int32, kind interp.ChoiceKind, k, n int) {
 	r.items = append(r.items, recItem{choice: true, t: t, kind: kind, k: k, n: n})
 }
 
 // schedule turns the recorded items into a Schedule.
-func (r *recorder) schedule(h *hunt, x *Execution, origin string) *Schedule {
+func (r *recorder) schedule(h *hunt, x *interp.Execution, origin string) *Schedule {
 	s := &Schedule{Program: h.prog.File, Model: h.opts.Model, Unroll: h.cfg.Unroll,
 		MaxSteps: h.cfg.MaxSteps, MaxThreadSteps: h.cfg.MaxThreadSteps, Origin: origin,
 		Result: outcomeLine(x)}
@@ -436,11 +437,11 @@ func (r *recorder) schedule(h *hunt, x *Execution, origin string) *Schedule {
 
 // recChooser records the choices another chooser makes.
 type recChooser struct {
-	inner Chooser
+	inner interp.Chooser
 	rec   *recorder
 }
 
-func (c recChooser) Choose(t int32, kind ChoiceKind, n int) int {
+func (c recChooser) Choose(t int32, kind interp.ChoiceKind, n int) int {
 	k := c.inner.Choose(t, kind, n)
 	c.rec.choose(t, kind, k, n)
 	return k
@@ -449,14 +450,14 @@ func (c recChooser) Choose(t int32, kind ChoiceKind, n int) int {
 // randChooser resolves choices uniformly at random.
 type randChooser struct{ rng *rand.Rand }
 
-func (c *randChooser) Choose(_ int32, _ ChoiceKind, n int) int { return c.rng.IntN(n) }
+func (c *randChooser) Choose(_ int32, _ interp.ChoiceKind, n int) int { return c.rng.IntN(n) }
 
 // runSched is a randomized scheduler: one run at a time.
 type runSched interface {
 	// begin starts run number run (0-based) with its own random source.
 	begin(run int, rng *rand.Rand)
 	// pick chooses among the enabled actions of x (len(en) >= 1).
-	pick(x *Execution, en []Action) Action
+	pick(x *interp.Execution, en []interp.Action) interp.Action
 	// end is told how many steps the run took.
 	end(steps int)
 }
@@ -466,7 +467,7 @@ func (h *hunt) runRandomized(ctx context.Context, pct bool) {
 	var s runSched
 	var p *pctSched
 	if pct {
-		p = newPCT(h.opts.Depth, h.opts.Steps, h.cfg.exec())
+		p = newPCT(h.opts.Depth, h.opts.Steps, h.cfg.Exec())
 		s = p
 	} else {
 		s = randomWalk{rng: new(*rand.Rand)}
@@ -479,8 +480,8 @@ func (h *hunt) runRandomized(ctx context.Context, pct bool) {
 		s.begin(run, rng)
 		h.rec.reset()
 		ch := recChooser{inner: &randChooser{rng: rng}, rec: &h.rec}
-		x := NewExecution(h.prog, h.names, h.cfg, ch, false)
-		x.Run(func(en []Action) Action {
+		x := interp.NewExecution(h.prog, h.names, h.cfg, ch, false)
+		x.Run(func(en []interp.Action) interp.Action {
 			a := en[0]
 			if len(en) > 1 {
 				a = s.pick(x, en)
@@ -520,7 +521,7 @@ func pctGuarantee(pi *PCTInfo, found bool) string {
 }
 
 // outcomeLine summarises how an execution ended, for Schedule.Result.
-func outcomeLine(x *Execution) string {
+func outcomeLine(x *interp.Execution) string {
 	if msg, _, pos := x.Violation(); msg != "" {
 		if pos.IsValid() {
 			return fmt.Sprintf("violation at line %d: %s", pos.Line, msg)
@@ -531,9 +532,9 @@ func outcomeLine(x *Execution) string {
 	case x.BoundHit() != "":
 		return "bound hit: " + x.BoundHit()
 	case x.Blocked():
-		return "blocked: " + FinalState(x)
+		return "blocked: " + interp.FinalState(x)
 	case x.Complete():
-		return "complete: " + FinalState(x)
+		return "complete: " + interp.FinalState(x)
 	}
 	return "unfinished"
 }
@@ -550,7 +551,7 @@ func missProb(p float64, m int) float64 {
 }
 
 // joinNames renders enabled actions for error messages.
-func actionNames(names *Names, en []Action) string {
+func actionNames(names *interp.Names, en []interp.Action) string {
 	var s []string
 	for _, a := range en {
 		s = append(s, SchedStep{Thread: names.ThreadName(a.T), Flush: a.Flush, Loc: flushLoc(names, a)}.String())
@@ -558,7 +559,7 @@ func actionNames(names *Names, en []Action) string {
 	return strings.Join(s, " ")
 }
 
-func flushLoc(names *Names, a Action) string {
+func flushLoc(names *interp.Names, a interp.Action) string {
 	if !a.Flush {
 		return ""
 	}

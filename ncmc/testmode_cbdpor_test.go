@@ -13,20 +13,21 @@ import (
 	"time"
 
 	"ncmc/frontend"
+	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/ncmc/internal/progen"
 )
 
 // classSet explores prog with cbdpor or chess at bound b and returns the
 // classes seen (see classKey) and the exploration's statistics.
-func classSet(prog *ir.Program, names *Names, strategy string, b, maxExec int) (map[string]int, boundStats) {
-	cfg := Config{Unroll: DefaultUnroll, MaxSteps: DefaultMaxSteps, MaxThreadSteps: DefaultMaxThreadSteps}
+func classSet(prog *ir.Program, names *interp.Names, strategy string, b, maxExec int) (map[string]int, boundStats) {
+	cfg := interp.Config{Unroll: DefaultUnroll, MaxSteps: DefaultMaxSteps, MaxThreadSteps: DefaultMaxThreadSteps}
 	keys := map[string]int{}
 	explore := exploreCBDPOR
 	if strategy == StrategyCHESS {
 		explore = exploreCHESS
 	}
-	st := explore(context.Background(), prog, names, cfg, b, nil, maxExec, func(x *Execution) bool {
+	st := explore(context.Background(), prog, names, cfg, b, nil, maxExec, func(x *interp.Execution) bool {
 		keys[classKey(x)]++
 		return false
 	})
@@ -118,7 +119,7 @@ func TestCBDPORMatchesCHESS(t *testing.T) {
 		if err != nil {
 			t.Fatalf("program %d does not compile: %v\n%s", i, err, src)
 		}
-		names := NewNames(prog)
+		names := interp.NewNames(prog)
 		chess3, st3 := classSet(prog, names, StrategyCHESS, 3, maxExec)
 		if !st3.complete {
 			skipped++
@@ -192,7 +193,7 @@ func TestCBDPORNegativeControls(t *testing.T) {
 		{"classic sleep sets", cbVariant{classicSleep: true}},
 		{"mark after the racing step", cbVariant{markAfter: true}},
 	}
-	cfg := Config{Unroll: DefaultUnroll, MaxSteps: DefaultMaxSteps, MaxThreadSteps: DefaultMaxThreadSteps}
+	cfg := interp.Config{Unroll: DefaultUnroll, MaxSteps: DefaultMaxSteps, MaxThreadSteps: DefaultMaxThreadSteps}
 	const n = 120
 	missed := make([]int, len(variants))
 	programs := make([]int, len(variants))
@@ -202,7 +203,7 @@ func TestCBDPORNegativeControls(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		names := NewNames(prog)
+		names := interp.NewNames(prog)
 		bad := make([]bool, len(variants))
 		for b := 0; b <= 3; b++ {
 			chess, st := classSet(prog, names, StrategyCHESS, b, 20000)
@@ -211,7 +212,7 @@ func TestCBDPORNegativeControls(t *testing.T) {
 			}
 			for vi, v := range variants {
 				keys := map[string]int{}
-				exploreCBDPORVariant(context.Background(), prog, names, cfg, b, nil, 0, func(x *Execution) bool {
+				exploreCBDPORVariant(context.Background(), prog, names, cfg, b, nil, 0, func(x *interp.Execution) bool {
 					keys[classKey(x)]++
 					return false
 				}, v.v)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/seg"
 )
@@ -16,7 +17,7 @@ import (
 // scheduling point with the allowed alternatives, or a choice.
 type chessPoint struct {
 	choice bool
-	kind   ChoiceKind
+	kind   interp.ChoiceKind
 	n      int   // enabled actions, or choice alternatives
 	alts   []int // scheduling point: indices into the enabled actions within the bound
 	i      int   // position in alts (scheduling) or the alternative (choice)
@@ -28,7 +29,7 @@ type chessSearch struct {
 	err   error
 }
 
-func (c *chessSearch) Choose(_ int32, kind ChoiceKind, n int) int {
+func (c *chessSearch) Choose(_ int32, kind interp.ChoiceKind, n int) int {
 	if c.depth < len(c.path) {
 		pt := &c.path[c.depth]
 		if !pt.choice || pt.n != n || pt.kind != kind {
@@ -52,10 +53,10 @@ func (c *chessSearch) Choose(_ int32, kind ChoiceKind, n int) int {
 // bound, the oracle for CB-DPOR. visit is called for every finished
 // execution and returns true to stop. SC only (store-buffer flushes would
 // need their own preemption rule).
-func exploreCHESS(ctx context.Context, prog *ir.Program, names *Names, cfg Config, bound int, rec *recorder, maxExec int, visit func(*Execution) bool) boundStats {
+func exploreCHESS(ctx context.Context, prog *ir.Program, names *interp.Names, cfg interp.Config, bound int, rec *recorder, maxExec int, visit func(*interp.Execution) bool) boundStats {
 	c := &chessSearch{}
 	var st boundStats
-	var chooser Chooser = c
+	var chooser interp.Chooser = c
 	if rec != nil {
 		chooser = recChooser{inner: c, rec: rec}
 	}
@@ -67,12 +68,12 @@ func exploreCHESS(ctx context.Context, prog *ir.Program, names *Names, cfg Confi
 			rec.reset()
 		}
 		c.depth = 0
-		x := NewExecution(prog, names, cfg, chooser, false)
-		x.checkEnd()
+		x := interp.NewExecution(prog, names, cfg, chooser, false)
+		x.CheckEnd()
 		p, last := 0, int32(-1)
 		for !x.Finished() && c.err == nil {
 			en := x.Enabled()
-			lastEn := last >= 0 && slices.ContainsFunc(en, func(a Action) bool { return a.T == last })
+			lastEn := last >= 0 && slices.ContainsFunc(en, func(a interp.Action) bool { return a.T == last })
 			var idx int
 			if c.depth < len(c.path) {
 				pt := &c.path[c.depth]
@@ -148,7 +149,7 @@ func exploreCHESS(ctx context.Context, prog *ir.Program, names *Names, cfg Confi
 // location. Executions that differ only in the order of independent steps
 // have the same key. Locations are rendered by name, so keys are comparable
 // across explorations.
-func classKey(x *Execution) string {
+func classKey(x *interp.Execution) string {
 	msg, kind, pos := x.Violation()
 	if msg != "" && kind != "deadlock" {
 		return "violation|" + kind + "|" + msg + "|" + strconv.Itoa(pos.Line)
@@ -169,7 +170,7 @@ func classKey(x *Execution) string {
 	loc := func(b []byte, l int64) []byte {
 		n, ok := locName[l]
 		if !ok {
-			n = x.names.LocName(l)
+			n = x.Names().LocName(l)
 			locName[l] = n
 		}
 		return append(b, n...)
@@ -229,7 +230,7 @@ func classKey(x *Execution) string {
 }
 
 // runBounded runs cbdpor or chess by iterative deepening over the bound.
-func (h *hunt) runBounded(ctx context.Context, explore func(context.Context, *ir.Program, *Names, Config, int, *recorder, int, func(*Execution) bool) boundStats, name string) {
+func (h *hunt) runBounded(ctx context.Context, explore func(context.Context, *ir.Program, *interp.Names, interp.Config, int, *recorder, int, func(*interp.Execution) bool) boundStats, name string) {
 	done := -1 // the largest completed bound
 	exhaustive := false
 	for b := 0; b <= h.opts.Preemptions; b++ {
@@ -248,7 +249,7 @@ func (h *hunt) runBounded(ctx context.Context, explore func(context.Context, *ir
 		}
 		classes := map[string]struct{}{}
 		bugBefore := h.cex != nil
-		st := explore(ctx, h.prog, h.names, h.cfg, b, &h.rec, maxExec, func(x *Execution) bool {
+		st := explore(ctx, h.prog, h.names, h.cfg, b, &h.rec, maxExec, func(x *interp.Execution) bool {
 			classes[classKey(x)] = struct{}{}
 			origin := fmt.Sprintf("%s bound=%d execution=%d", h.opts.Strategy, b, h.col.stats.Executions+1)
 			stop := h.finish(x, origin)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/seg"
 )
@@ -44,7 +45,7 @@ type SchedStep struct {
 	Flush  bool   // a store-buffer flush of Thread to Loc
 	Loc    string
 	Choice bool // a choice made by Thread: alternative K of N, of Kind
-	Kind   ChoiceKind
+	Kind   interp.ChoiceKind
 	K, N   int
 }
 
@@ -52,7 +53,7 @@ func (s SchedStep) String() string {
 	switch {
 	case s.Choice:
 		kind := "nondet"
-		if s.Kind == ChooseWaiter {
+		if s.Kind == interp.ChooseWaiter {
 			kind = "waiter"
 		}
 		return fmt.Sprintf("t%s:%s=%d/%d", s.Thread, kind, s.K, s.N)
@@ -191,7 +192,7 @@ func parseSchedStep(tok string) (SchedStep, error) {
 		}
 		st.Choice, st.K, st.N = true, k, n
 		if key == "waiter" {
-			st.Kind = ChooseWaiter
+			st.Kind = interp.ChooseWaiter
 		}
 		return st, nil
 	}
@@ -207,7 +208,7 @@ type ReplayResult struct {
 	Kind      string
 	Pos       ir.Pos
 	BoundHit  string
-	Trace     []TraceStep
+	Trace     []interp.TraceStep
 	Graph     *seg.Graph
 	Steps     int
 }
@@ -215,7 +216,7 @@ type ReplayResult struct {
 // scheduleReplayer feeds a Schedule to an execution and checks every token.
 type scheduleReplayer struct {
 	s     *Schedule
-	names *Names
+	names *interp.Names
 	i     int
 	err   error
 }
@@ -226,7 +227,7 @@ func (r *scheduleReplayer) fail(format string, args ...any) {
 	}
 }
 
-func (r *scheduleReplayer) Choose(t int32, kind ChoiceKind, n int) int {
+func (r *scheduleReplayer) Choose(t int32, kind interp.ChoiceKind, n int) int {
 	if r.err != nil {
 		return 0
 	}
@@ -245,15 +246,15 @@ func (r *scheduleReplayer) Choose(t int32, kind ChoiceKind, n int) int {
 	return st.K
 }
 
-func (r *scheduleReplayer) pick(en []Action) (Action, bool) {
+func (r *scheduleReplayer) pick(en []interp.Action) (interp.Action, bool) {
 	if r.i >= len(r.s.Steps) {
 		r.fail("the schedule has ended but the execution goes on (enabled: %s)", actionNames(r.names, en))
-		return Action{}, false
+		return interp.Action{}, false
 	}
 	st := r.s.Steps[r.i]
 	if st.Choice {
 		r.fail("the schedule says %s, but the execution is at a scheduling point (enabled: %s)", st, actionNames(r.names, en))
-		return Action{}, false
+		return interp.Action{}, false
 	}
 	for _, a := range en {
 		if r.names.ThreadName(a.T) == st.Thread && a.Flush == st.Flush && (!a.Flush || r.names.LocName(a.Loc) == st.Loc) {
@@ -262,7 +263,7 @@ func (r *scheduleReplayer) pick(en []Action) (Action, bool) {
 		}
 	}
 	r.fail("%s is not enabled (enabled: %s)", st, actionNames(r.names, en))
-	return Action{}, false
+	return interp.Action{}, false
 }
 
 // Replay re-runs prog along s, checking that every token is possible when it
@@ -277,14 +278,14 @@ func Replay(prog *ir.Program, s *Schedule) (*ReplayResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := Config{Unroll: s.Unroll, MaxSteps: s.MaxSteps, Model: model, MaxThreadSteps: s.MaxThreadSteps}
+	cfg := interp.Config{Unroll: s.Unroll, MaxSteps: s.MaxSteps, Model: model, MaxThreadSteps: s.MaxThreadSteps}
 	if cfg.Unroll == 0 {
 		cfg.Unroll = DefaultUnroll
 	}
-	names := NewNames(prog)
+	names := interp.NewNames(prog)
 	r := &scheduleReplayer{s: s, names: names}
-	x := NewExecution(prog, names, cfg, r, true)
-	x.checkEnd()
+	x := interp.NewExecution(prog, names, cfg, r, true)
+	x.CheckEnd()
 	for !x.Finished() && r.err == nil {
 		a, ok := r.pick(x.Enabled())
 		if !ok {

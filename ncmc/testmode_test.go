@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"ncmc/frontend"
+	"ncmc/interp"
 	"ncmc/ir"
 )
 
@@ -276,10 +277,10 @@ func TestCBDPORIterativeDeepening(t *testing.T) {
 // thread that could still move).
 func preemptionsOf(t *testing.T, prog *ir.Program, s *Schedule) int {
 	t.Helper()
-	names := NewNames(prog)
+	names := interp.NewNames(prog)
 	r := &scheduleReplayer{s: s, names: names}
-	x := NewExecution(prog, names, Config{Unroll: s.Unroll, MaxSteps: s.MaxSteps, MaxThreadSteps: s.MaxThreadSteps}, r, false)
-	x.checkEnd()
+	x := interp.NewExecution(prog, names, interp.Config{Unroll: s.Unroll, MaxSteps: s.MaxSteps, MaxThreadSteps: s.MaxThreadSteps}, r, false)
+	x.CheckEnd()
 	last, n := int32(-1), 0
 	for !x.Finished() && r.err == nil {
 		en := x.Enabled()

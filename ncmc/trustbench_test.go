@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"ncmc/frontend"
+	"ncmc/interp"
 	"ncmc/memmodel"
 )
 
@@ -25,15 +26,15 @@ func BenchmarkTrustFile(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	names := NewNames(p)
+	names := interp.NewNames(p)
 	m, err := memmodel.Lookup(model)
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := Config{Unroll: 20, MaxSteps: DefaultMaxSteps, Model: m}
+	cfg := interp.Config{Unroll: 20, MaxSteps: DefaultMaxSteps, Model: m}
 	for i := 0; i < b.N; i++ {
 		execs := 0
-		_, st, err := runTrust(context.Background(), p, names, cfg, model, func(*Execution) bool { execs++; return true }, nil)
+		_, st, err := runTrust(context.Background(), p, names, cfg, model, func(*interp.Execution) bool { execs++; return true }, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

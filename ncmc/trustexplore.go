@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"ncmc/explore/trust"
+	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/memmodel"
 	"ncmc/race"
@@ -25,11 +26,11 @@ import (
 // spawn, join and thread end. The explorer pushes the alternatives (other
 // writes to read from, other coherence placements, backward revisits) on
 // its worklist. The interface to the interpreter is the relaxed hooks
-// begin, end, filter and access (relaxed.go), which delegate here.
+// Begin, End, Filter and Access (interp.GraphDriver, interp/relaxed.go).
 
 // trustGlue connects one Execution to the explorer.
 type trustGlue struct {
-	r       *relaxed
+	x       *interp.Execution
 	ex      *trust.Explorer
 	model   string        // "ra" or "rc11"
 	seen    []int         // per thread, x.G events accounted for
@@ -58,15 +59,15 @@ func trustSupported(prog *ir.Program) string {
 	return ""
 }
 
-func (tg *trustGlue) begin() { tg.added = tg.added[:0] }
+func (tg *trustGlue) Begin() { tg.added = tg.added[:0] }
 
 // filter schedules, while the graph has events left to replay, the
 // enabled thread whose next event was added first (so that, as when the
 // events were added, a thread runs only after what it depends on: a heap
 // block is allocated before another thread uses the pointer it read), else
 // the lowest enabled thread.
-func (tg *trustGlue) filter(en []Action) []Action {
-	x := tg.r.x
+func (tg *trustGlue) Filter(en []interp.Action) []interp.Action {
+	x := tg.x
 	best, bestStamp := -1, int32(0)
 	for i, a := range en {
 		if n := len(x.G.Threads[a.T]); !a.Flush && n < tg.ex.Len(a.T) {
@@ -87,12 +88,12 @@ func (tg *trustGlue) filter(en []Action) []Action {
 // run drives x to its end, scheduling as filter does without building the
 // list of enabled actions.
 func (tg *trustGlue) run() {
-	x := tg.r.x
-	x.checkEnd()
-	for !x.finished {
+	x := tg.x
+	x.CheckEnd()
+	for !x.Finished() {
 		best, bestStamp, first := int32(-1), int32(0), int32(-1)
-		for _, n := range x.live {
-			if !x.enabled(x.threads[n]) {
+		for _, n := range x.Threads() {
+			if !x.IsEnabled(x.Thread(n)) {
 				continue
 			}
 			if first < 0 {
@@ -110,7 +111,7 @@ func (tg *trustGlue) run() {
 		if best < 0 {
 			return // checkEnd finished the execution
 		}
-		x.Step(Action{T: best})
+		x.Step(interp.Action{T: best})
 	}
 }
 
@@ -120,7 +121,7 @@ func (tg *trustGlue) fail(msg string) {
 	if tg.err == nil {
 		tg.err = fmt.Errorf("internal error: trust explorer: %s", msg)
 	}
-	tg.r.prune()
+	tg.x.Prune()
 }
 
 // setCell makes loc's memory cell hold the value of its coherence-latest write.
@@ -128,26 +129,25 @@ func (tg *trustGlue) setCell(c *int64, loc int64) {
 	g := tg.ex.Graph()
 	co := g.CO(loc)
 	if len(co) == 0 {
-		*c = tg.r.x.G.InitVal[loc]
+		*c = tg.x.G.InitVal[loc]
 		return
 	}
 	*c = g.Label(co[len(co)-1]).WVal
 }
 
 // access runs a load, store, RMW or CAS.
-func (tg *trustGlue) access(t *thread, fr *frame, in *ir.Instr, addr int64, c *int64) bool {
-	r := tg.r
-	x := r.x
+func (tg *trustGlue) Access(t *interp.Thread, fr *interp.Frame, in *ir.Instr, addr int64, c *int64) bool {
+	x := tg.x
 	g := x.G
 	pos := in.Pos
-	col := x.collecting
+	col := x.Collecting()
 	loc := ""
 	if col {
-		loc = x.names.LocName(addr)
+		loc = x.Names().LocName(addr)
 	}
 	switch in.Op {
 	case ir.ILoad:
-		id := x.event(t, seg.Event{Kind: seg.KRead, Loc: addr, Order: in.Order, Pos: pos})
+		id := x.AddEvent(t, seg.Event{Kind: seg.KRead, Loc: addr, Order: in.Order, Pos: pos})
 		e := g.Event(id)
 		var lab trust.Label
 		if tg.replaying(id.T, id.I) {
@@ -159,23 +159,23 @@ func (tg *trustGlue) access(t *thread, fr *frame, in *ir.Instr, addr int64, c *i
 		} else {
 			var ok bool
 			if lab, ok = tg.ex.AddRead(id.T, addr, in.Order, nil); !ok {
-				r.prune()
+				x.Prune()
 				return true
 			}
 			tg.added = append(tg.added, id)
 		}
 		e.RVal = lab.RVal
-		fr.locals[in.Dst] = e.RVal
+		fr.Locals()[in.Dst] = e.RVal
 		if col {
-			x.noteAt(t, pos, fmt.Sprintf("reads %s = %s", loc, x.val(t, e.RVal, localType(fr, in.Dst))))
+			x.NoteAt(t, pos, fmt.Sprintf("reads %s = %s", loc, x.FormatValue(t, e.RVal, interp.LocalType(fr, in.Dst))))
 		}
 	case ir.IStore:
-		v, err := x.eval(fr, in.A)
+		v, err := x.Eval(fr, in.A)
 		if err != nil {
-			x.rt(t, pos, err)
+			x.RuntimeError(t, pos, err)
 			return true
 		}
-		id := g.AppendNoMO(seg.Event{ID: seg.EventID{T: t.num}, Kind: seg.KWrite, Loc: addr, WVal: v, Order: in.Order, Pos: pos})
+		id := g.AppendNoMO(seg.Event{ID: seg.EventID{T: t.Num()}, Kind: seg.KWrite, Loc: addr, WVal: v, Order: in.Order, Pos: pos})
 		if tg.replaying(id.T, id.I) {
 			if l := tg.ex.Event(id.T, int(id.I)); l.Kind != trust.Write || l.Loc != addr || l.WVal != v {
 				tg.fail(fmt.Sprintf("replay of %v: the graph has another event", id))
@@ -183,29 +183,29 @@ func (tg *trustGlue) access(t *thread, fr *frame, in *ir.Instr, addr int64, c *i
 			}
 		} else {
 			if !tg.ex.AddWrite(id.T, addr, in.Order, v) {
-				r.prune()
+				x.Prune()
 				return true
 			}
 			tg.added = append(tg.added, id)
 		}
 		tg.setCell(c, addr)
 		if col {
-			x.noteAt(t, pos, fmt.Sprintf("writes %s = %s", loc, x.val(t, v, in.A.Type)))
+			x.NoteAt(t, pos, fmt.Sprintf("writes %s = %s", loc, x.FormatValue(t, v, in.A.Type)))
 		}
 	case ir.IRMW, ir.ICAS:
 		var arg, des int64
-		var err *rtError
-		if arg, err = x.eval(fr, in.A); err != nil {
-			x.rt(t, pos, err)
+		var err *interp.RuntimeError
+		if arg, err = x.Eval(fr, in.A); err != nil {
+			x.RuntimeError(t, pos, err)
 			return true
 		}
 		if in.Op == ir.ICAS {
-			if des, err = x.eval(fr, in.B); err != nil {
-				x.rt(t, pos, err)
+			if des, err = x.Eval(fr, in.B); err != nil {
+				x.RuntimeError(t, pos, err)
 				return true
 			}
 		}
-		id := x.event(t, seg.Event{Kind: seg.KRead, Loc: addr, Order: in.Order, Pos: pos})
+		id := x.AddEvent(t, seg.Event{Kind: seg.KRead, Loc: addr, Order: in.Order, Pos: pos})
 		e := g.Event(id)
 		var lab trust.Label
 		if tg.replaying(id.T, id.I) {
@@ -218,7 +218,7 @@ func (tg *trustGlue) access(t *thread, fr *frame, in *ir.Instr, addr int64, c *i
 			var ok bool
 			lab, ok = tg.ex.AddRead(id.T, addr, in.Order, &trust.Excl{CAS: in.Op == ir.ICAS, Expected: arg, FailOrder: in.FailOrder, Order: in.Order})
 			if !ok {
-				r.prune()
+				x.Prune()
 				return true
 			}
 			tg.added = append(tg.added, id)
@@ -234,7 +234,7 @@ func (tg *trustGlue) access(t *thread, fr *frame, in *ir.Instr, addr int64, c *i
 			}
 			if !lab.HasW {
 				if !tg.ex.CompleteRMW(id.T, int(id.I), e.WVal) {
-					r.prune()
+					x.Prune()
 					return true
 				}
 			} else if lab.WVal != e.WVal {
@@ -246,19 +246,19 @@ func (tg *trustGlue) access(t *thread, fr *frame, in *ir.Instr, addr int64, c *i
 			e.Kind, e.Order = seg.KRead, in.FailOrder
 		}
 		if in.Dst >= 0 {
-			fr.locals[in.Dst] = old
+			fr.Locals()[in.Dst] = old
 		}
 		if in.Dst2 >= 0 {
-			fr.locals[in.Dst2] = b2i(e.Kind == seg.KRMW)
+			fr.Locals()[in.Dst2] = b2i(e.Kind == seg.KRMW)
 		}
 		switch {
 		case !col:
 		case in.Op == ir.IRMW:
-			x.noteAt(t, pos, fmt.Sprintf("%s on %s: %d -> %d", in.RMW, loc, old, e.WVal))
+			x.NoteAt(t, pos, fmt.Sprintf("%s on %s: %d -> %d", in.RMW, loc, old, e.WVal))
 		case e.Kind == seg.KRMW:
-			x.noteAt(t, pos, fmt.Sprintf("cas on %s succeeds: %d -> %d", loc, old, des))
+			x.NoteAt(t, pos, fmt.Sprintf("cas on %s succeeds: %d -> %d", loc, old, des))
 		default:
-			x.noteAt(t, pos, fmt.Sprintf("cas on %s fails: reads %d, expected %d", loc, old, arg))
+			x.NoteAt(t, pos, fmt.Sprintf("cas on %s fails: reads %d, expected %d", loc, old, arg))
 		}
 	default:
 		return false
@@ -269,13 +269,12 @@ func (tg *trustGlue) access(t *thread, fr *frame, in *ir.Instr, addr int64, c *i
 // end accounts for the events the step added besides accesses (fences,
 // spawns, joins, thread ends …) and looks for data races of the new
 // accesses.
-func (tg *trustGlue) end(tn int32) {
-	r := tg.r
-	x := r.x
-	if r.pruned || !tg.sync(tn) {
+func (tg *trustGlue) End(tn int32) {
+	x := tg.x
+	if x.Pruned() || !tg.sync(tn) {
 		return
 	}
-	if x.cfg.Races == RacesRecord {
+	if x.Config().Races == interp.RacesRecord {
 		tg.added = tg.added[:0]
 		return // finish lists the races of the whole graph
 	}
@@ -304,8 +303,7 @@ func (tg *trustGlue) end(tn int32) {
 // the threads it spawned): a step adds events only to its own thread and
 // to the threads it creates. It returns false if the execution was pruned.
 func (tg *trustGlue) sync(ti int32) bool {
-	r := tg.r
-	x := r.x
+	x := tg.x
 	for len(tg.seen) <= int(ti) {
 		tg.seen = append(tg.seen, 0)
 	}
@@ -339,7 +337,7 @@ func (tg *trustGlue) sync(ti int32) bool {
 			ok = tg.ex.AddOther(id.T, trust.Other, 0, 0, uint8(e.Kind))
 		}
 		if !ok {
-			r.prune()
+			x.Prune()
 			return false
 		}
 		if e.Kind == seg.KSpawn {
@@ -359,33 +357,21 @@ func (tg *trustGlue) sync(ti int32) bool {
 // race records or reports the data race of events id and b; true if it
 // ended the execution.
 func (tg *trustGlue) race(id, b seg.EventID) bool {
-	r := tg.r
-	x := r.x
+	x := tg.x
 	{
 		a, bb := id, b
 		if bb.T < a.T || (bb.T == a.T && bb.I < a.I) {
 			a, bb = bb, a
 		}
 		ea, eb := x.G.Event(a), x.G.Event(bb)
-		rc := Race{A: a, B: bb, Loc: ea.Loc, Msg: race.Msg(x.G, tg.model, ea, eb)}
-		if x.cfg.Races == RacesRecord {
-			key := [2]seg.EventID{a, bb}
-			if r.seen == nil {
-				r.seen = map[[2]seg.EventID]bool{}
-			}
-			if !r.seen[key] {
-				r.seen[key] = true
-				r.races = append(r.races, rc)
-			}
+		rc := interp.Race{A: a, B: bb, Loc: ea.Loc, Msg: race.Msg(x.G, tg.model, ea, eb)}
+		if x.Config().Races == interp.RacesRecord {
+			x.RecordRace(rc)
 			return false
 		}
 		// the other threads run on (as after an assertion failure, see
 		// runTrust): their later writes may revisit earlier reads
-		if x.violation == "" {
-			x.violation, x.violKind, x.violPos = rc.Msg, "data-race", x.G.Event(id).Pos
-			x.violState, x.violTrace = FinalState(x), len(x.Trace)
-			x.note(nil, rc.Msg)
-		}
+		x.ReportViolation("data-race", rc.Msg, x.G.Event(id).Pos)
 		return true
 	}
 }
@@ -395,10 +381,10 @@ func (tg *trustGlue) race(id, b seg.EventID) bool {
 // graph restored from the worklist replays events whose races an earlier
 // execution found).
 func (tg *trustGlue) finish() {
-	x := tg.r.x
+	x := tg.x
 	g := tg.ex.Graph()
-	if x.cfg.Races == RacesRecord && !tg.r.pruned {
-		tg.r.races, tg.r.seen = nil, nil
+	if x.Config().Races == interp.RacesRecord && !tg.x.Pruned() {
+		x.ClearRaces()
 		for t := range x.G.Threads {
 			for i := range x.G.Threads[t] {
 				id := seg.EventID{T: int32(t), I: int32(i)}
@@ -454,14 +440,14 @@ func trustModel(model string) trust.Model {
 // calling visit with every execution that ended and was not pruned, and
 // save, when visit asks for it, the graph to replay as a counterexample.
 // It stops when visit returns false or ctx ends (the reason is returned).
-func runTrust(ctx context.Context, prog *ir.Program, names *Names, cfg Config, model string,
-	visit func(x *Execution) bool, progress func(pending int)) (stopped string, st trust.Stats, err error) {
+func runTrust(ctx context.Context, prog *ir.Program, names *interp.Names, cfg interp.Config, model string,
+	visit func(x *interp.Execution) bool, progress func(pending int)) (stopped string, st trust.Stats, err error) {
 	// after a violation the other threads run on: the writes they add
 	// backward-revisit the reads before the violation, whose other
 	// graphs may not violate (TruSt explores a graph's alternatives only
 	// through the events added after it)
 	cfg.ContinueAfterViolation = true
-	var cur *Execution
+	var cur *interp.Execution
 	ex := trust.New(trustModel(model), func(loc int64) int64 { return cur.G.InitVal[loc] })
 	for ex.Next() {
 		if e := ctx.Err(); e != nil {
@@ -487,8 +473,8 @@ func runTrust(ctx context.Context, prog *ir.Program, names *Names, cfg Config, m
 	return "", ex.Stats, nil
 }
 
-func newTrustExecution(prog *ir.Program, names *Names, cfg Config, ex *trust.Explorer, model string, trace bool) (*Execution, *trustGlue) {
-	x := NewExecution(prog, names, cfg, nil, trace)
+func newTrustExecution(prog *ir.Program, names *interp.Names, cfg interp.Config, ex *trust.Explorer, model string, trace bool) (*interp.Execution, *trustGlue) {
+	x := interp.NewExecution(prog, names, cfg, nil, trace)
 	if len(x.G.Threads) > 0 && len(x.G.Threads[0]) == 0 {
 		x.G.Threads[0] = make([]seg.Event, 0, ex.Len(0)+4)
 	}
@@ -497,14 +483,14 @@ func newTrustExecution(prog *ir.Program, names *Names, cfg Config, ex *trust.Exp
 		for t := 0; t < g.Threads(); t++ {
 			n += g.Len(int32(t))
 		}
-		x.Log = make([]StepInfo, 0, n) // about one step per event
+		x.Log = make([]interp.StepInfo, 0, n) // about one step per event
 	}
-	tg := &trustGlue{r: x.rx, ex: ex, model: model}
+	tg := &trustGlue{x: x, ex: ex, model: model}
 	tg.fresh = trust.InitRef
 	if f, ok := ex.Fresh(); ok {
 		tg.fresh = f
 	}
-	x.rx.tr = tg
+	x.SetGraphDriver(tg)
 	return x, tg
 }
 
@@ -517,21 +503,21 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 	if err := checkGraphProgram(prog); err != nil {
 		return nil, err
 	}
-	names := NewNames(prog)
+	names := interp.NewNames(prog)
 	col := newCollector(prog, names, opts)
-	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model}
+	cfg := interp.Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model}
 	if d, ok := ctx.Deadline(); ok {
 		cfg.Deadline = d
 	}
 	var cex *trust.Snapshot
 	stopKind := ""
-	visit := func(x *Execution) bool {
+	visit := func(x *interp.Execution) bool {
 		if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
 			stopKind = "executions"
 			return false
 		}
 		if col.add(x) && cex == nil {
-			cex = x.rx.tr.ex.Save()
+			cex = x.GraphDriver().(*trustGlue).ex.Save()
 			if !opts.KeepGoing {
 				return false
 			}
@@ -552,7 +538,7 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 	}
 	res := col.result("trust", stopped, stopKind)
 	if cex != nil {
-		var x *Execution
+		var x *interp.Execution
 		ex := trust.Replay(trustModel(opts.Model), cex, func(loc int64) int64 { return x.G.InitVal[loc] })
 		ex.Next()
 		var tg *trustGlue
@@ -563,8 +549,8 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 		if tg.err == nil {
 			tg.finish()
 			res.Counterexample = x.Trace
-			if x.violTrace > 0 && x.violTrace <= len(x.Trace) {
-				res.Counterexample = x.Trace[:x.violTrace] // up to the violation
+			if x.ViolationTraceLen() > 0 && x.ViolationTraceLen() <= len(x.Trace) {
+				res.Counterexample = x.Trace[:x.ViolationTraceLen()] // up to the violation
 			}
 			res.Graph = x.G
 			_, _, res.ViolationPos = x.Violation()
@@ -574,7 +560,7 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 }
 
 // useTrust reports whether Enumerate explores with the trust explorer.
-func useTrust(cfg Config, explorer string, prog *ir.Program) bool {
+func useTrust(cfg interp.Config, explorer string, prog *ir.Program) bool {
 	if cfg.Axiomatic != nil || memmodel.ExecOf(cfg.Model) != memmodel.GraphOnly {
 		return false
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"ncmc/frontend"
+	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/ncmc/internal/progen"
 	"ncmc/seg"
@@ -143,7 +144,7 @@ func racesOf(t *testing.T, p *ir.Program, opts EnumOptions) (map[string]bool, bo
 	out := map[string]bool{}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	st, err := Enumerate(ctx, p, opts, func(x *Execution) bool {
+	st, err := Enumerate(ctx, p, opts, func(x *interp.Execution) bool {
 		if msg, _, _ := x.Violation(); msg != "" {
 			return true // a violating execution's graph depends on where it stopped
 		}

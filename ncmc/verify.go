@@ -1,6 +1,6 @@
-// Package ncmc is the checker: the interpreter that runs an ir.Program one
-// execution at a time while building its execution graph, the explorers that
-// decide which executions to run, verdicts, counterexamples and statistics.
+// Package ncmc is the checker: the explorers that decide which executions
+// of an ir.Program the interpreter (package interp) runs, verdicts,
+// counterexamples and statistics.
 //
 // The entry point is Verify.
 package ncmc
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"ncmc/commspec"
+	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/mcr"
 	"ncmc/memmodel"
@@ -86,7 +87,7 @@ type Options struct {
 	// futures were explored already. Outcomes and verdicts are preserved;
 	// execution and class counts then cover only the runs not cut off.
 	StateCache bool
-	// Races makes a data race a violation (kind "data-race"; scraces.go).
+	// Races makes a data race a violation (kind "data-race"; interp/scraces.go).
 	// Under sc it needs the reference explorer, which is then used
 	// whatever Explorer says; ra and rc11 report races anyway.
 	Races bool
@@ -95,7 +96,7 @@ type Options struct {
 	// returns to a state seen before, so finite-state spin loops end.
 	UnboundedLoops bool
 	// Symmetry lets the state cache treat threads that nothing in the
-	// state tells apart as interchangeable (symmetry.go); ignored when the
+	// state tells apart as interchangeable (interp/symmetry.go); ignored when the
 	// program can observe thread identity, and with Races.
 	Symmetry bool
 	// Classes counts distinct classes of executions (read-value vectors, rf graphs).
@@ -213,7 +214,7 @@ type Result struct {
 	Outcomes []Outcome `json:"outcomes"`
 	Classes  *Classes  `json:"classes,omitempty"`
 	// Counterexample tells the violating execution step by step.
-	Counterexample []TraceStep `json:"counterexample,omitempty"`
+	Counterexample []interp.TraceStep `json:"counterexample,omitempty"`
 	// ViolationPos is where the violation happened (assertion or error site).
 	ViolationPos ir.Pos `json:"-"`
 	// Graph is the execution graph of the counterexample, or of the first
@@ -267,7 +268,7 @@ func joinNotes(notes ...string) string {
 // collector accumulates outcomes, classes and the verdict over executions.
 type collector struct {
 	prog     *ir.Program
-	names    *Names
+	names    *interp.Names
 	opts     Options
 	start    time.Time
 	stats    Stats
@@ -286,13 +287,13 @@ type collector struct {
 	lastReport time.Time
 }
 
-func newCollector(prog *ir.Program, names *Names, opts Options) *collector {
+func newCollector(prog *ir.Program, names *interp.Names, opts Options) *collector {
 	return &collector{prog: prog, names: names, opts: opts, start: time.Now(),
 		outcomes: map[string]*Outcome{}, rvKeys: map[string]struct{}{}, rfKeys: map[string]struct{}{}, segKeys: map[string]struct{}{}, valKeys: map[string]struct{}{}}
 }
 
 // add records a finished execution; it reports whether it was a violation.
-func (c *collector) add(x *Execution) bool {
+func (c *collector) add(x *interp.Execution) bool {
 	c.stats.Executions++
 	c.stats.Steps += int64(x.Steps())
 	msg, kind, _ := x.Violation()
@@ -325,7 +326,7 @@ func (c *collector) add(x *Execution) bool {
 	if c.opts.Classes && (x.Complete()) {
 		rv := x.G.Key(seg.KeyOpts{Kind: seg.KeyValues})
 		c.rvKeys[rv] = struct{}{}
-		c.valKeys[rv+"|"+choiceKey(x)+"|"+FinalState(x)] = struct{}{}
+		c.valKeys[rv+"|"+choiceKey(x)+"|"+interp.FinalState(x)] = struct{}{}
 		c.rfKeys[x.G.Key(seg.KeyOpts{Kind: seg.KeyRF})] = struct{}{}
 		if len(c.opts.Specs) > 0 {
 			if k, err := segKey(c.prog, c.opts, x); err == nil { // ncmcthesis.go
@@ -336,8 +337,8 @@ func (c *collector) add(x *Execution) bool {
 	return false
 }
 
-func (c *collector) addOutcome(x *Execution, violation string) {
-	st := FinalState(x)
+func (c *collector) addOutcome(x *interp.Execution, violation string) {
+	st := interp.FinalState(x)
 	if violation != "" && x.ViolationState() != "" {
 		st = x.ViolationState()
 	}
@@ -405,88 +406,6 @@ func (c *collector) result(explorer, stopped, stopKind string) *Result {
 	}
 	r.Graph = c.firstGraph
 	return r
-}
-
-// FinalState renders the final values of all globals of x. Under
-// Config.Semantic an object is rendered by the values of its abstraction
-// functions without parameters ("c.value=3"), or by its fields if it has
-// none; heap records are never part of the rendering.
-func FinalState(x *Execution) string {
-	var parts []string
-	var mem *Memory
-	for i, g := range x.prog.Globals {
-		if x.cfg.Semantic && g.Type.Kind == ir.TRecord && g.Type.Record.IsObject {
-			if mem == nil {
-				mem = x.Memory()
-			}
-			if s := abstractValues(x, mem, g.Type.Record, ir.MakePtr(i+1, 0), g.Name+"."); s != "" {
-				parts = append(parts, s)
-				continue
-			}
-		}
-		if s := formatCells(x, g.Type, x.mem[i+1], 0); s != "" {
-			parts = append(parts, g.Name+"="+s)
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
-// abstractValues renders the object of type rec at addr by its abstraction
-// functions without parameters, as prefix+name=value separated by spaces;
-// "" if it has none.
-func abstractValues(x *Execution, mem *Memory, rec *ir.Record, addr int64, prefix string) string {
-	var parts []string
-	var st *AbsState
-	for _, f := range rec.Methods {
-		if f.Kind != ir.FuncAbstraction || f.NumParams != 1 {
-			continue
-		}
-		if st == nil {
-			st = NewAbsState(mem, addr, rec, Config{Unroll: x.cfg.Unroll})
-		}
-		v, err := st.Eval(f.Name, nil)
-		s := "?"
-		if err == nil {
-			s = x.names.FormatValue(v, f.Result)
-		}
-		parts = append(parts, prefix+f.Name+"="+s)
-	}
-	return strings.Join(parts, " ")
-}
-
-// formatCells renders a value of type t stored at cells[off:]; mutexes and
-// condition variables are left out (empty string).
-func formatCells(x *Execution, t *ir.Type, cells []int64, off int) string {
-	switch t.Kind {
-	case ir.TMutex, ir.TCond:
-		return ""
-	case ir.TArray:
-		es := t.Elem.Size()
-		var items []string
-		for i := 0; i < t.Len; i++ {
-			s := formatCells(x, t.Elem, cells, off+i*es)
-			if s == "" {
-				return ""
-			}
-			items = append(items, s)
-		}
-		return "[" + strings.Join(items, ",") + "]"
-	case ir.TRecord:
-		var items []string
-		for _, f := range t.Record.Fields {
-			if s := formatCells(x, f.Type, cells, off+f.Offset); s != "" {
-				items = append(items, f.Name+"="+s)
-			}
-		}
-		if len(items) == 0 {
-			return ""
-		}
-		return "{" + strings.Join(items, ",") + "}"
-	}
-	if off >= len(cells) {
-		return "?"
-	}
-	return x.names.FormatValue(cells[off], t)
 }
 
 // operationalModel looks up a model the interpreter runs operationally

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"ncmc/explore/vmcr"
+	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/memmodel"
 	"ncmc/seg"
@@ -43,15 +44,15 @@ func vmcrUnsupported(prog *ir.Program, opts Options) string {
 // vmcrRunner runs witnesses on the interpreter.
 type vmcrRunner struct {
 	prog    *ir.Program
-	names   *Names
-	cfg     Config
+	names   *interp.Names
+	cfg     interp.Config
 	trylock map[ir.Pos]bool // positions of trylock instructions
 }
 
 // vmcrRun is the runner's payload of a trace: the execution and the
 // witness it ran.
 type vmcrRun struct {
-	x *Execution
+	x *interp.Execution
 	w *vmcr.Witness
 }
 
@@ -61,7 +62,7 @@ type seqChooser struct {
 	used map[int32]int
 }
 
-func (c *seqChooser) Choose(t int32, kind ChoiceKind, n int) int {
+func (c *seqChooser) Choose(t int32, kind interp.ChoiceKind, n int) int {
 	i := c.used[t]
 	c.used[t]++
 	if ks := c.seq[t]; i < len(ks) && ks[i] < n {
@@ -70,31 +71,31 @@ func (c *seqChooser) Choose(t int32, kind ChoiceKind, n int) int {
 	return 0
 }
 
-func (r *vmcrRunner) execute(w *vmcr.Witness, trace bool) (*Execution, bool, error) {
+func (r *vmcrRunner) execute(w *vmcr.Witness, trace bool) (*interp.Execution, bool, error) {
 	ch := &seqChooser{seq: w.Choices, used: map[int32]int{}}
-	x := NewExecution(r.prog, r.names, r.cfg, ch, trace)
-	x.checkEnd()
+	x := interp.NewExecution(r.prog, r.names, r.cfg, ch, trace)
+	x.CheckEnd()
 	taken := map[int32]int{}
 	for i, t := range w.Sched {
-		if x.Finished() || int(t) >= len(x.threads) || x.threads[t] == nil || !x.enabled(x.threads[t]) {
+		if x.Finished() || int(t) >= len(x.ThreadTable()) || x.Thread(t) == nil || !x.IsEnabled(x.Thread(t)) {
 			return nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, t)
 		}
-		x.Step(Action{T: t})
+		x.Step(interp.Action{T: t})
 		taken[t]++
 	}
 	parkedEnabled := false
 	for !x.Finished() {
 		moved := false
-		for _, n := range x.live {
-			th := x.threads[n]
-			if !x.enabled(th) {
+		for _, n := range x.Threads() {
+			th := x.Thread(n)
+			if !x.IsEnabled(th) {
 				continue
 			}
 			if p, ok := w.Parked[n]; ok && taken[n] >= p {
 				parkedEnabled = true
 				continue
 			}
-			x.Step(Action{T: n})
+			x.Step(interp.Action{T: n})
 			taken[n]++
 			moved = true
 			break
@@ -115,12 +116,12 @@ func (r *vmcrRunner) Run(ctx context.Context, w *vmcr.Witness) (*vmcr.Trace, err
 	return r.traceOf(x, w, parkedEnabled), nil
 }
 
-func (r *vmcrRunner) traceOf(x *Execution, w *vmcr.Witness, parkedEnabled bool) *vmcr.Trace {
-	tr := &vmcr.Trace{Threads: make([]vmcr.Thread, len(x.threads)), InitVal: x.G.InitVal,
+func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled bool) *vmcr.Trace {
+	tr := &vmcr.Trace{Threads: make([]vmcr.Thread, len(x.ThreadTable())), InitVal: x.G.InitVal,
 		ParkedEnabled: parkedEnabled, Payload: &vmcrRun{x: x, w: w}}
 	// evStep[t][i]: the step of thread t that made its event i (-1: none).
-	evStep := make([][]int32, len(x.threads))
-	for t := range x.threads {
+	evStep := make([][]int32, len(x.ThreadTable()))
+	for t := range x.ThreadTable() {
 		if t < len(x.G.Threads) {
 			evStep[t] = make([]int32, len(x.G.Threads[t]))
 			for i := range evStep[t] {
@@ -129,7 +130,7 @@ func (r *vmcrRunner) traceOf(x *Execution, w *vmcr.Witness, parkedEnabled bool) 
 		}
 		tr.Threads[t].End = vmcr.EndAbsent
 	}
-	steps := make([]int32, len(x.threads)) // steps per thread so far
+	steps := make([]int32, len(x.ThreadTable())) // steps per thread so far
 	tr.Order = make([]vmcr.Ref, len(x.Log))
 	for k, l := range x.Log {
 		t := l.Action.T
@@ -145,7 +146,7 @@ func (r *vmcrRunner) traceOf(x *Execution, w *vmcr.Witness, parkedEnabled bool) 
 		}
 		return vmcr.Ref{T: id.T, I: evStep[id.T][id.I]}
 	}
-	for t, th := range x.threads {
+	for t, th := range x.ThreadTable() {
 		if th == nil {
 			continue
 		}
@@ -155,14 +156,14 @@ func (r *vmcrRunner) traceOf(x *Execution, w *vmcr.Witness, parkedEnabled bool) 
 			vt.Spawn = vmcr.Ref{T: sp.T, I: evStep[sp.T][sp.I]}
 		}
 		vt.Steps = make([]vmcr.Step, 0, steps[t]+1)
-		switch th.status {
-		case Done:
+		switch th.Status() {
+		case interp.Done:
 			vt.End = vmcr.EndDone
-		case Blocked:
+		case interp.Blocked:
 			vt.End = vmcr.EndBlocked
-		case Failed:
+		case interp.Failed:
 			vt.End = vmcr.EndFailed
-		case BoundHit:
+		case interp.BoundHit:
 			vt.End = vmcr.EndBound
 		default:
 			vt.End = vmcr.EndWaiting
@@ -182,7 +183,7 @@ func (r *vmcrRunner) traceOf(x *Execution, w *vmcr.Witness, parkedEnabled bool) 
 					st.WriteFor = op.WriteFor
 				} else if r.trylock[e.Pos] {
 					st.Op = vmcr.OpRMW
-					st.WriteFor = lockWrite(x.handle(t))
+					st.WriteFor = lockWrite(x.Handle(t))
 				}
 			case seg.KRMW:
 				st.Op, st.RVal, st.Src, st.WVal, st.Wrote = vmcr.OpRMW, e.RVal, src(e.RF), e.WVal, true
@@ -210,25 +211,25 @@ func (r *vmcrRunner) traceOf(x *Execution, w *vmcr.Witness, parkedEnabled bool) 
 		vt.Steps = append(vt.Steps, st)
 	}
 	// A thread waiting for a lock at the end has a pending acquire.
-	for _, n := range x.live {
-		th := x.threads[n]
-		if th.status != Runnable || len(th.frames) == 0 {
+	for _, n := range x.Threads() {
+		th := x.Thread(n)
+		if th.Status() != interp.Runnable || len(th.Frames()) == 0 {
 			continue
 		}
-		fr := &th.frames[len(th.frames)-1]
-		in := &fr.fn.Body[fr.pc]
+		fr := &th.Frames()[len(th.Frames())-1]
+		in := &fr.Fn().Body[fr.PC()]
 		if in.Op != ir.ILock {
 			continue
 		}
-		addr, err := x.eval(fr, in.Addr)
+		addr, err := x.Eval(fr, in.Addr)
 		if err != nil {
 			continue
 		}
-		h := x.handle(n)
+		h := x.Handle(n)
 		tr.Threads[n].Steps = append(tr.Threads[n].Steps, vmcr.Step{Op: vmcr.OpLock, Loc: addr, Pending: true, WriteFor: lockWrite(h)})
 	}
 	// Choices, attached to the step they precede.
-	cnt := make([]int, len(x.threads))
+	cnt := make([]int, len(x.ThreadTable()))
 	logStep := 0
 	for _, c := range x.Choices {
 		for logStep <= c.Step && logStep < len(x.Log) {
@@ -253,10 +254,10 @@ func lockWrite(h int64) func(int64) (bool, int64) {
 
 // exploreVMCR is the vmcr exploration of prog (sc only).
 func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
-	names := NewNames(prog)
+	names := interp.NewNames(prog)
 	col := newCollector(prog, names, opts)
 	r := &vmcrRunner{prog: prog, names: names, trylock: map[ir.Pos]bool{},
-		cfg: Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: memmodel.SC(), ContinueAfterViolation: true}}
+		cfg: interp.Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: memmodel.SC(), ContinueAfterViolation: true}}
 	if d, ok := ctx.Deadline(); ok {
 		r.cfg.Deadline = d
 	}
@@ -272,7 +273,7 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 	leaf := func(tr *vmcr.Trace) bool {
 		run := tr.Payload.(*vmcrRun)
 		if opts.Debug != nil {
-			opts.Debug("vmcr leaf: %s | %s | %s (complete %v)", run.x.G.Key(seg.KeyOpts{Kind: seg.KeyValues}), choiceKey(run.x), FinalState(run.x), run.x.Complete())
+			opts.Debug("vmcr leaf: %s | %s | %s (complete %v)", run.x.G.Key(seg.KeyOpts{Kind: seg.KeyValues}), choiceKey(run.x), interp.FinalState(run.x), run.x.Complete())
 		}
 		if col.add(run.x) && cex == nil {
 			cex = run.w
@@ -317,7 +318,7 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 
 // choiceKey renders the per-thread nondeterministic choices of x by thread
 // name, for class counting.
-func choiceKey(x *Execution) string {
+func choiceKey(x *interp.Execution) string {
 	if len(x.Choices) == 0 {
 		return ""
 	}

@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 
+	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/ncmc"
 	"ncmc/seg"
@@ -49,7 +50,7 @@ type found struct {
 // another model allows (else of the first one found) is its explanation.
 // budget bounds the executions explored per weak model.
 func explain(ctx context.Context, prog *ir.Program, model string, budget int, targets []string,
-	outcome func(*ncmc.Execution) (string, bool), display func(*seg.Graph) *seg.Graph) (map[string]*found, error) {
+	outcome func(*interp.Execution) (string, bool), display func(*seg.Graph) *seg.Graph) (map[string]*found, error) {
 	m := seg.LookupModel(model)
 	want := map[string]bool{}
 	for _, s := range targets {
@@ -61,7 +62,7 @@ func explain(ctx context.Context, prog *ir.Program, model string, budget int, ta
 			break
 		}
 		_, err := ncmc.Enumerate(ctx, prog, ncmc.EnumOptions{Model: model, Axiomatic: weak, MaxExecutions: budget},
-			func(x *ncmc.Execution) bool {
+			func(x *interp.Execution) bool {
 				s, ok := outcome(x)
 				if !ok || !want[s] {
 					return true

@@ -11,6 +11,7 @@ import (
 	"ncmc/frontend/diag"
 	"ncmc/frontend/litmus"
 	"ncmc/herd"
+	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/ncmc"
 	"ncmc/seg"
@@ -322,7 +323,7 @@ func analyzeLitmus(ctx context.Context, req Request, lim Limits, resp *Response)
 	}
 
 	// the outcomes the selected model forbids
-	outcome := func(x *ncmc.Execution) (string, bool) {
+	outcome := func(x *interp.Execution) (string, bool) {
 		if !x.Complete() {
 			return "", false
 		}
@@ -464,7 +465,7 @@ func forbiddenPicture(g *seg.Graph, outcome string, v *seg.Violation, model stri
 // rowKey gives the key of a row that can be explained, outcome the key
 // of an execution (false for one that is not a candidate).
 func explainRows(ctx context.Context, prog *ir.Program, model string, lim Limits, resp *Response,
-	rowKey func(Row) (string, bool), outcome func(*ncmc.Execution) (string, bool), display func(*seg.Graph) *seg.Graph, sw bool, swModel *seg.Model, hw bool) error {
+	rowKey func(Row) (string, bool), outcome func(*interp.Execution) (string, bool), display func(*seg.Graph) *seg.Graph, sw bool, swModel *seg.Model, hw bool) error {
 	for _, sm := range resp.Summary {
 		if sm.Model == model && sm.Incomplete != "" || ctx.Err() != nil {
 			// an outcome not reached may be reachable: nothing to explain
@@ -522,7 +523,7 @@ func analyzeCIR(ctx context.Context, req Request, lim Limits, resp *Response) er
 	resp.Command = fmt.Sprintf("ncmc verify --model %s %s", req.Model, shellQuote(req.Name))
 	tb := &table{rows: map[string]*Row{}}
 	// an outcome is the final state and the error message, if any
-	outcome := func(x *ncmc.Execution) (string, bool) {
+	outcome := func(x *interp.Execution) (string, bool) {
 		msg, _, _ := x.Violation()
 		if msg == "" && !x.Complete() {
 			return "", false
@@ -544,7 +545,7 @@ func analyzeCIR(ctx context.Context, req Request, lim Limits, resp *Response) er
 		cells := map[string]*Cell{}
 		sum := ModelSummary{Model: m, Verdict: "verified"}
 		seen := map[string]bool{}
-		st, err := ncmc.Enumerate(ctx, prog, ncmc.EnumOptions{Model: m, MaxExecutions: lim.MaxExecutions}, func(x *ncmc.Execution) bool {
+		st, err := ncmc.Enumerate(ctx, prog, ncmc.EnumOptions{Model: m, MaxExecutions: lim.MaxExecutions}, func(x *interp.Execution) bool {
 			if x.Blocked() {
 				return true
 			}
@@ -622,7 +623,7 @@ func analyzeCIR(ctx context.Context, req Request, lim Limits, resp *Response) er
 
 // cirState renders the final values of a CIR program's globals:
 // "x=1; y=0; a={1,2};".
-func cirState(prog *ir.Program, x *ncmc.Execution) string {
+func cirState(prog *ir.Program, x *interp.Execution) string {
 	var b strings.Builder
 	for i, g := range prog.Globals {
 		cells := x.GlobalCells(i)

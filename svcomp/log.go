@@ -7,12 +7,13 @@ import (
 	"strings"
 	"time"
 
+	"ncmc/interp"
 	"ncmc/ncmc"
 )
 
 // WriteTrace writes a counterexample, one step a line: the thread, the
 // source line, what the step does and the source text.
-func WriteTrace(w io.Writer, steps []ncmc.TraceStep) {
+func WriteTrace(w io.Writer, steps []interp.TraceStep) {
 	width := 6
 	for _, st := range steps {
 		if len(st.Thread) > width {

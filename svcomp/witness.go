@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"ncmc/interp"
 	"ncmc/ncmc"
 )
 
@@ -116,7 +117,7 @@ func architecture(dataModel string) string {
 // a statement a validator can match; a step in another file than the
 // program (a header) names that file in originfile. Thread ids are numbers
 // in creation order, the main thread is 0.
-func buildWitness(info WitnessInfo, programHash string, steps []ncmc.TraceStep) *GraphML {
+func buildWitness(info WitnessInfo, programHash string, steps []interp.TraceStep) *GraphML {
 	lang := info.Language
 	if lang == "" {
 		lang = "C"
@@ -190,7 +191,7 @@ func buildWitness(info WitnessInfo, programHash string, steps []ncmc.TraceStep) 
 
 // WriteWitness writes the violation witness of steps for info to w. It
 // reads the program file to compute its SHA-256 hash.
-func WriteWitness(w io.Writer, info WitnessInfo, steps []ncmc.TraceStep) error {
+func WriteWitness(w io.Writer, info WitnessInfo, steps []interp.TraceStep) error {
 	src, err := os.ReadFile(info.ProgramFile)
 	if err != nil {
 		return err
@@ -210,7 +211,7 @@ func WriteWitness(w io.Writer, info WitnessInfo, steps []ncmc.TraceStep) error {
 }
 
 // WriteWitnessFile writes the violation witness of steps for info to path.
-func WriteWitnessFile(path string, info WitnessInfo, steps []ncmc.TraceStep) error {
+func WriteWitnessFile(path string, info WitnessInfo, steps []interp.TraceStep) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -234,7 +235,7 @@ func WitnessLanguage(file string) string {
 // ErrorCallTrace returns the counterexample of res if it ends in a call
 // of an error function (the witness of an unreach-call violation), else
 // nil.
-func ErrorCallTrace(res *ncmc.Result) []ncmc.TraceStep {
+func ErrorCallTrace(res *ncmc.Result) []interp.TraceStep {
 	steps := res.Counterexample
 	if len(steps) == 0 || !UnreachCall.Violates("", steps[len(steps)-1].What) {
 		return nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"ncmc/frontend"
+	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/ncmc"
 )
@@ -196,11 +197,11 @@ func (c *testCmd) replay(e *env, p *ir.Program) int {
 	}
 	if c.JSON {
 		out := struct {
-			File     string           `json:"file"`
-			Schedule string           `json:"schedule"`
-			Result   string           `json:"result"`
-			Steps    int              `json:"steps"`
-			Trace    []ncmc.TraceStep `json:"counterexample"`
+			File     string             `json:"file"`
+			Schedule string             `json:"schedule"`
+			Result   string             `json:"result"`
+			Steps    int                `json:"steps"`
+			Trace    []interp.TraceStep `json:"counterexample"`
 		}{c.File, c.Replay, res.Result, res.Steps, res.Trace}
 		if err := json.NewEncoder(e.stdout).Encode(out); err != nil {
 			fmt.Fprintf(e.stderr, "ncmc: %v\n", err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"ncmc/frontend"
+	"ncmc/interp"
 	"ncmc/ncmc"
 )
 
@@ -17,7 +18,7 @@ func (v *verifyCmd) unsupported(e *env, u *frontend.Unsupported) int {
 	reason := u.Reason()
 	if v.JSON {
 		out := jsonResult{File: v.File, Verdict: ncmc.Unknown, Reason: reason, Kind: "unsupported",
-			Model: v.Model, Explorer: v.Explorer, Outcomes: []ncmc.Outcome{}, Counterexample: []ncmc.TraceStep{}}
+			Model: v.Model, Explorer: v.Explorer, Outcomes: []ncmc.Outcome{}, Counterexample: []interp.TraceStep{}}
 		if err := json.NewEncoder(e.stdout).Encode(out); err != nil {
 			fmt.Fprintf(e.stderr, "ncmc: %v\n", err)
 			return exitBadInput

@@ -13,6 +13,7 @@ import (
 	"ncmc/commspec"
 	"ncmc/frontend"
 	cfront "ncmc/frontend/c"
+	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/ncmc"
 	"ncmc/svcomp"
@@ -49,28 +50,28 @@ type verifyCmd struct {
 
 // jsonResult is the --json output: one object per run.
 type jsonResult struct {
-	File           string           `json:"file"`
-	Verdict        ncmc.Verdict     `json:"verdict"`
-	Reason         string           `json:"reason"`
-	Kind           string           `json:"kind,omitempty"`
-	Model          string           `json:"model"`
-	Explorer       string           `json:"explorer"`
-	Executions     int              `json:"executions"`
-	Complete       int              `json:"complete"`
-	Blocked        int              `json:"blocked"`
-	BoundHits      int              `json:"bound_hits"`
-	Outcomes       []ncmc.Outcome   `json:"outcomes"`
-	Classes        *ncmc.Classes    `json:"classes,omitempty"`
-	TimeMS         float64          `json:"time_ms"`
-	Location       string           `json:"location,omitempty"`
-	Note           string           `json:"note,omitempty"`
-	Seeds          int              `json:"seeds"`
-	SMTQueries     int              `json:"smt_queries"`
-	SMTMS          float64          `json:"smt_ms"`
-	ReplayMS       float64          `json:"replay_ms"`
-	Workers        int              `json:"workers,omitempty"`
-	Counterexample []ncmc.TraceStep `json:"counterexample"`
-	Stats          ncmc.Stats       `json:"stats"`
+	File           string             `json:"file"`
+	Verdict        ncmc.Verdict       `json:"verdict"`
+	Reason         string             `json:"reason"`
+	Kind           string             `json:"kind,omitempty"`
+	Model          string             `json:"model"`
+	Explorer       string             `json:"explorer"`
+	Executions     int                `json:"executions"`
+	Complete       int                `json:"complete"`
+	Blocked        int                `json:"blocked"`
+	BoundHits      int                `json:"bound_hits"`
+	Outcomes       []ncmc.Outcome     `json:"outcomes"`
+	Classes        *ncmc.Classes      `json:"classes,omitempty"`
+	TimeMS         float64            `json:"time_ms"`
+	Location       string             `json:"location,omitempty"`
+	Note           string             `json:"note,omitempty"`
+	Seeds          int                `json:"seeds"`
+	SMTQueries     int                `json:"smt_queries"`
+	SMTMS          float64            `json:"smt_ms"`
+	ReplayMS       float64            `json:"replay_ms"`
+	Workers        int                `json:"workers,omitempty"`
+	Counterexample []interp.TraceStep `json:"counterexample"`
+	Stats          ncmc.Stats         `json:"stats"`
 	// SVCOMP is the SV-COMP answer, with --property.
 	SVCOMP *svcompJSON `json:"svcomp,omitempty"`
 }
@@ -238,7 +239,7 @@ func (v *verifyCmd) printJSON(e *env, res *ncmc.Result, answer svcomp.Answer, re
 		out.Location = res.ViolationPos.String()
 	}
 	if out.Counterexample == nil {
-		out.Counterexample = []ncmc.TraceStep{}
+		out.Counterexample = []interp.TraceStep{}
 	}
 	if v.Property != "" {
 		p, _, _ := svcomp.ReadPropertyFile(v.Property)
@@ -313,7 +314,7 @@ func printText(w io.Writer, v *verifyCmd, res *ncmc.Result) {
 }
 
 // printTrace prints a counterexample (svcomp.WriteTrace).
-func printTrace(w io.Writer, steps []ncmc.TraceStep) { svcomp.WriteTrace(w, steps) }
+func printTrace(w io.Writer, steps []interp.TraceStep) { svcomp.WriteTrace(w, steps) }
 
 func writeDOT(path string, res *ncmc.Result) error {
 	f, err := os.Create(path)

@@ -21,8 +21,8 @@ import (
 	"time"
 
 	"ncmc/commspec"
+	"ncmc/interp"
 	"ncmc/ir"
-	"ncmc/ncmc"
 )
 
 // Options bound the check. Zero values (Depth: negative values) take the
@@ -152,7 +152,7 @@ func fmtIR(v int64, t *ir.Type) string {
 
 // state is one object state: a snapshot and what was computed about it.
 type state struct {
-	snap  *ncmc.SeqState
+	snap  *interp.SeqState
 	key   string
 	desc  string
 	depth int
@@ -171,8 +171,8 @@ type checker struct {
 	prog    *ir.Program
 	rec     *ir.Record
 	opts    Options
-	run     *ncmc.SeqRunner // calls
-	absRun  *ncmc.SeqRunner // abstraction functions
+	run     *interp.SeqRunner // calls
+	absRun  *interp.SeqRunner // abstraction functions
 	obj     int64
 	invs    []*inv // every invocation (all linearizable methods)
 	specInv []*inv // those of the spec's methods
@@ -214,11 +214,11 @@ func Check(spec *commspec.Spec, prog *ir.Program, opts Options) (*Report, error)
 	default:
 		return nil, fmt.Errorf("unknown comparison %q (abstract, observe or both)", opts.Compare)
 	}
-	cfg := ncmc.Config{Unroll: opts.Unroll, MaxThreadSteps: 1_000_000}
+	cfg := interp.Config{Unroll: opts.Unroll, MaxThreadSteps: 1_000_000}
 	c := &checker{spec: spec, prog: prog, rec: rec, opts: opts,
-		run: ncmc.NewSeqRunner(prog, nil, cfg), states: map[string]*state{},
+		run: interp.NewSeqRunner(prog, nil, cfg), states: map[string]*state{},
 		byCond: map[*commspec.Cond]*CondReport{}}
-	c.absRun = ncmc.NewSeqRunner(prog, nil, cfg)
+	c.absRun = interp.NewSeqRunner(prog, nil, cfg)
 	c.rep = &Report{Spec: spec, Depth: opts.Depth, Ints: opts.Ints, Compare: opts.Compare}
 	for _, cond := range spec.AllConds() {
 		cr := &CondReport{Cond: cond}
@@ -327,7 +327,7 @@ func (c *checker) initText() string {
 }
 
 // call runs v in the runner's current state.
-func (c *checker) call(v *inv) ncmc.SeqResult {
+func (c *checker) call(v *inv) interp.SeqResult {
 	return c.run.Call(v.f, append([]int64{c.obj}, v.args...))
 }
 
@@ -391,11 +391,11 @@ func seq(desc string, v *inv) string {
 
 // run2 runs x then y from st; it returns their results and the states after
 // x and after both (nil if a call did not return).
-func (c *checker) run2(st *state, x, y *inv) (rx, ry ncmc.SeqResult, mid, end *state) {
+func (c *checker) run2(st *state, x, y *inv) (rx, ry interp.SeqResult, mid, end *state) {
 	c.run.Restore(st.snap)
 	rx = c.call(x)
 	if !rx.OK() {
-		return rx, ncmc.SeqResult{Status: ncmc.Blocked, Msg: "not run"}, nil, nil
+		return rx, interp.SeqResult{Status: interp.Blocked, Msg: "not run"}, nil, nil
 	}
 	mid, _ = c.intern(seq(st.desc, x), st.depth+1)
 	c.run.Restore(mid.snap)
@@ -407,7 +407,7 @@ func (c *checker) run2(st *state, x, y *inv) (rx, ry ncmc.SeqResult, mid, end *s
 	return rx, ry, mid, end
 }
 
-func bound(r ncmc.SeqResult) bool { return r.Status == ncmc.BoundHit }
+func bound(r interp.SeqResult) bool { return r.Status == interp.BoundHit }
 
 // pair runs a and b in both orders from st and checks the conditions.
 func (c *checker) pair(st *state, a, b *inv) {
@@ -419,7 +419,7 @@ func (c *checker) pair(st *state, a, b *inv) {
 		return
 	}
 	var diffs []diff
-	same := func(r1, r2 ncmc.SeqResult) bool {
+	same := func(r1, r2 interp.SeqResult) bool {
 		return r1.Status == r2.Status && r1.Ret == r2.Ret && (r1.OK() || r1.Msg == r2.Msg)
 	}
 	if !same(ra1, ra2) {
@@ -509,7 +509,7 @@ func (c *checker) pair(st *state, a, b *inv) {
 }
 
 // orderText describes the run in which x (inv n) goes first.
-func (c *checker) orderText(n int, x, y *inv, xIsA bool, ra1, rb1, ra2, rb2 ncmc.SeqResult, endAB, endBA *state) string {
+func (c *checker) orderText(n int, x, y *inv, xIsA bool, ra1, rb1, ra2, rb2 interp.SeqResult, endAB, endBA *state) string {
 	rx, ry, end := ra1, rb1, endAB
 	if !xIsA {
 		rx, ry, end = rb2, ra2, endBA
@@ -523,7 +523,7 @@ func (c *checker) orderText(n int, x, y *inv, xIsA bool, ra1, rb1, ra2, rb2 ncmc
 	return s
 }
 
-func (c *checker) res(v *inv, r ncmc.SeqResult) string {
+func (c *checker) res(v *inv, r interp.SeqResult) string {
 	if !r.OK() {
 		if r.Msg == "not run" {
 			return "nothing (not run: the first call did not return)"
@@ -536,7 +536,7 @@ func (c *checker) res(v *inv, r ncmc.SeqResult) string {
 	return fmtIR(r.Ret, v.f.Result)
 }
 
-func (c *checker) label(v *inv, r ncmc.SeqResult, pre *state) commspec.Invocation {
+func (c *checker) label(v *inv, r interp.SeqResult, pre *state) commspec.Invocation {
 	return commspec.Invocation{Method: v.f.Name, Args: v.args, Ret: r.Ret, State: &absState{c: c, st: pre}}
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/ncmc"
 )
@@ -335,7 +336,7 @@ func FuzzLitmus(f *testing.F) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		if _, err := ncmc.Enumerate(ctx, lt.Prog, ncmc.EnumOptions{Model: "rc11", MaxExecutions: 3, MaxSteps: 300, Unroll: 2},
-			func(x *ncmc.Execution) bool { return true }); err != nil {
+			func(x *interp.Execution) bool { return true }); err != nil {
 			t.Fatalf("exploration: %v", err)
 		}
 		// the normal form of the condition parses back to itself

@@ -1,4 +1,4 @@
-package ncmc
+package interp
 
 import (
 	"encoding/binary"
@@ -22,34 +22,34 @@ import (
 // local of any thread (so nobody can join it, own a mutex as it, or
 // compare its handle), it is not inside an atomic block and it waits on no
 // condition variable. Under Config.Symmetry handles are numbered from
-// symmetryHandleBase, so that small data values do not look like handles
+// SymmetryHandleBase, so that small data values do not look like handles
 // (a coincidental equal value only makes the check more conservative).
 // The program must also not observe thread identity in any other way
-// (symmetryOK): no handle of the running thread (ISelf, also behind
+// (SymmetryOK): no handle of the running thread (ISelf, also behind
 // thread-local storage), no heap allocation (block names derive from
 // thread names), no objects, no condition variables, and spawns only in
 // main's own body (the names of grandchildren derive from their parents'
 // names). Data-race detection keeps per-thread clocks, so it turns
 // symmetry off.
 
-// symmetryHandleBase offsets thread handles under Config.Symmetry. It fits
+// SymmetryHandleBase offsets thread handles under Config.Symmetry. It fits
 // a 32-bit pthread_t.
-const symmetryHandleBase = 1 << 20
+const SymmetryHandleBase = 1 << 20
 
 // handleBase is the offset of thread handles in this execution.
 func (x *Execution) handleBase() int64 {
 	if x.cfg.Symmetry {
-		return symmetryHandleBase
+		return SymmetryHandleBase
 	}
 	return 0
 }
 
-// handle is the handle value of thread n (also what a mutex holds while n
+// Handle is the handle value of thread n (also what a mutex holds while n
 // owns it).
-func (x *Execution) handle(n int32) int64 { return int64(n) + 1 + x.handleBase() }
+func (x *Execution) Handle(n int32) int64 { return int64(n) + 1 + x.handleBase() }
 
-// symmetryOK reports whether prog's threads can be treated symmetrically.
-func symmetryOK(prog *ir.Program) bool {
+// SymmetryOK reports whether prog's threads can be treated symmetrically.
+func SymmetryOK(prog *ir.Program) bool {
 	for _, f := range prog.Funcs {
 		if f.Kind == ir.FuncLinearizable {
 			return false
@@ -86,15 +86,15 @@ func (x *Execution) symmetricHash() [2]uint64 {
 	// Every value held anywhere (memory and locals) that could be a
 	// handle.
 	held := map[int64]bool{}
-	x.hashMem(put, func(c int64) {
-		if c > symmetryHandleBase {
+	x.HashMem(put, func(c int64) {
+		if c > SymmetryHandleBase {
 			held[c] = true
 		}
 	})
 	for _, n := range x.live {
 		for i := range x.threads[n].frames {
 			for _, v := range x.threads[n].frames[i].locals {
-				if v > symmetryHandleBase {
+				if v > SymmetryHandleBase {
 					held[v] = true
 				}
 			}
@@ -110,7 +110,7 @@ func (x *Execution) symmetricHash() [2]uint64 {
 	var anon [][2]uint64
 	for _, n := range x.live {
 		t := x.threads[n]
-		if !held[x.handle(n)] && !waiting[n] && x.atomicT != n && t.atomic == 0 {
+		if !held[x.Handle(n)] && !waiting[n] && x.atomicT != n && t.atomic == 0 {
 			th := fnv.New128a()
 			threadHash(th, t)
 			var sum [16]byte
@@ -133,16 +133,16 @@ func (x *Execution) symmetricHash() [2]uint64 {
 		put(int64(a[0]))
 		put(int64(a[1]))
 	}
-	x.hashWaiters(put)
+	x.HashWaiters(put)
 	var sum [16]byte
 	h.Sum(sum[:0])
 	return [2]uint64{binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:])}
 }
 
 // threadHash writes everything of t but its number and name.
-// hashMem hashes memory (block by block) into put and shows each cell
+// HashMem hashes memory (block by block) into put and shows each cell
 // value to seen (if not nil).
-func (x *Execution) hashMem(put func(int64), seen func(int64)) {
+func (x *Execution) HashMem(put func(int64), seen func(int64)) {
 	put(int64(len(x.mem)))
 	for b, cells := range x.mem {
 		if cells == nil {
@@ -159,9 +159,9 @@ func (x *Execution) hashMem(put func(int64), seen func(int64)) {
 	}
 }
 
-// hashWaiters hashes the condition variables' waiting threads, in
+// HashWaiters hashes the condition variables' waiting threads, in
 // condition order.
-func (x *Execution) hashWaiters(put func(int64)) {
+func (x *Execution) HashWaiters(put func(int64)) {
 	conds := make([]int64, 0, len(x.waiters))
 	for c := range x.waiters {
 		conds = append(conds, c)
@@ -175,7 +175,7 @@ func (x *Execution) hashWaiters(put func(int64)) {
 	}
 }
 
-func threadHash(h interface{ Write([]byte) (int, error) }, t *thread) {
+func threadHash(h interface{ Write([]byte) (int, error) }, t *Thread) {
 	var buf [8]byte
 	put := func(v int64) {
 		binary.LittleEndian.PutUint64(buf[:], uint64(v))

@@ -1,4 +1,4 @@
-package ncmc
+package interp
 
 import (
 	"fmt"
@@ -180,8 +180,8 @@ func (n *Names) FormatValue(v int64, t *ir.Type) string {
 // unbase removes the handle offset of Config.Symmetry (symmetry.go) from a
 // thread handle or mutex owner value.
 func unbase(v int64) int64 {
-	if v > symmetryHandleBase {
-		return v - symmetryHandleBase
+	if v > SymmetryHandleBase {
+		return v - SymmetryHandleBase
 	}
 	return v
 }

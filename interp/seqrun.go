@@ -1,4 +1,4 @@
-package ncmc
+package interp
 
 import (
 	"encoding/binary"
@@ -21,7 +21,7 @@ import (
 // A SeqRunner is not safe for concurrent use.
 type SeqRunner struct {
 	x *Execution
-	t *thread
+	t *Thread
 }
 
 // SeqResult is the outcome of one sequential call.
@@ -70,15 +70,15 @@ func NewSeqRunner(prog *ir.Program, names *Names, cfg Config) *SeqRunner {
 	}
 	p := *prog
 	p.Main = seqMain
-	x := NewExecution(&p, names, cfg, firstChoice{}, false)
+	x := NewExecution(&p, names, cfg, FirstChoice{}, false)
 	return &SeqRunner{x: x, t: x.threads[x.live[0]]}
 }
 
-// firstChoice resolves nondeterminism inside sequential calls by always
+// FirstChoice resolves nondeterminism inside sequential calls by always
 // taking the first alternative (nondet(lo, hi) yields lo).
-type firstChoice struct{}
+type FirstChoice struct{}
 
-func (firstChoice) Choose(int32, ChoiceKind, int) int { return 0 }
+func (FirstChoice) Choose(int32, ChoiceKind, int) int { return 0 }
 
 // Alloc allocates a fresh zeroed instance of rec on the heap, exactly as
 // `new R { }` in the runner's thread would, and returns its address.
@@ -149,13 +149,13 @@ type SeqState struct {
 
 // Snapshot saves the runner's state (a deep copy of its memory).
 func (r *SeqRunner) Snapshot() *SeqState {
-	return &SeqState{mem: copyMem(r.x.mem), alloc: r.t.allocCount}
+	return &SeqState{mem: CopyMem(r.x.mem), alloc: r.t.allocCount}
 }
 
 // Restore puts the runner back into state s (s stays valid and can be
 // restored again).
 func (r *SeqRunner) Restore(s *SeqState) {
-	r.x.mem = copyMem(s.mem)
+	r.x.mem = CopyMem(s.mem)
 	r.t.allocCount = s.alloc
 }
 
@@ -179,7 +179,8 @@ func (s *SeqState) Key() string {
 	return b.String()
 }
 
-func copyMem(mem [][]int64) [][]int64 {
+// CopyMem returns a deep copy of memory cells by block.
+func CopyMem(mem [][]int64) [][]int64 {
 	out := make([][]int64, len(mem))
 	for i, blk := range mem {
 		if blk != nil {
@@ -206,7 +207,7 @@ type Memory struct {
 // invocation's first event) and evaluates abstraction functions on it later
 // with NewAbsState.
 func (x *Execution) Memory() *Memory {
-	return &Memory{prog: x.prog, names: x.names, mem: copyMem(x.mem)}
+	return &Memory{prog: x.prog, names: x.names, mem: CopyMem(x.mem)}
 }
 
 // AbsState is the abstract state of one object in a Memory: it evaluates the

@@ -1,9 +1,7 @@
-package ncmc
+package interp
 
 import (
-	"context"
 	"fmt"
-	"strings"
 
 	"ncmc/ir"
 	"ncmc/memmodel"
@@ -86,16 +84,16 @@ type relaxed struct {
 	races   []Race
 	seen    map[[2]seg.EventID]bool
 	naLocs  map[int64]bool // locations with a non-atomic access
-	tr      *trustGlue     // set: the trust explorer drives the execution (trustexplore.go)
+	tr      GraphDriver    // set: an explorer drives the execution (the trust glue, ncmc/trustexplore.go)
 }
 
-// graphModel returns the seg model a configuration explores graphs under,
+// GraphModel returns the seg model a configuration explores graphs under,
 // or nil for operational exploration.
-func graphModel(cfg Config) *seg.Model {
+func GraphModel(cfg Config) *seg.Model {
 	if cfg.Axiomatic != nil {
 		return cfg.Axiomatic
 	}
-	if cfg.exec() == memmodel.GraphOnly {
+	if cfg.Exec() == memmodel.GraphOnly {
 		return cfg.Model.Axioms
 	}
 	return nil
@@ -135,7 +133,7 @@ func (r *relaxed) prune() {
 }
 
 // thread's instruction about to run
-func (r *relaxed) instr(t *thread) (*frame, *ir.Instr) {
+func (r *relaxed) instr(t *Thread) (*Frame, *ir.Instr) {
 	if len(t.frames) == 0 {
 		return nil, nil
 	}
@@ -190,11 +188,11 @@ func (r *relaxed) readiness(tn int32, k int) (bound int, ok bool) {
 		case ir.ILoad, ir.IRMW, ir.ICAS:
 			choice = true
 		case ir.ILock, ir.ITryLock:
-			if a, err := x.eval(fr, in.Addr); err == nil {
+			if a, err := x.Eval(fr, in.Addr); err == nil {
 				dep(r.stepOf(x.lastWrite(a)))
 			}
 		case ir.IWait:
-			if a, err := x.eval(fr, in.Addr); err == nil {
+			if a, err := x.Eval(fr, in.Addr); err == nil {
 				if s, ok := r.condStep[a]; ok {
 					dep(s)
 				}
@@ -204,14 +202,14 @@ func (r *relaxed) readiness(tn int32, k int) (bound int, ok bool) {
 				dep(r.stepOf(x.lastWrite(t.waitMutex)))
 			}
 		case ir.ISignal, ir.IBroadcast:
-			if a, err := x.eval(fr, in.Addr); err == nil {
+			if a, err := x.Eval(fr, in.Addr); err == nil {
 				if s, ok := r.condStep[a]; ok {
 					dep(s)
 				}
 			}
 		case ir.IJoin:
-			if h, err := x.eval(fr, in.A); err == nil {
-				if c := x.threadByHandle(h); c != nil {
+			if h, err := x.Eval(fr, in.A); err == nil {
+				if c := x.ThreadByHandle(h); c != nil {
 					if s, ok := r.lastStep[c.num]; ok {
 						dep(s)
 					}
@@ -236,7 +234,7 @@ func (r *relaxed) readiness(tn int32, k int) (bound int, ok bool) {
 // non-canonical.
 func (r *relaxed) filter(en []Action) []Action {
 	if r.tr != nil {
-		return r.tr.filter(en)
+		return r.tr.Filter(en)
 	}
 	k := len(r.x.Log)
 	var out []Action
@@ -289,7 +287,7 @@ func (r *relaxed) mayWait(tn int32) bool {
 	default:
 		return false
 	}
-	addr, err := x.eval(fr, in.Addr)
+	addr, err := x.Eval(fr, in.Addr)
 	if err != nil {
 		return false
 	}
@@ -453,43 +451,72 @@ type memoEntry struct {
 	ok    []int
 }
 
-// graphChooser is the DFS chooser of graph exploration, with the memo.
-type graphChooser struct {
-	dfsChooser
+// GraphCache is what the executions of one graph-exploration DFS share:
+// the memo of candidate lists and the static write summaries of the
+// program's functions. The DFS explorer creates one per exploration and
+// hands it to each execution with Execution.UseGraphCache.
+type GraphCache struct {
 	memo   checkMemo
 	static staticInfo
 }
 
-func newGraphChooser() *graphChooser {
-	c := &graphChooser{}
-	c.memo.depth = func() int { return c.depth }
+// NewGraphCache returns an empty cache; depth reports the number of
+// choices the DFS has made so far in the current execution.
+func NewGraphCache(depth func() int) *GraphCache {
+	c := &GraphCache{}
+	c.memo.depth = depth
 	return c
 }
 
-// start prepares the memo for a new execution.
-func (c *graphChooser) start() { c.memo.n = 0 }
+// Start prepares the cache for a new execution.
+func (c *GraphCache) Start() { c.memo.n = 0 }
 
-// advance moves the DFS to its next leaf and drops the memo entries the
-// changed choice invalidates.
-func (c *graphChooser) advance() bool {
-	if !c.next() {
-		return false
-	}
-	changed := len(c.path) - 1
+// Invalidate drops the memo entries computed after choice changed (an
+// index into the DFS path), which the DFS has just changed.
+func (c *GraphCache) Invalidate(changed int) {
 	for i, e := range c.memo.entries {
 		if e.depth > changed {
 			c.memo.entries = c.memo.entries[:i]
 			break
 		}
 	}
-	return true
 }
+
+// UseGraphCache makes a graph-exploration execution use c (a no-op for
+// operational executions). Call it before the first step.
+func (x *Execution) UseGraphCache(c *GraphCache) {
+	if x.rx != nil {
+		x.rx.memo, x.rx.static = &c.memo, &c.static
+	}
+}
+
+// GraphDriver takes over the choices of graph exploration for one
+// execution (the trust explorer's glue, ncmc/trustexplore.go): the
+// interpreter calls it around every step and for every memory access
+// instead of choosing reads-from and modification order itself. Install
+// it with Execution.SetGraphDriver.
+type GraphDriver interface {
+	// Begin is called before a thread takes a step.
+	Begin()
+	// End is called after thread t took a step.
+	End(t int32)
+	// Filter restricts the enabled actions to those the driver schedules.
+	Filter(en []Action) []Action
+	// Access runs the load, store, RMW or CAS in of thread t (innermost
+	// frame fr) on address addr, whose memory cell is c; it returns false
+	// if in is none of these, and the interpreter runs it.
+	Access(t *Thread, fr *Frame, in *ir.Instr, addr int64, c *int64) bool
+}
+
+// SetGraphDriver makes d drive x's graph exploration; x must explore
+// graphs (Config.Model ra or rc11, or Config.Axiomatic).
+func (x *Execution) SetGraphDriver(d GraphDriver) { x.rx.tr = d }
 
 // begin is called before thread tn takes a step; false means the step was
 // pruned (and the execution is over).
 func (r *relaxed) begin(tn int32) bool {
 	if r.tr != nil {
-		r.tr.begin()
+		r.tr.Begin()
 		return true
 	}
 	x := r.x
@@ -504,7 +531,7 @@ func (r *relaxed) begin(tn int32) bool {
 	r.bound = bound
 	t := x.threads[tn]
 	if fr, in := r.instr(t); in != nil && (in.Op == ir.IWait || in.Op == ir.ISignal || in.Op == ir.IBroadcast) {
-		if a, err := x.eval(fr, in.Addr); err == nil {
+		if a, err := x.Eval(fr, in.Addr); err == nil {
 			r.cond = a
 		}
 	}
@@ -521,7 +548,7 @@ func (r *relaxed) begin(tn int32) bool {
 // for data races.
 func (r *relaxed) end(tn int32, k int) {
 	if r.tr != nil {
-		r.tr.end(tn)
+		r.tr.End(tn)
 		return
 	}
 	x := r.x
@@ -631,9 +658,9 @@ func (r *relaxed) removeMO(loc int64, w seg.EventID) {
 
 // access runs a load, store, RMW or CAS under graph exploration. It
 // reports whether it handled the instruction.
-func (r *relaxed) access(t *thread, fr *frame, in *ir.Instr, addr int64, c *int64) bool {
+func (r *relaxed) access(t *Thread, fr *Frame, in *ir.Instr, addr int64, c *int64) bool {
 	if r.tr != nil {
-		return r.tr.access(t, fr, in, addr, c)
+		return r.tr.Access(t, fr, in, addr, c)
 	}
 	x := r.x
 	g := x.G
@@ -656,11 +683,11 @@ func (r *relaxed) access(t *thread, fr *frame, in *ir.Instr, addr int64, c *int6
 		w := src[ok[x.choose(t, ChooseRF, len(ok))]]
 		e.RF, e.RVal = w, g.WriteValue(w, addr)
 		fr.locals[in.Dst] = e.RVal
-		x.noteAt(t, pos, fmt.Sprintf("reads %s = %s (from %s)", loc, x.val(t, e.RVal, localType(fr, in.Dst)), r.describe(w, addr)))
+		x.noteAt(t, pos, fmt.Sprintf("reads %s = %s (from %s)", loc, x.val(t, e.RVal, LocalType(fr, in.Dst)), r.describe(w, addr)))
 	case ir.IStore:
-		v, err := x.eval(fr, in.A)
+		v, err := x.Eval(fr, in.A)
 		if err != nil {
-			x.rt(t, pos, err)
+			x.RuntimeError(t, pos, err)
 			return true
 		}
 		r.handled = true
@@ -691,14 +718,14 @@ func (r *relaxed) access(t *thread, fr *frame, in *ir.Instr, addr int64, c *int6
 		x.noteAt(t, pos, fmt.Sprintf("writes %s = %s%s", loc, x.val(t, v, in.A.Type), r.moNote(addr, id)))
 	case ir.IRMW, ir.ICAS:
 		var arg, des int64
-		var err *rtError
-		if arg, err = x.eval(fr, in.A); err != nil {
-			x.rt(t, pos, err)
+		var err *RuntimeError
+		if arg, err = x.Eval(fr, in.A); err != nil {
+			x.RuntimeError(t, pos, err)
 			return true
 		}
 		if in.Op == ir.ICAS {
-			if des, err = x.eval(fr, in.B); err != nil {
-				x.rt(t, pos, err)
+			if des, err = x.Eval(fr, in.B); err != nil {
+				x.RuntimeError(t, pos, err)
 				return true
 			}
 		}
@@ -843,182 +870,6 @@ func GraphRaces(g *seg.Graph, model string) []Race { return race.Graph(g, model)
 func isAccess(e *seg.Event) bool { return race.IsAccess(e) }
 
 func isNA(e *seg.Event) bool { return race.IsNonAtomic(e) }
-
-// ---- exploration ----
-
-func checkGraphProgram(prog *ir.Program) error {
-	for _, f := range prog.Funcs {
-		for i := range f.Body {
-			if f.Body[i].Op == ir.IAtomicBegin {
-				return fmt.Errorf("%s: atomic blocks are not supported under ra and rc11 (their interleaving semantics does not make memory accesses atomic)", f.Body[i].Pos)
-			}
-		}
-	}
-	return nil
-}
-
-// exploreGraphs is the reference explorer for ra and rc11: a DFS over
-// schedules, rf and mo choices that visits each consistent graph once.
-func exploreGraphs(ctx context.Context, t *Task) error {
-	prog, opts, names, col := t.Prog, t.Opts, t.Names, t.col
-	if err := checkGraphProgram(prog); err != nil {
-		return err
-	}
-	cfg := t.Config()
-	if t.Model.Exec != memmodel.GraphOnly {
-		// an operational model explored as graphs under its axioms
-		cfg.Axiomatic = t.Model.Axioms
-	}
-	var cex []choicePoint
-	err := graphRuns(prog, names, cfg, func() bool { return t.Budget(ctx) }, func(x *Execution, ch *graphChooser) bool {
-		if !x.Pruned() && col.add(x) && cex == nil {
-			cex = append([]choicePoint(nil), ch.path...)
-			if !opts.KeepGoing {
-				return false
-			}
-		}
-		col.progress(ch.pending())
-		return true
-	})
-	if err != nil {
-		return err
-	}
-	if cex != nil {
-		t.replayCounterexample(cfg, cex)
-	}
-	return nil
-}
-
-// EnumOptions configure Enumerate.
-type EnumOptions struct {
-	// Model is sc, tso, pso, ra or rc11.
-	Model string
-	// Operational explores sc, tso and pso with the interpreter's
-	// interleavings and store buffers (every interleaving, so a graph may
-	// come several times) instead of graph exploration under seg's model.
-	Operational bool
-	// Axiomatic, if set, explores graphs under this model instead (for
-	// instance a weak model, to find the graphs a stronger one forbids).
-	Axiomatic *seg.Model
-	// Unroll, MaxSteps: as in Options (0: defaults).
-	Unroll, MaxSteps int
-	// MaxExecutions stops after this many visited executions (0: no limit).
-	MaxExecutions int
-	// Explorer picks the graph explorer under ra and rc11: "trust" (the
-	// TruSt-style explorer, trustexplore.go) or "reference" (the DFS over
-	// schedules); "" is the default, trust where it applies.
-	Explorer string
-}
-
-// EnumStats count what Enumerate explored.
-type EnumStats struct {
-	Visited int // executions passed to visit
-	Pruned  int // partial executions abandoned (inconsistent or non-canonical)
-	Stopped string
-}
-
-// Enumerate explores every execution of prog and calls visit with each one
-// that ended (complete, blocked, violating or stopped by a bound), with
-// data races recorded rather than fatal. Under graph exploration (every
-// model unless Operational) each consistent execution graph is visited
-// exactly once. The Execution must not be kept after visit returns unless
-// visit is done with it; its graph X.G may be kept. visit returns false to
-// stop.
-func Enumerate(ctx context.Context, prog *ir.Program, opts EnumOptions, visit func(*Execution) bool) (EnumStats, error) {
-	var st EnumStats
-	model, err := memmodel.Lookup(opts.Model)
-	if err != nil {
-		return st, err
-	}
-	cfg := Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model, Races: RacesRecord, Axiomatic: opts.Axiomatic}
-	if cfg.Unroll == 0 {
-		cfg.Unroll = DefaultUnroll
-	}
-	if cfg.MaxSteps == 0 {
-		cfg.MaxSteps = DefaultMaxSteps
-	}
-	if cfg.Axiomatic == nil && !opts.Operational && model.Operational() {
-		cfg.Axiomatic = model.Axioms
-	}
-	if opts.Operational && !model.Operational() {
-		return st, fmt.Errorf("operational exploration exists only for %s", strings.Join(memmodel.Operational(), ", "))
-	}
-	if graphModel(cfg) != nil {
-		if err := checkGraphProgram(prog); err != nil {
-			return st, err
-		}
-	}
-	names := NewNames(prog)
-	if useTrust(cfg, opts.Explorer, prog) {
-		stopped, _, err := runTrust(ctx, prog, names, cfg, opts.Model, func(x *Execution) bool {
-			if opts.MaxExecutions > 0 && st.Visited >= opts.MaxExecutions {
-				st.Stopped = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions)
-				return false
-			}
-			st.Visited++
-			if !visit(x) {
-				st.Stopped = "stopped by the caller"
-				return false
-			}
-			return true
-		}, nil)
-		if st.Stopped == "" {
-			st.Stopped = stopped
-		}
-		return st, err
-	}
-	budget := func() bool {
-		if err := ctx.Err(); err != nil {
-			st.Stopped = "cancelled: " + err.Error()
-			return true
-		}
-		if opts.MaxExecutions > 0 && st.Visited >= opts.MaxExecutions {
-			st.Stopped = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions)
-			return true
-		}
-		return false
-	}
-	err = graphRuns(prog, NewNames(prog), cfg, budget, func(x *Execution, _ *graphChooser) bool {
-		if x.Pruned() {
-			st.Pruned++
-			return true
-		}
-		st.Visited++
-		if !visit(x) {
-			st.Stopped = "stopped by the caller"
-			return false
-		}
-		return true
-	})
-	return st, err
-}
-
-// graphRuns is the one loop of graph exploration, shared by the graph
-// explorer and Enumerate: a DFS over schedules and rf/mo choices that
-// runs each consistent execution graph once. Before each execution it asks
-// budget whether to stop; it passes every execution, pruned ones included
-// (Execution.Pruned), to visit with the chooser (whose path reproduces
-// it), and stops when visit returns false.
-func graphRuns(prog *ir.Program, names *Names, cfg Config, budget func() bool, visit func(*Execution, *graphChooser) bool) error {
-	ch := newGraphChooser()
-	for {
-		if budget() {
-			return nil
-		}
-		ch.start()
-		x := NewExecution(prog, names, cfg, ch, false)
-		if x.rx != nil {
-			x.rx.memo, x.rx.static = &ch.memo, &ch.static
-		}
-		x.Run(ch.schedule)
-		if ch.err != nil {
-			return ch.err
-		}
-		if !visit(x, ch) || !ch.advance() {
-			return nil
-		}
-	}
-}
 
 // ThreadNames maps the thread numbers of x to their stable names.
 func (x *Execution) ThreadNames() map[int32]string {

@@ -1,4 +1,4 @@
-package ncmc
+package interp
 
 import (
 	"encoding/binary"
@@ -80,16 +80,16 @@ type Config struct {
 	// for the state cache, which cuts a run that comes back to a state.
 	UnboundedLoops bool
 	// Symmetry makes StateHash treat interchangeable threads as a multiset
-	// and numbers thread handles from symmetryHandleBase (symmetry.go);
-	// only for programs symmetryOK accepts.
+	// and numbers thread handles from SymmetryHandleBase (symmetry.go);
+	// only for programs SymmetryOK accepts.
 	Symmetry bool
 	// Semantic makes FinalState render objects by their abstraction
 	// functions (Options.Semantic).
 	Semantic bool
 }
 
-// exec is how the interpreter runs the configuration's model.
-func (c *Config) exec() memmodel.Exec { return memmodel.ExecOf(c.Model) }
+// Exec is how the interpreter runs the configuration's model.
+func (c *Config) Exec() memmodel.Exec { return memmodel.ExecOf(c.Model) }
 
 // Action is one schedulable step: a visible instruction of thread T, or (Flush)
 // the write-back of thread T's oldest buffered store to Loc (TSO/PSO only).
@@ -132,7 +132,7 @@ type RMWOp struct {
 }
 
 // noteRMW records op on the step thread t is taking.
-func (x *Execution) noteRMW(t *thread, op *RMWOp) {
+func (x *Execution) noteRMW(t *Thread, op *RMWOp) {
 	if n := len(x.Log); n > 0 && x.Log[n-1].Action.T == t.num && !x.Log[n-1].Action.Flush {
 		x.Log[n-1].RMW = op
 	}
@@ -169,7 +169,8 @@ type bufEntry struct {
 	ev  seg.EventID
 }
 
-type frame struct {
+// Frame is one activation of a function on a thread's call stack.
+type Frame struct {
 	fn     *ir.Func
 	pc     int
 	locals []int64
@@ -177,10 +178,12 @@ type frame struct {
 	inv    *seg.Invocation // the invocation this frame is, if linearizable
 }
 
-type thread struct {
+// Thread is one thread of an execution: its call stack, status and
+// per-thread state. Explorers read it through its accessor methods.
+type Thread struct {
 	num        int32
 	name       string
-	frames     []frame
+	frames     []Frame
 	status     ThreadStatus
 	signaled   bool  // WaitingCond → woken, must re-lock (status back to Runnable)
 	waitMutex  int64 // the mutex to re-lock after wait
@@ -216,7 +219,7 @@ type Execution struct {
 	chooser Chooser
 
 	mem     [][]int64 // by block id
-	threads []*thread // by thread number (nil: not in this execution)
+	threads []*Thread // by thread number (nil: not in this execution)
 	live    []int32   // thread numbers in creation order
 	atomicT int32     // thread inside an atomic block, or -1
 	waiters map[int64][]int32
@@ -271,11 +274,11 @@ func NewExecution(prog *ir.Program, names *Names, cfg Config, chooser Chooser, t
 			}
 		}
 	}
-	if m := graphModel(cfg); m != nil {
+	if m := GraphModel(cfg); m != nil {
 		x.rx = newRelaxed(x, m)
 	}
 	main := x.newThread("0", -1, seg.Init)
-	if cfg.DetectRaces && x.rx == nil && cfg.exec() == memmodel.Interleaving {
+	if cfg.DetectRaces && x.rx == nil && cfg.Exec() == memmodel.Interleaving {
 		x.races = newRaceState()
 		x.raceThreadStart(main, nil)
 	}
@@ -284,9 +287,9 @@ func NewExecution(prog *ir.Program, names *Names, cfg Config, chooser Chooser, t
 	return x
 }
 
-func (x *Execution) newThread(name string, parent int32, spawn seg.EventID) *thread {
+func (x *Execution) newThread(name string, parent int32, spawn seg.EventID) *Thread {
 	num := x.names.Thread(name)
-	t := &thread{num: num, name: name}
+	t := &Thread{num: num, name: name}
 	if n := len(x.prog.TLS); n > 0 {
 		t.tls = make([]int64, n)
 		for i, v := range x.prog.TLS {
@@ -302,10 +305,10 @@ func (x *Execution) newThread(name string, parent int32, spawn seg.EventID) *thr
 	return t
 }
 
-func (x *Execution) pushFrame(t *thread, f *ir.Func, args []int64, retDst int) {
+func (x *Execution) pushFrame(t *Thread, f *ir.Func, args []int64, retDst int) {
 	locals := make([]int64, len(f.Locals))
 	copy(locals, args)
-	t.frames = append(t.frames, frame{fn: f, locals: locals, retDst: retDst})
+	t.frames = append(t.frames, Frame{fn: f, locals: locals, retDst: retDst})
 }
 
 // Threads returns the numbers of the threads created so far, in creation order.
@@ -357,7 +360,7 @@ func (x *Execution) Complete() bool {
 }
 
 // enabled reports whether thread t can take a visible step now.
-func (x *Execution) enabled(t *thread) bool {
+func (x *Execution) enabled(t *Thread) bool {
 	if t.status != Runnable {
 		return false
 	}
@@ -365,7 +368,7 @@ func (x *Execution) enabled(t *thread) bool {
 	in := &fr.fn.Body[fr.pc]
 	switch in.Op {
 	case ir.ILock:
-		addr, err := x.eval(fr, in.Addr)
+		addr, err := x.Eval(fr, in.Addr)
 		if err != nil {
 			return true // the step reports the error
 		}
@@ -378,17 +381,18 @@ func (x *Execution) enabled(t *thread) bool {
 		}
 		return true
 	case ir.IJoin:
-		h, err := x.eval(fr, in.A)
+		h, err := x.Eval(fr, in.A)
 		if err != nil {
 			return true
 		}
-		c := x.threadByHandle(h)
+		c := x.ThreadByHandle(h)
 		return c == nil || (c.status == Done && len(c.buf) == 0)
 	}
 	return true
 }
 
-func (x *Execution) threadByHandle(h int64) *thread {
+// ThreadByHandle returns the thread whose handle is h, or nil.
+func (x *Execution) ThreadByHandle(h int64) *Thread {
 	n := h - 1 - x.handleBase()
 	if n < 0 || n >= int64(len(x.threads)) {
 		return nil
@@ -414,11 +418,11 @@ func (x *Execution) Enabled() []Action {
 			en = append(en, Action{T: n})
 		}
 	}
-	if x.cfg.exec() != memmodel.Interleaving {
+	if x.cfg.Exec() != memmodel.Interleaving {
 		for _, n := range x.live {
 			t := x.threads[n]
 			for i, b := range t.buf {
-				if x.cfg.exec() == memmodel.StoreBuffer {
+				if x.cfg.Exec() == memmodel.StoreBuffer {
 					en = append(en, Action{T: n, Flush: true, Loc: b.loc})
 					break
 				}
@@ -452,15 +456,15 @@ func (x *Execution) anyEnabled() bool {
 	}
 	for _, n := range x.live {
 		t := x.threads[n]
-		if x.enabled(t) || (x.cfg.exec() != memmodel.Interleaving && len(t.buf) > 0) {
+		if x.enabled(t) || (x.cfg.Exec() != memmodel.Interleaving && len(t.buf) > 0) {
 			return true
 		}
 	}
 	return false
 }
 
-// checkEnd finishes the execution when no thread can move, classifying a deadlock.
-func (x *Execution) checkEnd() {
+// CheckEnd finishes the execution when no thread can move, classifying a deadlock.
+func (x *Execution) CheckEnd() {
 	if x.finished {
 		return
 	}
@@ -513,16 +517,16 @@ func (x *Execution) LockWaits() []LockWait {
 		if in.Op != ir.ILock {
 			continue
 		}
-		addr, err := x.eval(fr, in.Addr)
+		addr, err := x.Eval(fr, in.Addr)
 		if err != nil {
 			continue
 		}
-		ws = append(ws, LockWait{T: t.num, Mutex: addr, Handle: x.handle(t.num)})
+		ws = append(ws, LockWait{T: t.num, Mutex: addr, Handle: x.Handle(t.num)})
 	}
 	return ws
 }
 
-func (x *Execution) blockedOn(t *thread) string {
+func (x *Execution) blockedOn(t *Thread) string {
 	fr := &t.frames[len(t.frames)-1]
 	in := &fr.fn.Body[fr.pc]
 	where := ""
@@ -535,14 +539,14 @@ func (x *Execution) blockedOn(t *thread) string {
 	case in.Op == ir.IWait:
 		return "waits to re-lock " + x.names.LocName(t.waitMutex) + where
 	case in.Op == ir.ILock:
-		addr, _ := x.eval(fr, in.Addr)
+		addr, _ := x.Eval(fr, in.Addr)
 		owner := ""
 		if v, ok := x.peek(addr); ok && v != 0 {
 			owner = " held by t" + x.names.ThreadName(int32(v-1-x.handleBase()))
 		}
 		return "waits for " + x.names.LocName(addr) + owner + where
 	case in.Op == ir.IJoin:
-		h, _ := x.eval(fr, in.A)
+		h, _ := x.Eval(fr, in.A)
 		return "waits to join t" + x.names.ThreadName(int32(h-1-x.handleBase())) + where
 	}
 	return "is stuck" + where
@@ -586,21 +590,21 @@ func (x *Execution) Step(a Action) {
 		x.finished = true
 		return
 	}
-	x.checkEnd()
+	x.CheckEnd()
 }
 
 // Run drives the execution to its end with sched picking among enabled actions.
 func (x *Execution) Run(sched func(enabled []Action) Action) {
-	x.checkEnd()
+	x.CheckEnd()
 	for !x.finished {
 		x.Step(sched(x.Enabled()))
 	}
 }
 
 // flushOne writes t's oldest buffered store to loc (any location under TSO) to memory.
-func (x *Execution) flushOne(t *thread, loc int64) seg.EventID {
+func (x *Execution) flushOne(t *Thread, loc int64) seg.EventID {
 	for i, b := range t.buf {
-		if x.cfg.exec() == memmodel.StoreBuffer || b.loc == loc {
+		if x.cfg.Exec() == memmodel.StoreBuffer || b.loc == loc {
 			t.buf = append(t.buf[:i:i], t.buf[i+1:]...)
 			x.commit(t, b)
 			return b.ev
@@ -610,7 +614,7 @@ func (x *Execution) flushOne(t *thread, loc int64) seg.EventID {
 }
 
 // choose asks the chooser (when there is a choice) and records the choice.
-func (x *Execution) choose(t *thread, kind ChoiceKind, n int) int {
+func (x *Execution) choose(t *Thread, kind ChoiceKind, n int) int {
 	k := 0
 	if n > 1 {
 		k = x.chooser.Choose(t.num, kind, n)
@@ -620,7 +624,7 @@ func (x *Execution) choose(t *thread, kind ChoiceKind, n int) int {
 }
 
 // commit makes a buffered store visible: memory and modification order.
-func (x *Execution) commit(t *thread, b bufEntry) {
+func (x *Execution) commit(t *Thread, b bufEntry) {
 	if c, err := x.cell(b.loc); err == nil {
 		*c = b.val
 	}
@@ -632,7 +636,7 @@ func (x *Execution) commit(t *thread, b bufEntry) {
 }
 
 // drain flushes all of t's buffered stores, oldest first (fences, RMWs, locks, spawn, join).
-func (x *Execution) drain(t *thread) {
+func (x *Execution) drain(t *Thread) {
 	for len(t.buf) > 0 {
 		b := t.buf[0]
 		t.buf = t.buf[1:]
@@ -643,7 +647,7 @@ func (x *Execution) drain(t *thread) {
 
 // readLoc returns what t reads at loc: its own newest buffered store to loc
 // (store forwarding) or memory, with the write read from.
-func (x *Execution) readLoc(t *thread, loc int64, c *int64) (int64, seg.EventID) {
+func (x *Execution) readLoc(t *Thread, loc int64, c *int64) (int64, seg.EventID) {
 	for i := len(t.buf) - 1; i >= 0; i-- {
 		if t.buf[i].loc == loc {
 			return t.buf[i].val, t.buf[i].ev
@@ -652,7 +656,10 @@ func (x *Execution) readLoc(t *thread, loc int64, c *int64) (int64, seg.EventID)
 	return *c, x.lastWrite(loc)
 }
 
-type rtError struct {
+// RuntimeError is an error of the program found while evaluating an
+// expression (null pointer dereference, index out of bounds, …) or an
+// internal error of the interpreter (internal set).
+type RuntimeError struct {
 	msg string
 	// internal marks a bug of the interpreter, not of the program: it is
 	// reported as an internal error (Execution.Internal), never as a
@@ -660,7 +667,8 @@ type rtError struct {
 	internal bool
 }
 
-func (x *Execution) eval(fr *frame, e *ir.Expr) (int64, *rtError) {
+// Eval evaluates expression e on frame fr.
+func (x *Execution) Eval(fr *Frame, e *ir.Expr) (int64, *RuntimeError) {
 	switch e.Kind {
 	case ir.EConst:
 		return e.Val, nil
@@ -669,7 +677,7 @@ func (x *Execution) eval(fr *frame, e *ir.Expr) (int64, *rtError) {
 	case ir.EGlobalAddr:
 		return ir.MakePtr(e.Global+1, 0), nil
 	case ir.EUnary:
-		a, err := x.eval(fr, e.A)
+		a, err := x.Eval(fr, e.A)
 		if err != nil {
 			return 0, err
 		}
@@ -682,58 +690,58 @@ func (x *Execution) eval(fr *frame, e *ir.Expr) (int64, *rtError) {
 			return ^a, nil
 		}
 	case ir.EBinary:
-		a, err := x.eval(fr, e.A)
+		a, err := x.Eval(fr, e.A)
 		if err != nil {
 			return 0, err
 		}
-		b, err := x.eval(fr, e.B)
+		b, err := x.Eval(fr, e.B)
 		if err != nil {
 			return 0, err
 		}
 		return binop(e.Op, a, b)
 	case ir.EIndex:
-		base, err := x.eval(fr, e.A)
+		base, err := x.Eval(fr, e.A)
 		if err != nil {
 			return 0, err
 		}
-		i, err := x.eval(fr, e.B)
+		i, err := x.Eval(fr, e.B)
 		if err != nil {
 			return 0, err
 		}
 		if base == 0 {
-			return 0, &rtError{msg: "null pointer dereference"}
+			return 0, &RuntimeError{msg: "null pointer dereference"}
 		}
 		if i < 0 || i >= int64(e.Len) {
-			return 0, &rtError{msg: fmt.Sprintf("array index %d out of bounds [0, %d)", i, e.Len)}
+			return 0, &RuntimeError{msg: fmt.Sprintf("array index %d out of bounds [0, %d)", i, e.Len)}
 		}
 		return base + i*int64(e.Stride), nil
 	case ir.EField:
-		base, err := x.eval(fr, e.A)
+		base, err := x.Eval(fr, e.A)
 		if err != nil {
 			return 0, err
 		}
 		if base == 0 {
-			return 0, &rtError{msg: "null pointer dereference"}
+			return 0, &RuntimeError{msg: "null pointer dereference"}
 		}
 		return base + int64(e.Offset), nil
 	case ir.ECast:
-		a, err := x.eval(fr, e.A)
+		a, err := x.Eval(fr, e.A)
 		if err != nil {
 			return 0, err
 		}
 		return castInt(a, e.Type), nil
 	}
-	return 0, &rtError{msg: fmt.Sprintf("internal error: bad expression kind %d", e.Kind), internal: true}
+	return 0, &RuntimeError{msg: fmt.Sprintf("internal error: bad expression kind %d", e.Kind), internal: true}
 }
 
 // evalAll evaluates es in order; on a runtime error it fails thread t at
 // pos and reports false.
-func (x *Execution) evalAll(t *thread, fr *frame, pos ir.Pos, es ...*ir.Expr) ([]int64, bool) {
+func (x *Execution) evalAll(t *Thread, fr *Frame, pos ir.Pos, es ...*ir.Expr) ([]int64, bool) {
 	vs := make([]int64, len(es))
 	for i, e := range es {
-		v, err := x.eval(fr, e)
+		v, err := x.Eval(fr, e)
 		if err != nil {
-			x.rt(t, pos, err)
+			x.RuntimeError(t, pos, err)
 			return nil, false
 		}
 		vs[i] = v
@@ -763,7 +771,7 @@ func b2i(b bool) int64 {
 	return 0
 }
 
-func binop(op ir.Operator, a, b int64) (int64, *rtError) {
+func binop(op ir.Operator, a, b int64) (int64, *RuntimeError) {
 	switch op {
 	case ir.OpAdd:
 		return a + b, nil
@@ -773,7 +781,7 @@ func binop(op ir.Operator, a, b int64) (int64, *rtError) {
 		return a * b, nil
 	case ir.OpDiv, ir.OpMod:
 		if b == 0 {
-			return 0, &rtError{msg: "division by zero"}
+			return 0, &RuntimeError{msg: "division by zero"}
 		}
 		if b == -1 { // avoid the MinInt64 / -1 trap; wrap like two's complement
 			if op == ir.OpDiv {
@@ -793,7 +801,7 @@ func binop(op ir.Operator, a, b int64) (int64, *rtError) {
 		return a ^ b, nil
 	case ir.OpShl, ir.OpShr:
 		if b < 0 || b > 63 {
-			return 0, &rtError{msg: fmt.Sprintf("shift count %d out of range [0, 63]", b)}
+			return 0, &RuntimeError{msg: fmt.Sprintf("shift count %d out of range [0, 63]", b)}
 		}
 		if op == ir.OpShl {
 			return a << uint(b), nil
@@ -816,17 +824,17 @@ func binop(op ir.Operator, a, b int64) (int64, *rtError) {
 	case ir.OpLOr:
 		return b2i(a != 0 || b != 0), nil
 	}
-	return 0, &rtError{msg: fmt.Sprintf("internal error: bad operator %d", op), internal: true}
+	return 0, &RuntimeError{msg: fmt.Sprintf("internal error: bad operator %d", op), internal: true}
 }
 
 // cell returns the memory cell at loc, or an error for an invalid address.
-func (x *Execution) cell(loc int64) (*int64, *rtError) {
+func (x *Execution) cell(loc int64) (*int64, *RuntimeError) {
 	b, off := ir.PtrBlock(loc), ir.PtrOffset(loc)
 	if loc == 0 {
-		return nil, &rtError{msg: "null pointer dereference"}
+		return nil, &RuntimeError{msg: "null pointer dereference"}
 	}
 	if b <= 0 || b >= len(x.mem) || x.mem[b] == nil || off >= len(x.mem[b]) {
-		return nil, &rtError{msg: fmt.Sprintf("invalid memory address %#x", loc)}
+		return nil, &RuntimeError{msg: fmt.Sprintf("invalid memory address %#x", loc)}
 	}
 	return &x.mem[b][off], nil
 }
@@ -840,7 +848,7 @@ func (x *Execution) peek(loc int64) (int64, bool) {
 }
 
 // fail records a violation in thread t and ends the execution.
-func (x *Execution) fail(t *thread, pos ir.Pos, kind, msg string) {
+func (x *Execution) fail(t *Thread, pos ir.Pos, kind, msg string) {
 	t.status = Failed
 	x.G.Append(seg.Event{ID: seg.EventID{T: t.num}, Kind: seg.KError, Msg: msg, Pos: pos})
 	x.note(t, msg)
@@ -871,7 +879,7 @@ func (x *Execution) Story() []TraceStep {
 // of the first violation.
 func (x *Execution) ViolationState() string { return x.violState }
 
-func (x *Execution) note(t *thread, what string) {
+func (x *Execution) note(t *Thread, what string) {
 	if !x.collecting {
 		return
 	}
@@ -888,7 +896,7 @@ func (x *Execution) note(t *thread, what string) {
 	x.addTrace(st)
 }
 
-func (x *Execution) noteAt(t *thread, pos ir.Pos, what string) {
+func (x *Execution) noteAt(t *Thread, pos ir.Pos, what string) {
 	if !x.collecting {
 		return
 	}
@@ -914,7 +922,9 @@ func sourceLine(src []byte, line int) string {
 	return strings.TrimSpace(lines[line-1])
 }
 
-func (x *Execution) rt(t *thread, pos ir.Pos, err *rtError) {
+// RuntimeError makes err, met by thread t at pos, the thread's failure
+// (an internal error if err is one).
+func (x *Execution) RuntimeError(t *Thread, pos ir.Pos, err *RuntimeError) {
 	if err.internal {
 		t.status = Failed
 		if x.internal == "" {
@@ -930,7 +940,7 @@ func (x *Execution) rt(t *thread, pos ir.Pos, err *rtError) {
 // ("internal error: …", a bug of ncmc, not of the program), empty if none.
 func (x *Execution) Internal() string { return x.internal }
 
-func (x *Execution) event(t *thread, e seg.Event) seg.EventID {
+func (x *Execution) event(t *Thread, e seg.Event) seg.EventID {
 	e.ID.T = t.num
 	return x.G.Append(e)
 }
@@ -944,30 +954,30 @@ func (x *Execution) lastWrite(loc int64) seg.EventID {
 	return mo[len(mo)-1]
 }
 
-func (x *Execution) val(t *thread, v int64, typ *ir.Type) string {
+func (x *Execution) val(t *Thread, v int64, typ *ir.Type) string {
 	return x.names.FormatValue(v, typ)
 }
 
 // exec runs the visible instruction at t's pc, then advances t.
-func (x *Execution) exec(t *thread) {
+func (x *Execution) exec(t *Thread) {
 	fr := &t.frames[len(t.frames)-1]
 	in := &fr.fn.Body[fr.pc]
 	pos := in.Pos
 	addr := int64(0)
 	if in.Addr != nil {
-		a, err := x.eval(fr, in.Addr)
+		a, err := x.Eval(fr, in.Addr)
 		if err != nil {
-			x.rt(t, pos, err)
+			x.RuntimeError(t, pos, err)
 			return
 		}
 		addr = a
 	}
 	var c *int64
 	if in.Addr != nil {
-		var err *rtError
+		var err *RuntimeError
 		c, err = x.cell(addr)
 		if err != nil {
-			x.rt(t, pos, err)
+			x.RuntimeError(t, pos, err)
 			return
 		}
 	}
@@ -994,18 +1004,18 @@ func (x *Execution) exec(t *thread) {
 		x.event(t, seg.Event{Kind: seg.KRead, Loc: addr, RVal: v, Order: in.Order, RF: rf, Pos: pos})
 		fr.locals[in.Dst] = v
 		if x.collecting {
-			x.noteAt(t, pos, fmt.Sprintf("reads %s = %s", loc(), x.val(t, v, localType(fr, in.Dst))))
+			x.noteAt(t, pos, fmt.Sprintf("reads %s = %s", loc(), x.val(t, v, LocalType(fr, in.Dst))))
 		}
 		if x.raceAccess(t, addr, true, false, in.Order, pos) {
 			return
 		}
 	case ir.IStore:
-		v, err := x.eval(fr, in.A)
+		v, err := x.Eval(fr, in.A)
 		if err != nil {
-			x.rt(t, pos, err)
+			x.RuntimeError(t, pos, err)
 			return
 		}
-		if x.cfg.exec() == memmodel.Interleaving {
+		if x.cfg.Exec() == memmodel.Interleaving {
 			*c = v
 			x.event(t, seg.Event{Kind: seg.KWrite, Loc: addr, WVal: v, Order: in.Order, Pos: pos})
 			if x.collecting {
@@ -1022,9 +1032,9 @@ func (x *Execution) exec(t *thread) {
 			}
 		}
 	case ir.IRMW:
-		v, err := x.eval(fr, in.A)
+		v, err := x.Eval(fr, in.A)
 		if err != nil {
-			x.rt(t, pos, err)
+			x.RuntimeError(t, pos, err)
 			return
 		}
 		old := *c
@@ -1089,8 +1099,8 @@ func (x *Execution) exec(t *thread) {
 			x.noteAt(t, pos, "trylock "+loc()+" fails (held)")
 		}
 	case ir.IUnlock:
-		if *c != x.handle(t.num) {
-			x.rt(t, pos, &rtError{msg: "unlock of mutex " + loc() + " not held by this thread"})
+		if *c != x.Handle(t.num) {
+			x.RuntimeError(t, pos, &RuntimeError{msg: "unlock of mutex " + loc() + " not held by this thread"})
 			return
 		}
 		x.unlock(t, addr, c, pos)
@@ -1099,25 +1109,25 @@ func (x *Execution) exec(t *thread) {
 			// Re-acquire the mutex after being woken; the wait completes.
 			mc, err := x.cell(t.waitMutex)
 			if err != nil {
-				x.rt(t, pos, err)
+				x.RuntimeError(t, pos, err)
 				return
 			}
 			t.signaled = false
 			x.lock(t, t.waitMutex, mc, pos)
 			break
 		}
-		maddr, err := x.eval(fr, in.B)
+		maddr, err := x.Eval(fr, in.B)
 		if err != nil {
-			x.rt(t, pos, err)
+			x.RuntimeError(t, pos, err)
 			return
 		}
 		mc, err := x.cell(maddr)
 		if err != nil {
-			x.rt(t, pos, err)
+			x.RuntimeError(t, pos, err)
 			return
 		}
-		if *mc != x.handle(t.num) {
-			x.rt(t, pos, &rtError{msg: "wait on " + loc() + " without holding mutex " + x.names.LocName(maddr)})
+		if *mc != x.Handle(t.num) {
+			x.RuntimeError(t, pos, &RuntimeError{msg: "wait on " + loc() + " without holding mutex " + x.names.LocName(maddr)})
 			return
 		}
 		x.unlock(t, maddr, mc, pos)
@@ -1166,7 +1176,7 @@ func (x *Execution) exec(t *thread) {
 		x.raceThreadStart(ct, t)
 		x.pushFrame(ct, in.Func, args, -1)
 		if in.Dst >= 0 {
-			fr.locals[in.Dst] = x.handle(ct.num)
+			fr.locals[in.Dst] = x.Handle(ct.num)
 		}
 		if x.collecting {
 			x.noteAt(t, pos, fmt.Sprintf("spawns t%s running %s", name, in.Func.FullName()))
@@ -1176,14 +1186,14 @@ func (x *Execution) exec(t *thread) {
 		x.advance(t)
 		return
 	case ir.IJoin:
-		h, err := x.eval(fr, in.A)
+		h, err := x.Eval(fr, in.A)
 		if err != nil {
-			x.rt(t, pos, err)
+			x.RuntimeError(t, pos, err)
 			return
 		}
-		ct := x.threadByHandle(h)
+		ct := x.ThreadByHandle(h)
 		if ct == nil {
-			x.rt(t, pos, &rtError{msg: fmt.Sprintf("join of an invalid thread handle %d", h)})
+			x.RuntimeError(t, pos, &RuntimeError{msg: fmt.Sprintf("join of an invalid thread handle %d", h)})
 			return
 		}
 		x.event(t, seg.Event{Kind: seg.KJoin, Other: ct.num, Pos: pos})
@@ -1203,7 +1213,7 @@ func (x *Execution) exec(t *thread) {
 		x.atomicT = t.num
 		x.raceAtomicBegin(t)
 	default:
-		x.rt(t, pos, &rtError{msg: "internal error: " + in.Op.String() + " is not a visible instruction", internal: true})
+		x.RuntimeError(t, pos, &RuntimeError{msg: "internal error: " + in.Op.String() + " is not a visible instruction", internal: true})
 		return
 	}
 	if x.finished {
@@ -1214,17 +1224,18 @@ func (x *Execution) exec(t *thread) {
 	x.advance(t)
 }
 
-func localType(fr *frame, i int) *ir.Type {
+// LocalType returns the type of local i of frame fr.
+func LocalType(fr *Frame, i int) *ir.Type {
 	if i >= 0 && i < len(fr.fn.Locals) {
 		return fr.fn.Locals[i].Type
 	}
 	return nil
 }
 
-func (x *Execution) lock(t *thread, addr int64, c *int64, pos ir.Pos) {
+func (x *Execution) lock(t *Thread, addr int64, c *int64, pos ir.Pos) {
 	rf := x.lastWrite(addr)
 	old := *c
-	*c = x.handle(t.num)
+	*c = x.Handle(t.num)
 	x.event(t, seg.Event{Kind: seg.KLock, Loc: addr, RVal: old, WVal: *c, Order: ir.OrderAcq, RF: rf, Pos: pos})
 	x.raceLock(t, addr)
 	if x.collecting {
@@ -1232,7 +1243,7 @@ func (x *Execution) lock(t *thread, addr int64, c *int64, pos ir.Pos) {
 	}
 }
 
-func (x *Execution) unlock(t *thread, addr int64, c *int64, pos ir.Pos) {
+func (x *Execution) unlock(t *Thread, addr int64, c *int64, pos ir.Pos) {
 	*c = 0
 	x.event(t, seg.Event{Kind: seg.KUnlock, Loc: addr, WVal: 0, Order: ir.OrderRel, Pos: pos})
 	x.raceUnlock(t, addr)
@@ -1241,7 +1252,7 @@ func (x *Execution) unlock(t *thread, addr int64, c *int64, pos ir.Pos) {
 	}
 }
 
-func (x *Execution) wake(w *thread) {
+func (x *Execution) wake(w *Thread) {
 	w.status = Runnable
 	w.signaled = true
 	w.wokenStep = len(x.Log) - 1
@@ -1249,7 +1260,7 @@ func (x *Execution) wake(w *thread) {
 
 // advance runs t's invisible instructions until it reaches a visible one, ends,
 // blocks or fails.
-func (x *Execution) advance(t *thread) {
+func (x *Execution) advance(t *Thread) {
 	for !x.finished && t.status == Runnable {
 		if x.cfg.MaxThreadSteps > 0 {
 			if t.instrs++; t.instrs > x.cfg.MaxThreadSteps {
@@ -1270,18 +1281,18 @@ func (x *Execution) advance(t *thread) {
 		switch in.Op {
 		case ir.INop:
 		case ir.IAssign:
-			v, err := x.eval(fr, in.A)
+			v, err := x.Eval(fr, in.A)
 			if err != nil {
-				x.rt(t, pos, err)
+				x.RuntimeError(t, pos, err)
 				return
 			}
 			fr.locals[in.Dst] = v
 		case ir.ITLSLoad:
 			fr.locals[in.Dst] = t.tls[in.Slot]
 		case ir.ITLSStore:
-			v, err := x.eval(fr, in.A)
+			v, err := x.Eval(fr, in.A)
 			if err != nil {
-				x.rt(t, pos, err)
+				x.RuntimeError(t, pos, err)
 				return
 			}
 			t.tls[in.Slot] = v
@@ -1289,9 +1300,9 @@ func (x *Execution) advance(t *thread) {
 			fr.pc = in.Target
 			continue
 		case ir.IBranch:
-			v, err := x.eval(fr, in.A)
+			v, err := x.Eval(fr, in.A)
 			if err != nil {
-				x.rt(t, pos, err)
+				x.RuntimeError(t, pos, err)
 				return
 			}
 			if v != 0 {
@@ -1301,9 +1312,9 @@ func (x *Execution) advance(t *thread) {
 			}
 			continue
 		case ir.IAssert:
-			v, err := x.eval(fr, in.A)
+			v, err := x.Eval(fr, in.A)
 			if err != nil {
-				x.rt(t, pos, err)
+				x.RuntimeError(t, pos, err)
 				return
 			}
 			if v == 0 {
@@ -1314,9 +1325,9 @@ func (x *Execution) advance(t *thread) {
 			x.fail(t, pos, "assertion", in.Msg)
 			return
 		case ir.IAssume:
-			v, err := x.eval(fr, in.A)
+			v, err := x.Eval(fr, in.A)
 			if err != nil {
-				x.rt(t, pos, err)
+				x.RuntimeError(t, pos, err)
 				return
 			}
 			if v == 0 {
@@ -1338,11 +1349,11 @@ func (x *Execution) advance(t *thread) {
 			}
 			lo, hi := vs[0], vs[1]
 			if hi < lo {
-				x.rt(t, pos, &rtError{msg: fmt.Sprintf("nondet range [%d, %d] is empty", lo, hi)})
+				x.RuntimeError(t, pos, &RuntimeError{msg: fmt.Sprintf("nondet range [%d, %d] is empty", lo, hi)})
 				return
 			}
 			if hi-lo >= 1<<20 {
-				x.rt(t, pos, &rtError{msg: fmt.Sprintf("nondet range [%d, %d] is too large to enumerate", lo, hi)})
+				x.RuntimeError(t, pos, &RuntimeError{msg: fmt.Sprintf("nondet range [%d, %d] is too large to enumerate", lo, hi)})
 				return
 			}
 			v := lo + int64(x.choose(t, ChooseNondet, int(hi-lo+1)))
@@ -1411,14 +1422,14 @@ func (x *Execution) advance(t *thread) {
 				return
 			}
 		case ir.ISelf:
-			fr.locals[in.Dst] = x.handle(t.num)
+			fr.locals[in.Dst] = x.Handle(t.num)
 		case ir.ICall:
 			args, ok := x.evalAll(t, fr, pos, in.Args...)
 			if !ok {
 				return
 			}
 			if len(t.frames) > 10000 {
-				x.rt(t, pos, &rtError{msg: "call stack too deep (10000 frames)"})
+				x.RuntimeError(t, pos, &RuntimeError{msg: "call stack too deep (10000 frames)"})
 				return
 			}
 			fr.pc++
@@ -1442,17 +1453,17 @@ func (x *Execution) advance(t *thread) {
 		case ir.IReturn:
 			v := int64(0)
 			if in.A != nil {
-				var err *rtError
-				v, err = x.eval(fr, in.A)
+				var err *RuntimeError
+				v, err = x.Eval(fr, in.A)
 				if err != nil {
-					x.rt(t, pos, err)
+					x.RuntimeError(t, pos, err)
 					return
 				}
 			}
 			x.ret(t, v)
 			continue
 		default:
-			x.rt(t, pos, &rtError{msg: "internal error: unknown instruction " + opName(in.Op), internal: true})
+			x.RuntimeError(t, pos, &RuntimeError{msg: "internal error: unknown instruction " + opName(in.Op), internal: true})
 			return
 		}
 		fr.pc++
@@ -1468,7 +1479,7 @@ func joinInts(vs []int64) string {
 }
 
 // threadBoundHit stops t at its per-thread step budget (Config.MaxThreadSteps).
-func (x *Execution) threadBoundHit(t *thread) {
+func (x *Execution) threadBoundHit(t *Thread) {
 	t.status = BoundHit
 	var pos ir.Pos
 	if fr := &t.frames[len(t.frames)-1]; fr.pc < len(fr.fn.Body) {
@@ -1479,7 +1490,7 @@ func (x *Execution) threadBoundHit(t *thread) {
 	x.releaseAtomic(t)
 }
 
-func (x *Execution) releaseAtomic(t *thread) {
+func (x *Execution) releaseAtomic(t *Thread) {
 	if x.atomicT == t.num {
 		x.atomicT = -1
 		t.atomic = 0
@@ -1488,7 +1499,7 @@ func (x *Execution) releaseAtomic(t *thread) {
 }
 
 // ret pops t's top frame returning v.
-func (x *Execution) ret(t *thread, v int64) {
+func (x *Execution) ret(t *Thread, v int64) {
 	fr := t.frames[len(t.frames)-1]
 	t.frames = t.frames[:len(t.frames)-1]
 	if fr.inv != nil {
@@ -1534,13 +1545,13 @@ func (x *Execution) StateHash() [2]uint64 {
 		binary.LittleEndian.PutUint64(buf[:], uint64(v))
 		h.Write(buf[:])
 	}
-	x.hashMem(put, nil)
+	x.HashMem(put, nil)
 	put(int64(x.atomicT))
 	for _, n := range x.live {
 		put(int64(n))
 		threadHash(h, x.threads[n])
 	}
-	x.hashWaiters(put)
+	x.HashWaiters(put)
 	if x.races != nil {
 		x.races.hash(h, put)
 	}
@@ -1551,7 +1562,7 @@ func (x *Execution) StateHash() [2]uint64 {
 
 // innermostInv returns the invocation of t's innermost unfinished
 // linearizable frame, or nil.
-func innermostInv(t *thread) *seg.Invocation {
+func innermostInv(t *Thread) *seg.Invocation {
 	for i := len(t.frames) - 1; i >= 0; i-- {
 		if inv := t.frames[i].inv; inv != nil && !inv.Done {
 			return inv
@@ -1560,9 +1571,9 @@ func innermostInv(t *thread) *seg.Invocation {
 	return nil
 }
 
-// outermostInv returns the invocation of t's outermost unfinished
+// OutermostInv returns the invocation of t's outermost unfinished
 // linearizable frame (its top-level invocation), or nil.
-func outermostInv(t *thread) *seg.Invocation {
+func OutermostInv(t *Thread) *seg.Invocation {
 	for i := range t.frames {
 		if inv := t.frames[i].inv; inv != nil && !inv.Done {
 			return inv

@@ -1,4 +1,4 @@
-package ncmc
+package interp
 
 import (
 	"fmt"
@@ -282,7 +282,7 @@ func (r *raceState) hash(h hash.Hash, put func(int64)) {
 // Hooks called by the interpreter (exec.go). Each is a no-op unless
 // Config.DetectRaces is set.
 
-func (x *Execution) raceThreadStart(child, parent *thread) {
+func (x *Execution) raceThreadStart(child, parent *Thread) {
 	if x.races == nil {
 		return
 	}
@@ -293,14 +293,14 @@ func (x *Execution) raceThreadStart(child, parent *thread) {
 	x.races.start(child.num, x.races.release(parent.num))
 }
 
-func (x *Execution) raceThreadEnd(t *thread) {
+func (x *Execution) raceThreadEnd(t *Thread) {
 	if x.races == nil {
 		return
 	}
 	x.races.final[t.num] = x.races.vc[t.num].clone()
 }
 
-func (x *Execution) raceJoin(t, child *thread) {
+func (x *Execution) raceJoin(t, child *Thread) {
 	if x.races == nil {
 		return
 	}
@@ -309,7 +309,7 @@ func (x *Execution) raceJoin(t, child *thread) {
 	}
 }
 
-func (x *Execution) raceLock(t *thread, addr int64) {
+func (x *Execution) raceLock(t *Thread, addr int64) {
 	if x.races == nil {
 		return
 	}
@@ -318,21 +318,21 @@ func (x *Execution) raceLock(t *thread, addr int64) {
 	}
 }
 
-func (x *Execution) raceUnlock(t *thread, addr int64) {
+func (x *Execution) raceUnlock(t *Thread, addr int64) {
 	if x.races == nil {
 		return
 	}
 	x.races.locks[addr] = x.races.release(t.num)
 }
 
-func (x *Execution) raceAtomicBegin(t *thread) {
+func (x *Execution) raceAtomicBegin(t *Thread) {
 	if x.races == nil {
 		return
 	}
 	x.races.acquire(t.num, x.races.atomic)
 }
 
-func (x *Execution) raceAtomicEnd(t *thread) {
+func (x *Execution) raceAtomicEnd(t *Thread) {
 	if x.races == nil {
 		return
 	}
@@ -343,7 +343,7 @@ func (x *Execution) raceAtomicEnd(t *thread) {
 // "data-race" violation when it races with an earlier one. read and write
 // say what the access does (an RMW does both); order is its memory order;
 // rmw marks read-modify-writes (they continue release sequences).
-func (x *Execution) raceAccess(t *thread, addr int64, read, write bool, order ir.Order, pos ir.Pos) bool {
+func (x *Execution) raceAccess(t *Thread, addr int64, read, write bool, order ir.Order, pos ir.Pos) bool {
 	r := x.races
 	if r == nil {
 		return false
@@ -383,7 +383,7 @@ func (x *Execution) raceAccess(t *thread, addr int64, read, write bool, order ir
 	return false
 }
 
-func (x *Execution) reportRace(t *thread, addr int64, a raceAccessRec, write, atom bool, pos ir.Pos) {
+func (x *Execution) reportRace(t *Thread, addr int64, a raceAccessRec, write, atom bool, pos ir.Pos) {
 	kind := func(w, at bool) string {
 		s := "read"
 		if w {

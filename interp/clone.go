@@ -1,4 +1,4 @@
-package ncmc
+package interp
 
 import (
 	"maps"
@@ -6,7 +6,7 @@ import (
 	"ncmc/seg"
 )
 
-// cloneExec returns an independent copy of x that chooses with ch: the
+// Clone returns an independent copy of x that chooses with ch: the
 // DPOR explorer snapshots the state before each step of its DFS path, and
 // the stateful explorer at branching points, and run from a copy instead
 // of re-executing the path from the start. Memory,
@@ -15,7 +15,7 @@ import (
 // and shared (slices are capped so that appends never write into the
 // other execution's arrays). It returns nil for executions with graph
 // exploration or race detection state, which it does not copy.
-func cloneExec(x *Execution, ch Chooser) *Execution {
+func (x *Execution) Clone(ch Chooser) *Execution {
 	if x.rx != nil || x.races != nil || x.collecting {
 		return nil
 	}
@@ -46,11 +46,11 @@ func cloneExec(x *Execution, ch Chooser) *Execution {
 			}
 		}
 	}
-	ths := make([]thread, 0, nt)
-	frs := make([]frame, 0, nf)
+	ths := make([]Thread, 0, nt)
+	frs := make([]Frame, 0, nf)
 	locs := make([]int64, 0, nl)
 	var invs map[*seg.Invocation]*seg.Invocation
-	y.threads = make([]*thread, len(x.threads))
+	y.threads = make([]*Thread, len(x.threads))
 	for i, t := range x.threads {
 		if t == nil {
 			continue
