@@ -120,6 +120,7 @@ var outParams = map[string][]int{
 	"pthread_join":                {1},
 	"thrd_create":                 {0},
 	"thrd_join":                   {1},
+	"sem_getvalue":                {1},
 	"__atomic_load":               {1},
 	"__atomic_store":              {1},
 	"__atomic_exchange":           {1, 2},

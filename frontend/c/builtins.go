@@ -97,6 +97,7 @@ var noOps = map[string]bool{
 	"pthread_barrierattr_setpshared": true,
 	"pthread_rwlock_destroy":         true, "pthread_rwlockattr_init": true, "pthread_rwlockattr_destroy": true,
 	"thrd_yield": true, "cnd_destroy": true, "mtx_destroy": true,
+	"sem_destroy": true, "pthread_spin_destroy": true,
 }
 
 // c11Threads maps the C11 <threads.h> functions that behave as a pthread
@@ -263,6 +264,11 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 			return ret0(), true
 		}
 		return l.rwlock(name, args, pe, pos), true
+	case semSpinArgs[name] > 0 && !defined:
+		if !need(semSpinArgs[name]) {
+			return ret0(), true
+		}
+		return l.semSpin(name, args, pe, pos), true
 	case name == "pthread_create":
 		if need(4) {
 			if h := l.spawn(args[2], args[1], args[3], pos); h != nil {

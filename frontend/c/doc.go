@@ -116,9 +116,13 @@
 //
 // Functions are IR functions; a function may be called before its
 // definition (through a prototype), recursively and mutually recursively.
-// Only those main can reach (by calls or as
-// thread start routines) are translated. Calls through function pointers,
-// variadic functions, and main reading argc/argv are unsupported. Calls of
+// Only those main can reach (by calls, as thread start routines or as
+// values) are translated. A function of the program used as a value is a
+// pointer to a block of its own; a call through a pointer tries the
+// program's functions used as values whose signature matches (funcptr.go),
+// and an invalid pointer is a runtime error. Pointers to library
+// functions, variadic functions, and main reading argc/argv are
+// unsupported. Calls of
 // functions neither defined in the program nor listed below are
 // unsupported.
 //
@@ -192,7 +196,9 @@
 //     seq_cst read-modify-writes, compare-exchange loops and
 //     spin-assumes; a thread that can never pass one is blocked, not a
 //     deadlock. C11 <threads.h> (thrd_*, mtx_* without mtx_recursive,
-//     cnd_*) is the pthread model. Semaphores, spin locks, pthread_once,
+//     cnd_*) is the pthread model. Semaphores (sem_init, wait, trywait,
+//     post, getvalue, destroy) and spin locks (pthread_spin_*) are one
+//     cell each, lowered in the same way (sem.go). pthread_once,
 //     thread-specific keys, recursive mutexes and timed waits are
 //     unsupported.
 //   - Thread-local variables (__thread, _Thread_local): an integer one

@@ -472,3 +472,61 @@ int one(void) { return 1; }
 int main(void) { int (*f)(void) = one; f = 0; return f(); }`, msg: "invalid function pointer"},
 	})
 }
+
+// TestSemaphoresAndSpinLocks: a semaphore counts (sem_wait blocks at 0,
+// sem_trywait fails), a spin lock excludes, both order memory under rc11.
+func TestSemaphoresAndSpinLocks(t *testing.T) {
+	both := []string{"sc", "rc11"}
+	runSyncCases(t, []syncCase{
+		{name: "semaphore-handoff", models: both, want: ncmc.Verified, src: `
+#include <semaphore.h>
+sem_t s; int data;
+void *p(void *a) { data = 42; sem_post(&s); return 0; }
+int main(void) {
+	pthread_t t; int v;
+	sem_init(&s, 0, 0);
+	pthread_create(&t, 0, p, 0);
+	sem_wait(&s);
+	assert(data == 42);
+	sem_getvalue(&s, &v);
+	assert(v == 0 && sem_trywait(&s) == -1);
+	sem_post(&s); sem_post(&s);
+	assert(sem_trywait(&s) == 0 && sem_trywait(&s) == 0 && sem_trywait(&s) == -1);
+	sem_destroy(&s);
+	return 0;
+}`},
+		{name: "semaphore-two-permits-buggy", want: ncmc.Violation, src: `
+#include <semaphore.h>
+sem_t s; atomic_int in;
+void *f(void *a) { sem_wait(&s); in++; assert(in == 1); in--; sem_post(&s); return 0; }
+int main(void) {
+	pthread_t t1, t2;
+	sem_init(&s, 0, 2);
+	pthread_create(&t1, 0, f, 0); pthread_create(&t2, 0, f, 0);
+	return 0;
+}`, msg: "in == 1"},
+		{name: "spinlock", models: both, want: ncmc.Verified, src: `
+pthread_spinlock_t l; int x;
+void *f(void *a) { pthread_spin_lock(&l); x++; pthread_spin_unlock(&l); return 0; }
+int main(void) {
+	pthread_t t1, t2;
+	pthread_spin_init(&l, PTHREAD_PROCESS_PRIVATE);
+	pthread_create(&t1, 0, f, 0); pthread_create(&t2, 0, f, 0);
+	pthread_join(t1, 0); pthread_join(t2, 0);
+	assert(x == 2);
+	assert(pthread_spin_trylock(&l) == 0 && pthread_spin_trylock(&l) == EBUSY);
+	return 0;
+}`},
+		{name: "spinlock-buggy", want: ncmc.Violation, src: `
+pthread_spinlock_t l; int x;
+void *f(void *a) { pthread_spin_lock(&l); pthread_spin_unlock(&l); x++; return 0; }
+int main(void) {
+	pthread_t t1, t2;
+	pthread_spin_init(&l, 0);
+	pthread_create(&t1, 0, f, 0); pthread_create(&t2, 0, f, 0);
+	pthread_join(t1, 0); pthread_join(t2, 0);
+	assert(x == 2);
+	return 0;
+}`, msg: "x == 2"},
+	})
+}
