@@ -66,6 +66,13 @@ type Options struct {
 	// sum; see spin.go), which has the same executions. ncmc verify sets
 	// it under ra and rc11.
 	NoAtomicSections bool
+	// KeepSpinIterations turns off the discarding of no-op loop iterations
+	// (spin.go): every loop iteration runs and counts against the loop
+	// bound. The outcomes are the same (TestSpinNoOpsDifferential); only
+	// the number of executions and the bound hits differ. The front end's
+	// own compare-exchange loops (barriers, locks, narrow RMWs under
+	// NoAtomicSections) then hit the bound when they retry.
+	KeepSpinIterations bool
 }
 
 // Unsupported is the error of a valid C program that uses constructs the
