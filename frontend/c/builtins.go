@@ -264,6 +264,11 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 			return ret0(), true
 		}
 		return l.rwlock(name, args, pe, pos), true
+	case name == "pthread_once" && !defined:
+		if !need(2) {
+			return ret0(), true
+		}
+		return l.pthreadOnce(args, pe, pos), true
 	case semSpinArgs[name] > 0 && !defined:
 		if !need(semSpinArgs[name]) {
 			return ret0(), true

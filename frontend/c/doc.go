@@ -198,8 +198,9 @@
 //     deadlock. C11 <threads.h> (thrd_*, mtx_* without mtx_recursive,
 //     cnd_*) is the pthread model. Semaphores (sem_init, wait, trywait,
 //     post, getvalue, destroy) and spin locks (pthread_spin_*) are one
-//     cell each, lowered in the same way (sem.go). pthread_once,
-//     thread-specific keys, recursive mutexes and timed waits are
+//     cell each, lowered in the same way (sem.go); so is pthread_once (the
+//     first caller runs the init routine, the others await its end).
+//     Thread-specific keys, recursive mutexes and timed waits are
 //     unsupported.
 //   - Thread-local variables (__thread, _Thread_local): an integer one
 //     whose address is never taken is a thread register (ir.Program.TLS,

@@ -113,3 +113,46 @@ var semSpinArgs = map[string]int{
 	"sem_init": 3, "sem_wait": 1, "sem_trywait": 1, "sem_post": 1, "sem_getvalue": 2,
 	"pthread_spin_init": 2, "pthread_spin_lock": 1, "pthread_spin_trylock": 1, "pthread_spin_unlock": 1,
 }
+
+// pthreadOnce lowers pthread_once(o, init) (o is a pthread_once_t, an int
+// that PTHREAD_ONCE_INIT sets to 0): the first caller moves it from 0 to 1
+// with a compare-exchange, calls init and stores 2; the others await 2, so
+// that every caller returns after init has run (seq_cst accesses: under ra
+// and rc11 they synchronize with its end). init must be a function of the
+// program named directly.
+func (l *fnl) pthreadOnce(args []cc.ExpressionNode, pe *cc.PostfixExpression, pos ir.Pos) *ir.Expr {
+	rt := l.tr.scalarType(pe.Type(), pos)
+	fi := l.tr.funcs[startRoutine(args[1])]
+	if fi == nil || len(scalarParams(fi.ftype)) != 0 {
+		l.tr.unsupported(pos, "pthread_once whose init routine is not a function of the program without parameters named directly")
+		return cnst(0, rt, pos)
+	}
+	a := l.memPtr(args[0], pos)
+	c := func(v int64) *ir.Expr { return cnst(v, ir.Int, pos) }
+	cas := l.ins(ir.ICAS, pos)
+	cas.Dst, cas.Dst2 = l.temp(ir.Int, pos), l.temp(ir.Bool, pos)
+	cas.Addr, cas.A, cas.B, cas.Order, cas.FailOrder = a, c(0), c(1), ir.OrderSC, ir.OrderSC
+	l.emit(cas)
+	first, other, end := l.newLabel(), l.newLabel(), l.newLabel()
+	l.branch(l.local(cas.Dst2, pos), first, other, pos)
+	l.bind(first)
+	l.fi.calls[fi.name] = true
+	call := l.ins(ir.ICall, pos)
+	call.Func = fi.f
+	l.emit(call)
+	st := l.ins(ir.IStore, pos)
+	st.Addr, st.A, st.Order = a, c(2), ir.OrderSC
+	l.emit(st)
+	l.jump(end, pos)
+	l.bind(other)
+	v := l.temp(ir.Int, pos)
+	ld := l.ins(ir.ILoad, pos)
+	ld.Dst, ld.Addr, ld.Order = v, a, ir.OrderSC
+	l.emit(ld)
+	aw := l.ins(ir.IAssume, pos)
+	aw.A = bin(ir.OpEq, l.local(v, pos), c(2), ir.Bool, pos)
+	aw.Assume = ir.AssumeSpin
+	l.emit(aw)
+	l.bind(end)
+	return cnst(0, rt, pos)
+}

@@ -530,3 +530,32 @@ int main(void) {
 }`, msg: "x == 2"},
 	})
 }
+
+// TestPthreadOnce: the init routine runs once, and every caller returns
+// after it has run.
+func TestPthreadOnce(t *testing.T) {
+	runSyncCases(t, []syncCase{
+		{name: "once", models: []string{"sc", "rc11"}, want: ncmc.Verified, src: `
+pthread_once_t once = PTHREAD_ONCE_INIT; int inits, ready;
+void init(void) { inits++; ready = 1; }
+void *f(void *a) { pthread_once(&once, init); assert(ready == 1); return 0; }
+int main(void) {
+	pthread_t t1, t2;
+	pthread_create(&t1, 0, f, 0); pthread_create(&t2, 0, f, 0);
+	pthread_join(t1, 0); pthread_join(t2, 0);
+	assert(inits == 1);
+	return 0;
+}`},
+		{name: "no-once-buggy", want: ncmc.Violation, src: `
+int inits;
+void init(void) { inits++; }
+void *f(void *a) { init(); return 0; }
+int main(void) {
+	pthread_t t1, t2;
+	pthread_create(&t1, 0, f, 0); pthread_create(&t2, 0, f, 0);
+	pthread_join(t1, 0); pthread_join(t2, 0);
+	assert(inits == 1);
+	return 0;
+}`, msg: "inits == 1"},
+	})
+}

@@ -36,9 +36,9 @@ func pthreadKind(t cc.Type) string {
 		return "pthread_mutex_t"
 	case "cnd_t":
 		return "pthread_cond_t"
-	case "sem_t", "pthread_spinlock_t":
+	case "sem_t", "pthread_spinlock_t", "pthread_once_t":
 		return n
-	case "pthread_once_t", "pthread_key_t":
+	case "pthread_key_t":
 		return "unsupported:" + n
 	}
 	return ""
@@ -96,7 +96,7 @@ func (tr *translator) irType(t cc.Type, pos ir.Pos) *ir.Type {
 		return barrierType
 	case "pthread_rwlock_t":
 		return rwlockType
-	case "sem_t", "pthread_spinlock_t":
+	case "sem_t", "pthread_spinlock_t", "pthread_once_t":
 		return semType
 	case "pthread_attr_t", "pthread_mutexattr_t", "pthread_condattr_t", "pthread_barrierattr_t", "pthread_rwlockattr_t":
 		return tr.opaqueType()
