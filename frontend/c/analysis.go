@@ -118,6 +118,9 @@ func calleeName(pe *cc.PostfixExpression) string {
 var outParams = map[string][]int{
 	"pthread_create":              {0},
 	"pthread_join":                {1},
+	"thrd_create":                 {0},
+	"thrd_join":                   {1},
+	"sem_getvalue":                {1},
 	"__atomic_load":               {1},
 	"__atomic_store":              {1},
 	"__atomic_exchange":           {1, 2},
@@ -146,11 +149,15 @@ func (tr *translator) analyze(fi *fnInfo) *funcFacts {
 			truth[unparen(n)] = true
 		}
 	}
+	callees := map[*cc.PrimaryExpression]bool{}
 	walk(fi.def.CompoundStatement, func(n any) bool {
 		switch x := n.(type) {
 		case *cc.PostfixExpression:
 			if x.Case != cc.PostfixExpressionCall {
 				return true
+			}
+			if p, ok := unparen(x.PostfixExpression).(*cc.PrimaryExpression); ok {
+				callees[p] = true
 			}
 			name := calleeName(x)
 			if name == "" {
@@ -230,6 +237,14 @@ func (tr *translator) analyze(fi *fnInfo) *funcFacts {
 				if d, ok := x.ResolvedTo().(*cc.Declarator); ok && !truth[x] && !writes[x] {
 					ff.nonTruthUse[d] = true
 				}
+				if d, ok := x.ResolvedTo().(*cc.Declarator); ok && !callees[x] && d.Type() != nil && d.Type().Kind() == cc.Function {
+					// A function used as a value: a possible target of
+					// calls through pointers (funcptr.go).
+					if g := tr.funcs[d.Name()]; g != nil {
+						fi.refs[d.Name()] = true
+						g.addrTaken = true
+					}
+				}
 			}
 		}
 		return true
@@ -244,6 +259,8 @@ func startArg(name string) int {
 	switch name {
 	case "pthread_create":
 		return 2
+	case "thrd_create":
+		return 1
 	case "__VERIFIER_spawn", "__VERIFIER_spawn_symmetric":
 		return 0
 	}

@@ -108,6 +108,9 @@ func (l *fnl) rmw(addr *ir.Expr, t cc.Type, kind ir.RMWKind, v *ir.Expr, order i
 	if isInteger(t) {
 		w, _ = intInfo(t)
 	}
+	if (kind == ir.RMWAdd || kind == ir.RMWSub) && w < 64 && l.tr.opts.NoAtomicSections {
+		return l.rmwLoop(addr, t, it, kind, v, order, pos)
+	}
 	if (kind == ir.RMWAdd || kind == ir.RMWSub) && w < 64 {
 		l.atomicBegin(pos)
 		old := l.temp(it, pos)
@@ -127,6 +130,43 @@ func (l *fnl) rmw(addr *ir.Expr, t cc.Type, kind ir.RMWKind, v *ir.Expr, order i
 	in.Addr, in.A, in.RMW, in.Order = addr, v, kind, order
 	l.emit(in)
 	return l.local(in.Dst, pos)
+}
+
+// rmwLoop is the read-modify-write of rmw as a loop: a relaxed load of
+// the old value, then a compare-exchange of it with the new one (with the
+// RMW's order), repeated while the compare-exchange fails. A failed
+// iteration only reads and changes no local the next one reads, so
+// spinNoOps discards it: what remains is a compare-exchange that read the
+// value the load saw and wrote the new one, the events of the RMW.
+func (l *fnl) rmwLoop(addr *ir.Expr, t cc.Type, it *ir.Type, kind ir.RMWKind, v *ir.Expr, order ir.Order, pos ir.Pos) *ir.Expr {
+	if addr.Kind != ir.ELocal && addr.Kind != ir.EConst && addr.Kind != ir.EGlobalAddr {
+		tmp := l.temp(addr.Type, pos)
+		l.assignLocal(tmp, addr, pos)
+		addr = l.local(tmp, pos)
+	}
+	if v.Kind != ir.ELocal && v.Kind != ir.EConst {
+		tmp := l.temp(v.Type, pos)
+		l.assignLocal(tmp, v, pos)
+		v = l.local(tmp, pos)
+	}
+	ctr := l.loopCounter(pos)
+	head, done := l.newLabel(), l.newLabel()
+	l.bind(head)
+	l.loopHead(ctr, 0, pos)
+	old := l.temp(it, pos)
+	ld := l.ins(ir.ILoad, pos)
+	ld.Dst, ld.Addr, ld.Order = old, addr, ir.OrderRlx
+	l.emit(ld)
+	cas := l.ins(ir.ICAS, pos)
+	cas.Dst = l.temp(it, pos)
+	cas.Dst2 = l.temp(ir.Bool, pos)
+	cas.Addr, cas.A = addr, l.local(old, pos)
+	cas.B = l.narrow(bin(rmwOps[kind], l.local(old, pos), v, it, pos), t, pos)
+	cas.Order, cas.FailOrder = order, ir.OrderRlx
+	l.emit(cas)
+	l.branch(l.local(cas.Dst2, pos), done, head, pos)
+	l.bind(done)
+	return l.local(old, pos)
 }
 
 func loadPart(o ir.Order) ir.Order {

@@ -17,9 +17,8 @@ func (l *fnl) call(pe *cc.PostfixExpression, want bool) *ir.Expr {
 	name := calleeName(pe)
 	args := callArgs(pe)
 	zero := cnst(0, l.tr.scalarType(pe.Type(), pos), pos)
-	if name == "" {
-		l.tr.unsupported(pos, "calls through function pointers")
-		return zero
+	if name == "" || l.callsPointer(pe) {
+		return l.indirectCall(pe, want)
 	}
 	if v, done := l.builtin(name, pe, args, want, pos); done {
 		if v == nil {
@@ -94,6 +93,20 @@ var noOps = map[string]bool{
 	"pthread_mutexattr_init": true, "pthread_mutexattr_destroy": true,
 	"pthread_condattr_init": true, "pthread_condattr_destroy": true,
 	"pthread_attr_init": true, "pthread_attr_destroy": true, "pthread_attr_setdetachstate": true,
+	"pthread_barrier_destroy": true, "pthread_barrierattr_init": true, "pthread_barrierattr_destroy": true,
+	"pthread_barrierattr_setpshared": true,
+	"pthread_rwlock_destroy":         true, "pthread_rwlockattr_init": true, "pthread_rwlockattr_destroy": true,
+	"thrd_yield": true, "cnd_destroy": true, "mtx_destroy": true,
+	"sem_destroy": true, "pthread_spin_destroy": true,
+}
+
+// c11Threads maps the C11 <threads.h> functions that behave as a pthread
+// function (with the same arguments) to it; thrd_success is 0, as
+// pthread's success.
+var c11Threads = map[string]string{
+	"thrd_current": "pthread_self", "thrd_equal": "pthread_equal",
+	"mtx_lock": "pthread_mutex_lock", "mtx_unlock": "pthread_mutex_unlock",
+	"cnd_wait": "pthread_cond_wait", "cnd_signal": "pthread_cond_signal", "cnd_broadcast": "pthread_cond_broadcast",
 }
 
 // builtin lowers a call of a modelled function; done is false if name is
@@ -115,6 +128,9 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 		return true
 	}
 	ret0 := func() *ir.Expr { return cnst(0, l.tr.scalarType(pe.Type(), pos), pos) }
+	if p, ok := c11Threads[name]; ok && !defined {
+		name = p
+	}
 	switch {
 	case (name == "reach_error" || name == "__VERIFIER_error") && defined && l.tr.opts.NoDataRace:
 		return nil, false // an ordinary call of the program's function
@@ -207,6 +223,57 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 	case name == "pthread_mutexattr_settype" || name == "pthread_mutexattr_setrobust" || name == "pthread_mutexattr_setprotocol":
 		l.tr.unsupported(pos, "%s (only default mutexes are modelled: a recursive or error-checking mutex behaves differently)", name)
 		return ret0(), true
+	case (name == "thrd_create") && !defined:
+		// thrd_create(&t, f, arg): f returns int, thrd_join's result.
+		if need(3) {
+			if h := l.spawn(args[1], nil, args[2], pos); h != nil {
+				l.writeOut(args[0], h, pos)
+			}
+		}
+		return ret0(), true
+	case (name == "mtx_init" || name == "cnd_init") && !defined:
+		if name == "mtx_init" && need(2) {
+			l.exprVoid(args[0])
+			// mtx_plain (0) and mtx_timed (2) behave alike here (no timed
+			// waits); mtx_recursive (1) does not.
+			if v, ok := l.tr.constInt(args[1]); !ok || v&1 != 0 {
+				l.tr.unsupported(pos, "mtx_init with a recursive or unknown mutex type (only mtx_plain and mtx_timed are modelled)")
+			}
+		} else if name == "cnd_init" && need(1) {
+			l.exprVoid(args[0])
+		}
+		return ret0(), true
+	case name == "mtx_trylock" && !defined:
+		if !need(1) {
+			return ret0(), true
+		}
+		in := l.ins(ir.ITryLock, pos)
+		in.Addr = arg(0)
+		in.Dst = l.temp(ir.Bool, pos)
+		l.emit(in)
+		// thrd_success (0) or thrd_busy (1).
+		return bin(ir.OpSub, cnst(1, ir.Int, pos), l.local(in.Dst, pos), l.tr.scalarType(pe.Type(), pos), pos), true
+	case strings.HasPrefix(name, "pthread_rwlock_") && !strings.HasPrefix(name, "pthread_rwlockattr_") && name != "pthread_rwlock_destroy" && !defined:
+		switch name {
+		case "pthread_rwlock_init", "pthread_rwlock_rdlock", "pthread_rwlock_wrlock", "pthread_rwlock_tryrdlock", "pthread_rwlock_trywrlock", "pthread_rwlock_unlock":
+		default:
+			l.tr.unsupported(pos, "%s (timed waits are not modelled)", name)
+			return ret0(), true
+		}
+		if len(args) == 0 || name == "pthread_rwlock_init" && !need(2) {
+			return ret0(), true
+		}
+		return l.rwlock(name, args, pe, pos), true
+	case name == "pthread_once" && !defined:
+		if !need(2) {
+			return ret0(), true
+		}
+		return l.pthreadOnce(args, pe, pos), true
+	case semSpinArgs[name] > 0 && !defined:
+		if !need(semSpinArgs[name]) {
+			return ret0(), true
+		}
+		return l.semSpin(name, args, pe, pos), true
 	case name == "pthread_create":
 		if need(4) {
 			if h := l.spawn(args[2], args[1], args[3], pos); h != nil {
@@ -258,7 +325,7 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 		in.Assume = ir.AssumeSpin
 		l.emit(in)
 		return nil, true
-	case name == "pthread_join":
+	case name == "pthread_join" || name == "thrd_join" && !defined:
 		if !need(2) {
 			return ret0(), true
 		}
@@ -278,7 +345,7 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 		l.emit(in)
 		l.writeOut(out, l.local(in.Dst, pos), pos)
 		return ret0(), true
-	case name == "pthread_exit":
+	case name == "pthread_exit" || name == "thrd_exit" && !defined:
 		if !need(1) {
 			return nil, true
 		}
@@ -344,6 +411,26 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 		in.Addr = arg(0)
 		l.emit(in)
 		return ret0(), true
+	case (name == "memset" || name == "__builtin_memset") && !defined:
+		if !need(3) {
+			return ret0(), true
+		}
+		return l.memset(args, pos), true
+	case (name == "memcpy" || name == "memmove" || name == "__builtin_memcpy" || name == "__builtin_memmove") && !defined:
+		if !need(3) {
+			return ret0(), true
+		}
+		return l.memcpy(name, args, pos), true
+	case name == "pthread_barrier_init":
+		if !need(3) {
+			return ret0(), true
+		}
+		return l.barrierInit(args, pe, pos), true
+	case name == "pthread_barrier_wait":
+		if !need(1) {
+			return ret0(), true
+		}
+		return l.barrierWait(args[0], pe, pos), true
 	case name == "malloc" || name == "calloc" || name == "__builtin_malloc" || name == "alloca" || name == "__builtin_alloca":
 		return l.malloc(name, pe, args, pos), true
 	}

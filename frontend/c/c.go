@@ -58,6 +58,21 @@ type Options struct {
 	// arguments of output functions (printf("%d", *p)) are read, though
 	// their values are not used: those reads can race.
 	NoDataRace bool
+	// NoAtomicSections avoids atomic sections (IAtomicBegin), which the
+	// explorers of ra and rc11 reject: an atomic add or sub on an integer
+	// narrower than 64 bits, otherwise a load and a store in an atomic
+	// section, becomes a compare-exchange loop whose failed iterations
+	// are discarded (a load, then a compare-exchange of the wrapped-around
+	// sum; see spin.go), which has the same executions. ncmc verify sets
+	// it under ra and rc11.
+	NoAtomicSections bool
+	// KeepSpinIterations turns off the discarding of no-op loop iterations
+	// (spin.go): every loop iteration runs and counts against the loop
+	// bound. The outcomes are the same (TestSpinNoOpsDifferential); only
+	// the number of executions and the bound hits differ. The front end's
+	// own compare-exchange loops (barriers, locks, narrow RMWs under
+	// NoAtomicSections) then hit the bound when they retry.
+	KeepSpinIterations bool
 }
 
 // Unsupported is the error of a valid C program that uses constructs the

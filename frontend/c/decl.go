@@ -220,7 +220,7 @@ func (tr *translator) subobject(t cc.Type, k int, pos ir.Pos) (cc.Type, int, int
 }
 
 func (tr *translator) initAgg(t cc.Type, items []initItem, i *int, base int, braced bool, pos ir.Pos, leaf func(int, cc.ExpressionNode, cc.Type)) {
-	if pk := pthreadKind(t); pk == "pthread_mutex_t" || pk == "pthread_cond_t" || pk == "pthread_attr_t" || pk == "pthread_mutexattr_t" || pk == "pthread_condattr_t" {
+	if pk := pthreadKind(t); pk == "pthread_mutex_t" || pk == "pthread_cond_t" || pk == "pthread_attr_t" || pk == "pthread_mutexattr_t" || pk == "pthread_condattr_t" || pk == "pthread_rwlock_t" {
 		// PTHREAD_MUTEX_INITIALIZER and friends: the zero state.
 		if braced {
 			*i = len(items)

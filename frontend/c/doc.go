@@ -42,7 +42,11 @@
 // and the Linux container_of do) is the member's offset in cells. Byte-level
 // reinterpretation is not modelled: unions (other than the pthread types),
 // arithmetic on a pointer converted to char* or void* (except by an
-// offsetof), bit-fields, and memset/memcpy are unsupported.
+// offsetof), bit-fields, and memset/memcpy/memmove other than on a
+// constant number of whole elements of a known type (mem.go: a store per
+// cell; memset with byte 0, or any byte on char elements) are
+// unsupported. The elements of an array of an atomic type and objects
+// reached through a pointer to one are atomic.
 //
 // Integers keep their C types: arithmetic is done in 64 bits and the result
 // is narrowed to the operand type with ir.ECast, so unsigned types wrap
@@ -101,12 +105,24 @@
 // same way as a loop. An empty-bodied loop whose condition only reads
 // (while (c); while (c) {}) is a spin loop: it becomes a spin-assume of !c
 // (see docs/cir.md, "await").
+// More generally (spin.go), in a loop whose paths back to its head only
+// read shared memory (loads, compare-exchanges, fences) and assign locals,
+// an iteration in which no compare-exchange succeeded and every local
+// written on those paths and live at the head is unchanged ends with a
+// failed spin-assume: it changed nothing, so dropping the executions that
+// contain it loses no reachable state, and such a spin loop never hits the
+// loop bound. Under Options.NoAtomicSections (ra, rc11) a narrow atomic
+// add or sub is such a compare-exchange loop instead of an atomic section.
 //
 // Functions are IR functions; a function may be called before its
 // definition (through a prototype), recursively and mutually recursively.
-// Only those main can reach (by calls or as
-// thread start routines) are translated. Calls through function pointers,
-// variadic functions, and main reading argc/argv are unsupported. Calls of
+// Only those main can reach (by calls, as thread start routines or as
+// values) are translated. A function of the program used as a value is a
+// pointer to a block of its own; a call through a pointer tries the
+// program's functions used as values whose signature matches (funcptr.go),
+// and an invalid pointer is a runtime error. Pointers to library
+// functions, variadic functions, and main reading argc/argv are
+// unsupported. Calls of
 // functions neither defined in the program nor listed below are
 // unsupported.
 //
@@ -174,7 +190,17 @@
 //     pthread_cond_wait, signal, broadcast, init, destroy. Condition
 //     variables have no spurious wake-ups (the IR's semantics).
 //     pthread_create and the mutex functions always succeed and return 0.
-//     Read-write locks, barriers, semaphores and timed waits are
+//     Barriers (pthread_barrier_*, barrier.go: reusable, one
+//     PTHREAD_BARRIER_SERIAL_THREAD per round) and read-write locks
+//     (pthread_rwlock_*, rwlock.go: no writer preference) are lowered onto
+//     seq_cst read-modify-writes, compare-exchange loops and
+//     spin-assumes; a thread that can never pass one is blocked, not a
+//     deadlock. C11 <threads.h> (thrd_*, mtx_* without mtx_recursive,
+//     cnd_*) is the pthread model. Semaphores (sem_init, wait, trywait,
+//     post, getvalue, destroy) and spin locks (pthread_spin_*) are one
+//     cell each, lowered in the same way (sem.go); so is pthread_once (the
+//     first caller runs the init routine, the others await its end).
+//     Thread-specific keys, recursive mutexes and timed waits are
 //     unsupported.
 //   - Thread-local variables (__thread, _Thread_local): an integer one
 //     whose address is never taken is a thread register (ir.Program.TLS,

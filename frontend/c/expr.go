@@ -212,7 +212,8 @@ func (l *fnl) lvalue(n cc.ExpressionNode) lval {
 				l.tr.unsupported(pos, "dereference of %s", pt)
 				return bad
 			}
-			return lval{reg: -1, addr: p, t: l.pointee(pt, x.CastExpression)}
+			et := l.pointee(pt, x.CastExpression)
+			return lval{reg: -1, addr: p, t: et, atomic: typeAtomic(et)}
 		}
 	}
 	l.tr.unsupported(pos, "expression used as an lvalue")
@@ -233,6 +234,17 @@ func ptrOf(t *ir.Type) *ir.Type {
 }
 
 // fieldAtomic reports whether a struct member is declared _Atomic.
+// typeAtomic reports whether t is an atomic type by its typedef (atomic_int
+// and the other <stdatomic.h> names): the element of an array of them, or
+// what a pointer to one points to, is an atomic object.
+func typeAtomic(t cc.Type) bool {
+	if t == nil {
+		return false
+	}
+	td := t.Typedef()
+	return td != nil && td.IsAtomic()
+}
+
 func (tr *translator) fieldAtomic(f *cc.Field) bool {
 	if td := f.Type().Typedef(); td != nil && td.IsAtomic() {
 		return true
@@ -295,7 +307,7 @@ func (l *fnl) index(x *cc.PostfixExpression) lval {
 			if at.IsVLA() {
 				n = vlaCapacity // under-approximated (Options.UnderApproximate)
 			}
-			return lval{reg: -1, t: elem, addr: &ir.Expr{Kind: ir.EIndex, A: arr.addr, B: i, Len: n,
+			return lval{reg: -1, t: elem, atomic: arr.atomic || typeAtomic(elem), addr: &ir.Expr{Kind: ir.EIndex, A: arr.addr, B: i, Len: n,
 				Stride: l.tr.cells(elem, pos), Type: &ir.Type{Kind: ir.TPtr}, Pos: pos}}
 		}
 	}
@@ -307,7 +319,7 @@ func (l *fnl) index(x *cc.PostfixExpression) lval {
 	p := l.expr(base)
 	i := l.expr(idx)
 	elem := pt.(*cc.PointerType).Elem()
-	return lval{reg: -1, t: elem, addr: l.ptrAdd(p, i, idx.Type(), l.tr.cells(elem, pos), ir.OpAdd, pos)}
+	return lval{reg: -1, t: elem, atomic: typeAtomic(elem), addr: l.ptrAdd(p, i, idx.Type(), l.tr.cells(elem, pos), ir.OpAdd, pos)}
 }
 
 // ptrAdd computes p +/- i*stride.
@@ -626,8 +638,7 @@ func (l *fnl) objectValue(n cc.ExpressionNode) *ir.Expr {
 		return retype(lv.addr, l.tr.scalarType(n.Type(), pos))
 	}
 	if d := identDecl(n); d != nil && d.Type() != nil && d.Type().Kind() == cc.Function {
-		l.tr.unsupported(pos, "function %s used as a value (function pointers)", d.Name())
-		return cnst(0, ir.Int, pos)
+		return l.funcValue(d, pos)
 	}
 	if t := n.Type(); t != nil && t.Kind() == cc.Struct {
 		l.tr.unsupported(pos, "struct value used as a whole (%s)", t)
@@ -646,9 +657,8 @@ func (l *fnl) unary(x *cc.UnaryExpression) *ir.Expr {
 	case cc.UnaryExpressionAddrof:
 		return l.addrOf(x.CastExpression, x.Type(), pos)
 	case cc.UnaryExpressionDeref:
-		if t := x.CastExpression.Type(); isPointer(t) && t.(*cc.PointerType).Elem().Kind() == cc.Function {
-			l.tr.unsupported(pos, "function pointers")
-			return cnst(0, ir.Int, pos)
+		if t := x.CastExpression.Type(); isPointer(t) && t.(*cc.PointerType).Elem().Kind() == cc.Function || t != nil && t.Kind() == cc.Function {
+			return l.expr(x.CastExpression) // *fp is the function fp points to
 		}
 		return l.objectValue(x)
 	case cc.UnaryExpressionPlus:
@@ -692,8 +702,7 @@ func (l *fnl) narrow(e *ir.Expr, t cc.Type, pos ir.Pos) *ir.Expr {
 func (l *fnl) addrOf(n cc.ExpressionNode, rt cc.Type, pos ir.Pos) *ir.Expr {
 	n = unparen(n)
 	if d := identDecl(n); d != nil && d.Type() != nil && d.Type().Kind() == cc.Function {
-		l.tr.unsupported(pos, "function pointers (&%s)", d.Name())
-		return cnst(0, ir.Int, pos)
+		return l.funcValue(d, pos)
 	}
 	if u, ok := n.(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionDeref {
 		return retype(l.expr(u.CastExpression), l.tr.scalarType(rt, pos)) // &*p == p

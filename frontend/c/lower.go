@@ -201,6 +201,9 @@ func (tr *translator) lowerFunc(fi *fnInfo) {
 	}
 	l.f.Body = body
 	l.checkUninit()
+	if !tr.opts.KeepSpinIterations {
+		spinNoOps(l.f)
+	}
 }
 
 // ---- emission helpers ----

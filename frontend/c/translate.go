@@ -104,7 +104,14 @@ type fnInfo struct {
 	// start routines it passes to it.
 	spawns bool
 	starts map[string]bool
-	facts  *funcFacts
+	// refs lists the functions its body uses as values (function
+	// pointers); addrTaken reports whether some body or global
+	// initializer uses it so, and id is its index among the program's
+	// functions (its pointer value).
+	refs      map[string]bool
+	addrTaken bool
+	id        int
+	facts     *funcFacts
 }
 
 func (tr *translator) pos(n interface{ Position() token.Position }) ir.Pos {
@@ -276,6 +283,24 @@ func translate(filename string, src []byte, ast *cc.AST, cfg *cc.Config, opts Op
 		errs.Errorf(endPos(filename, src), "the program has no main function")
 		return nil, nil, errs.Errors()
 	}
+	// Functions named in global initializers are pointed to (funcptr.go)
+	// and kept.
+	var globalRefs []*fnInfo
+	for _, name := range tr.globalOrder {
+		if gv := tr.globals[name]; gv != nil && gv.init != nil {
+			walk(gv.init, func(n any) bool {
+				if p, ok := n.(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
+					if d, ok := p.ResolvedTo().(*cc.Declarator); ok && d.Type() != nil && d.Type().Kind() == cc.Function {
+						if g := tr.funcs[d.Name()]; g != nil && !g.addrTaken {
+							g.addrTaken = true
+							globalRefs = append(globalRefs, g)
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
 	tr.layoutGlobals()
 	for _, fi := range tr.funcList {
 		fi.facts = tr.analyze(fi)
@@ -289,7 +314,7 @@ func translate(filename string, src []byte, ast *cc.AST, cfg *cc.Config, opts Op
 			return
 		}
 		reach[fi.name] = true
-		for _, m := range []map[string]bool{fi.calls, fi.starts} {
+		for _, m := range []map[string]bool{fi.calls, fi.starts, fi.refs} {
 			for c := range m {
 				if g := tr.funcs[c]; g != nil {
 					visit(g)
@@ -298,6 +323,9 @@ func translate(filename string, src []byte, ast *cc.AST, cfg *cc.Config, opts Op
 		}
 	}
 	visit(tr.main)
+	for _, g := range globalRefs {
+		visit(g)
+	}
 	var kept []*fnInfo
 	tr.prog.Funcs = nil
 	for _, fi := range tr.funcList {
@@ -358,7 +386,7 @@ func (tr *translator) addFunc(fd *cc.FunctionDefinition) {
 		return // cc reports redefinitions
 	}
 	f := &ir.Func{Name: name, Kind: ir.FuncPlain, Pos: tr.pos(d)}
-	fi := &fnInfo{name: name, def: fd, f: f, ftype: ft, calls: map[string]bool{}, starts: map[string]bool{},
+	fi := &fnInfo{name: name, def: fd, f: f, ftype: ft, calls: map[string]bool{}, starts: map[string]bool{}, refs: map[string]bool{}, id: len(tr.funcList),
 		atomic: strings.HasPrefix(name, "__VERIFIER_atomic_") && name != "__VERIFIER_atomic_begin" && name != "__VERIFIER_atomic_end"}
 	tr.funcs[name] = fi
 	tr.funcList = append(tr.funcList, fi)

@@ -27,10 +27,18 @@ func typedefName(t cc.Type) string {
 func pthreadKind(t cc.Type) string {
 	switch n := typedefName(t); n {
 	case "pthread_t", "pthread_mutex_t", "pthread_cond_t",
-		"pthread_attr_t", "pthread_mutexattr_t", "pthread_condattr_t":
+		"pthread_attr_t", "pthread_mutexattr_t", "pthread_condattr_t",
+		"pthread_barrier_t", "pthread_barrierattr_t", "pthread_rwlock_t", "pthread_rwlockattr_t":
 		return n
-	case "pthread_rwlock_t", "pthread_spinlock_t", "pthread_barrier_t", "pthread_once_t",
-		"pthread_key_t", "pthread_rwlockattr_t", "pthread_barrierattr_t", "sem_t", "mtx_t", "cnd_t", "thrd_t":
+	case "thrd_t":
+		return "pthread_t" // C11 threads are pthreads
+	case "mtx_t":
+		return "pthread_mutex_t"
+	case "cnd_t":
+		return "pthread_cond_t"
+	case "sem_t", "pthread_spinlock_t", "pthread_once_t":
+		return n
+	case "pthread_key_t":
 		return "unsupported:" + n
 	}
 	return ""
@@ -84,7 +92,13 @@ func (tr *translator) irType(t cc.Type, pos ir.Pos) *ir.Type {
 		return ir.Mutex
 	case "pthread_cond_t":
 		return ir.Cond
-	case "pthread_attr_t", "pthread_mutexattr_t", "pthread_condattr_t":
+	case "pthread_barrier_t":
+		return barrierType
+	case "pthread_rwlock_t":
+		return rwlockType
+	case "sem_t", "pthread_spinlock_t", "pthread_once_t":
+		return semType
+	case "pthread_attr_t", "pthread_mutexattr_t", "pthread_condattr_t", "pthread_barrierattr_t", "pthread_rwlockattr_t":
 		return tr.opaqueType()
 	case "":
 	default:
