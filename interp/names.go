@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"ncmc/ir"
 )
@@ -23,6 +24,9 @@ type Names struct {
 	threadName []string
 	heapNum    map[heapKey]int
 	heapInfo   []heapBlock // indexed by block - firstHeap
+
+	hints sizeHints                 // sizes the exploration's executions needed (sizes.go)
+	free  atomic.Pointer[Execution] // a released execution to reuse (Execution.Release)
 }
 
 type heapKey struct {

@@ -320,7 +320,7 @@ func (c *collector) add(x *interp.Execution) bool {
 		c.stats.Complete++
 		c.addOutcome(x, "")
 		if c.firstGraph == nil {
-			c.firstGraph = x.G
+			c.firstGraph = keepGraph(x.G)
 		}
 	}
 	if c.opts.Classes && (x.Complete()) {
@@ -435,4 +435,15 @@ func checkSpecs(prog *ir.Program, specs []*commspec.Spec) error {
 		seen[s.Object] = s.File
 	}
 	return nil
+}
+
+// keepGraph returns a copy of g that shares no event array with it: an
+// explorer may hand the execution's storage back for reuse
+// (interp.Execution.Release) once the collector has seen it.
+func keepGraph(g *seg.Graph) *seg.Graph {
+	c := g.Clone()
+	for t, evs := range c.Threads {
+		c.Threads[t] = append([]seg.Event(nil), evs...)
+	}
+	return c
 }
