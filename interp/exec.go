@@ -253,7 +253,9 @@ type Execution struct {
 	// owner maps a heap block allocated inside a linearizable invocation
 	// to the receiver of the innermost such invocation (the block is
 	// internal to that object); nil until the first such allocation.
-	owner map[int]int64
+	owner   map[int]int64
+	scratch []int64 // evalAll's values
+
 	// spare holds the storage of a released execution that this one
 	// reuses (Release, sizes.go).
 	spare spare
@@ -315,7 +317,11 @@ func (x *Execution) start() *Execution {
 }
 
 func (x *Execution) newThread(name string, parent int32, spawn seg.EventID) *Thread {
-	num := x.names.Thread(name)
+	return x.newThreadAs(x.names.Thread(name), name, parent, spawn)
+}
+
+// newThreadAs adds thread num, called name (Names.Thread(name) == num).
+func (x *Execution) newThreadAs(num int32, name string, parent int32, spawn seg.EventID) *Thread {
 	var t *Thread
 	if int(num) < len(x.spare.threads) && x.spare.threads[num] != nil {
 		t = x.spare.threads[num] // a released execution's thread (Release)
@@ -508,7 +514,7 @@ func (x *Execution) anyEnabled() bool {
 	}
 	for _, n := range x.live {
 		t := x.threads[n]
-		if x.enabled(t) || (x.cfg.Exec() != memmodel.Interleaving && len(t.buf) > 0) {
+		if x.enabled(t) || (len(t.buf) > 0 && x.cfg.Exec() != memmodel.Interleaving) {
 			return true
 		}
 	}
@@ -791,8 +797,14 @@ func (x *Execution) Eval(fr *Frame, e *ir.Expr) (int64, *RuntimeError) {
 
 // evalAll evaluates es in order; on a runtime error it fails thread t at
 // pos and reports false.
+//
+// The values are in a buffer of x that the next evalAll overwrites: the
+// caller uses them right away (copies them into locals or cells).
 func (x *Execution) evalAll(t *Thread, fr *Frame, pos ir.Pos, es ...*ir.Expr) ([]int64, bool) {
-	vs := make([]int64, len(es))
+	if cap(x.scratch) < len(es) {
+		x.scratch = make([]int64, len(es))
+	}
+	vs := x.scratch[:len(es)]
 	for i, e := range es {
 		v, err := x.Eval(fr, e)
 		if err != nil {
@@ -1227,10 +1239,9 @@ func (x *Execution) exec(t *Thread) {
 			return
 		}
 		t.spawnCount++
-		name := fmt.Sprintf("%s.%d", t.name, t.spawnCount)
-		child := x.names.Thread(name)
+		name, child := x.names.child(t.num, t.name, t.spawnCount)
 		sp := x.event(t, seg.Event{Kind: seg.KSpawn, Other: child, Pos: pos})
-		ct := x.newThread(name, t.num, sp)
+		ct := x.newThreadAs(child, name, t.num, sp)
 		x.raceThreadStart(ct, t)
 		x.pushFrame(ct, in.Func, args, -1)
 		if in.Dst >= 0 {

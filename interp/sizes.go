@@ -123,11 +123,9 @@ func (x *Execution) reuse(cfg Config, chooser Chooser, trace bool) {
 	g := x.G
 	g.Threads = events[:0]
 	g.Names, g.Parent, g.SpawnedBy = g.Names[:0], g.Parent[:0], g.SpawnedBy[:0]
-	clear(g.MO)
-	if g.MO == nil {
-		g.MO = map[int64][]seg.EventID{}
-	}
-	clear(g.InitVal)
+	// new maps rather than cleared ones: a caller may have kept the old
+	// ones (the trust glue replaces MO, vmcr's traces share InitVal)
+	g.MO, g.InitVal = map[int64][]seg.EventID{}, make(map[int64]int64, len(g.InitVal))
 	clear(x.waiters)
 	*x = Execution{
 		prog: x.prog, names: x.names, cfg: cfg, chooser: chooser, atomicT: -1, collecting: trace,
@@ -139,6 +137,7 @@ func (x *Execution) reuse(cfg Config, chooser Chooser, trace bool) {
 		Log:     x.Log[:0],
 		Commits: x.Commits[:0],
 		Choices: x.Choices[:0],
+		scratch: x.scratch,
 		spare:   x.spare,
 	}
 }
