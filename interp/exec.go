@@ -648,9 +648,13 @@ func (x *Execution) Step(a Action) {
 	if x.steps&1023 == 0 && !x.cfg.Deadline.IsZero() && !x.finished && time.Now().After(x.cfg.Deadline) {
 		x.boundHit = "time bound hit during an execution"
 		x.finished = true
+		x.noteSizes()
 		return
 	}
 	x.CheckEnd()
+	if x.finished {
+		x.noteSizes()
+	}
 }
 
 // Run drives the execution to its end with sched picking among enabled actions.

@@ -13,8 +13,9 @@ import (
 // choices) was a large part of their cost. The sizes an exploration has
 // needed so far are therefore kept with its Names (the one table every
 // execution of an exploration shares), and a new execution allocates each
-// slice once at that size. Hints only grow, and only when a slice had to
-// grow, so reading them costs nothing on the common path.
+// slice once at that size. A finished execution raises the hints to the
+// sizes it needed (noteSizes); hints only grow. Execution.Release goes
+// further and hands a finished execution's storage to the next one.
 
 // maxHintedThreads bounds the threads whose event counts are remembered;
 // threads numbered beyond it grow their slices as before.
@@ -38,12 +39,33 @@ func raise(h *atomic.Int32, n int) {
 	}
 }
 
-// grown returns the capacity a full slice of length n grows to, at least
-// the hint h, and raises h to it.
+// grown returns the capacity a full slice of length n grows to: the
+// hint h if that is more, else double.
 func grown(h *atomic.Int32, n int) int {
-	c := max(2*n, int(h.Load()), 8)
-	raise(h, c)
-	return c
+	if c := int(h.Load()); c > n {
+		return c
+	}
+	return max(2*n, 8)
+}
+
+// noteSizes raises the hints to the sizes this finished execution
+// needed (with room for a step's reservation).
+func (x *Execution) noteSizes() {
+	h := &x.names.hints
+	for t, evs := range x.G.Threads {
+		if t >= maxHintedThreads {
+			break
+		}
+		if n := int32(len(evs) + 4); n > h.events[t].Load() {
+			raise(&h.events[t], int(n))
+		}
+	}
+	if n := int32(len(x.Log)); n > h.log.Load() {
+		raise(&h.log, int(n))
+	}
+	if n := int32(len(x.Choices)); n > h.choices.Load() {
+		raise(&h.choices, int(n))
+	}
 }
 
 // reserveEvent makes room for one more event of thread tn.
