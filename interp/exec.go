@@ -60,6 +60,11 @@ type Config struct {
 	// thread may execute; a thread that exceeds it stops with "bound hit",
 	// so spin loops cannot hang a run. 0 = unlimited.
 	MaxThreadSteps int
+	// MaxThreads bounds the threads one execution may have, main
+	// included (0: DefaultMaxThreads). A spawn beyond it ends the
+	// execution as a bound hit ("thread bound N hit"), so a program that
+	// spawns threads forever cannot exhaust memory.
+	MaxThreads int
 	// Axiomatic, if set, makes the execution a graph exploration under this
 	// model whatever Model says (see relaxed.go); graph-only models
 	// (memmodel.GraphOnly: ra, rc11) always are.
@@ -382,6 +387,17 @@ func (x *Execution) Finished() bool { return x.finished }
 // Violation returns the violation message and kind, empty if none.
 func (x *Execution) Violation() (msg, kind string, pos ir.Pos) {
 	return x.violation, x.violKind, x.violPos
+}
+
+// DefaultMaxThreads is the thread bound of an execution when
+// Config.MaxThreads is 0.
+const DefaultMaxThreads = 1000
+
+func (c *Config) maxThreads() int {
+	if c.MaxThreads > 0 {
+		return c.MaxThreads
+	}
+	return DefaultMaxThreads
 }
 
 // BoundHit returns the bound that stopped some thread, empty if none.
@@ -1240,6 +1256,11 @@ func (x *Execution) exec(t *Thread) {
 	case ir.ISpawn:
 		args, ok := x.evalAll(t, fr, pos, in.Args...)
 		if !ok {
+			return
+		}
+		if max := x.cfg.maxThreads(); len(x.live) >= max {
+			x.boundHit = fmt.Sprintf("thread bound %d hit (--max-threads)", max)
+			x.finished = true
 			return
 		}
 		t.spawnCount++

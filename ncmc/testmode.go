@@ -65,6 +65,7 @@ type TestOptions struct {
 	Preemptions int
 	Unroll      int // default loop bound (0: DefaultUnroll)
 	MaxSteps    int // visible steps per run (0: DefaultMaxSteps)
+	MaxThreads  int // threads per run, main included (0: interp.DefaultMaxThreads)
 	// MaxThreadSteps is the per-thread instruction budget that turns a
 	// spinning thread into a "bound hit" (0: DefaultMaxThreadSteps).
 	MaxThreadSteps int
@@ -106,7 +107,7 @@ func (o *TestOptions) normalize() error {
 	if err := s.check(o); err != nil {
 		return err
 	}
-	if o.Runs < 0 || o.Depth < 1 || o.Steps < 0 || o.Preemptions < 0 || o.Unroll < 0 || o.MaxSteps < 0 || o.MaxThreadSteps < 0 || o.Timeout < 0 {
+	if o.Runs < 0 || o.Depth < 1 || o.Steps < 0 || o.Preemptions < 0 || o.Unroll < 0 || o.MaxSteps < 0 || o.MaxThreads < 0 || o.MaxThreadSteps < 0 || o.Timeout < 0 {
 		return errors.New("bad test options: runs, steps, preemptions and bounds must not be negative; depth must be at least 1")
 	}
 	if _, err := operationalModel(o.Model); err != nil {
@@ -117,7 +118,7 @@ func (o *TestOptions) normalize() error {
 
 func (o *TestOptions) config() interp.Config {
 	model, _ := operationalModel(o.Model)
-	return interp.Config{Unroll: o.Unroll, MaxSteps: o.MaxSteps, Model: model, MaxThreadSteps: o.MaxThreadSteps}
+	return interp.Config{Unroll: o.Unroll, MaxSteps: o.MaxSteps, MaxThreads: o.MaxThreads, Model: model, MaxThreadSteps: o.MaxThreadSteps}
 }
 
 // PCTInfo describes the guarantee of a PCT search.

@@ -508,7 +508,7 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 	}
 	names := interp.NewNames(prog)
 	col := newCollector(prog, names, opts)
-	cfg := interp.Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model}
+	cfg := interp.Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, MaxThreads: opts.MaxThreads, Model: model}
 	if d, ok := ctx.Deadline(); ok {
 		cfg.Deadline = d
 	}

@@ -73,13 +73,17 @@ type Options struct {
 	nativeBudget int
 	// Debug, if set, receives a line per execution and per seed (for developers).
 	Debug func(format string, args ...any)
-	// Workers is the number of parallel mcr workers, each with its own Z3
-	// context (0: the number of CPUs).
+	// Workers is the number of parallel workers (0: the number of CPUs):
+	// mcr workers, each with its own Z3 context, and vmcr goroutines that
+	// explore sibling subtrees (docs/vmcr.md).
 	Workers       int
-	Unroll        int           // default loop bound; 0 means 8
-	MaxExecutions int           // stop after this many executions (0: no limit)
-	MaxSteps      int           // visible steps per execution (0: 100000)
-	Timeout       time.Duration // wall-clock limit (0: none)
+	Unroll        int // default loop bound; 0 means 8
+	MaxExecutions int // stop after this many executions (0: no limit)
+	MaxSteps      int // visible steps per execution (0: 100000)
+	// MaxThreads bounds the threads of one execution, main included
+	// (0: interp.DefaultMaxThreads); hitting it is a bound hit.
+	MaxThreads int
+	Timeout    time.Duration // wall-clock limit (0: none)
 	// KeepGoing explores past the first violation, collecting every outcome.
 	KeepGoing bool
 	// StateCache makes the reference explorer stateful: a run that reaches a
@@ -130,7 +134,7 @@ func (o *Options) normalize() error {
 	if o.MaxSteps == 0 {
 		o.MaxSteps = DefaultMaxSteps
 	}
-	if o.Unroll < 0 || o.MaxSteps < 0 || o.MaxExecutions < 0 || o.Timeout < 0 {
+	if o.Unroll < 0 || o.MaxSteps < 0 || o.MaxThreads < 0 || o.MaxExecutions < 0 || o.Timeout < 0 {
 		return errors.New("bounds must not be negative")
 	}
 	if o.ProgressEvery == 0 {
@@ -294,54 +298,95 @@ func newCollector(prog *ir.Program, names *interp.Names, opts Options) *collecto
 
 // add records a finished execution; it reports whether it was a violation.
 func (c *collector) add(x *interp.Execution) bool {
-	c.stats.Executions++
-	c.stats.Steps += int64(x.Steps())
-	msg, kind, _ := x.Violation()
+	return c.addSummary(c.summarize(x), x.G)
+}
+
+// execSummary is what the collector needs of a finished execution, so
+// that an explorer can keep it instead of the execution (vmcr's parallel
+// exploration holds executions that wait for earlier ones).
+type execSummary struct {
+	steps              int64
+	msg, kind          string // the violation, if any
+	internal, boundHit string
+	blocked, complete  bool
+	state              string // the outcome's state (violations and complete executions)
+	rv, val, rf, seg   string // class keys (with Options.Classes)
+	hasSeg             bool
+}
+
+// summarize returns x's summary. It only reads c's options, so explorer
+// goroutines may call it concurrently.
+func (c *collector) summarize(x *interp.Execution) *execSummary {
+	s := &execSummary{steps: int64(x.Steps()), internal: x.Internal(), boundHit: x.BoundHit(),
+		blocked: x.Blocked(), complete: x.Complete()}
+	s.msg, s.kind, _ = x.Violation()
 	switch {
-	case msg != "":
-		c.stats.Violations++
-		if c.violation == "" {
-			c.violation, c.violKind = msg, kind
+	case s.msg != "":
+		s.state = interp.FinalState(x)
+		if vs := x.ViolationState(); vs != "" {
+			s.state = vs
 		}
-		c.addOutcome(x, msg)
-		return true
-	case x.Internal() != "":
-		if c.internal == "" {
-			c.internal = x.Internal()
-		}
-	case x.BoundHit() != "":
-		c.stats.BoundHits++
-		if c.boundHit == "" {
-			c.boundHit = x.BoundHit()
-		}
-	case x.Blocked():
-		c.stats.Blocked++
-	case x.Complete():
-		c.stats.Complete++
-		c.addOutcome(x, "")
-		if c.firstGraph == nil {
-			c.firstGraph = keepGraph(x.G)
-		}
+		return s
+	case s.internal != "", s.boundHit != "", s.blocked:
+	case s.complete:
+		s.state = interp.FinalState(x)
 	}
-	if c.opts.Classes && (x.Complete()) {
-		rv := x.G.Key(seg.KeyOpts{Kind: seg.KeyValues})
-		c.rvKeys[rv] = struct{}{}
-		c.valKeys[rv+"|"+choiceKey(x)+"|"+interp.FinalState(x)] = struct{}{}
-		c.rfKeys[x.G.Key(seg.KeyOpts{Kind: seg.KeyRF})] = struct{}{}
+	if c.opts.Classes && s.complete {
+		s.rv = x.G.Key(seg.KeyOpts{Kind: seg.KeyValues})
+		s.val = s.rv + "|" + choiceKey(x) + "|" + interp.FinalState(x)
+		s.rf = x.G.Key(seg.KeyOpts{Kind: seg.KeyRF})
 		if len(c.opts.Specs) > 0 {
 			if k, err := segKey(c.prog, c.opts, x); err == nil { // ncmcthesis.go
-				c.segKeys[k] = struct{}{}
+				s.seg, s.hasSeg = k, true
 			}
+		}
+	}
+	return s
+}
+
+// addSummary records a finished execution by its summary; g is its graph
+// (nil: not kept). It reports whether it was a violation.
+func (c *collector) addSummary(s *execSummary, g *seg.Graph) bool {
+	c.stats.Executions++
+	c.stats.Steps += s.steps
+	switch {
+	case s.msg != "":
+		c.stats.Violations++
+		if c.violation == "" {
+			c.violation, c.violKind = s.msg, s.kind
+		}
+		c.addOutcome(s.state, s.msg)
+		return true
+	case s.internal != "":
+		if c.internal == "" {
+			c.internal = s.internal
+		}
+	case s.boundHit != "":
+		c.stats.BoundHits++
+		if c.boundHit == "" {
+			c.boundHit = s.boundHit
+		}
+	case s.blocked:
+		c.stats.Blocked++
+	case s.complete:
+		c.stats.Complete++
+		c.addOutcome(s.state, "")
+		if c.firstGraph == nil {
+			c.firstGraph = keepGraph(g)
+		}
+	}
+	if c.opts.Classes && s.complete {
+		c.rvKeys[s.rv] = struct{}{}
+		c.valKeys[s.val] = struct{}{}
+		c.rfKeys[s.rf] = struct{}{}
+		if s.hasSeg {
+			c.segKeys[s.seg] = struct{}{}
 		}
 	}
 	return false
 }
 
-func (c *collector) addOutcome(x *interp.Execution, violation string) {
-	st := interp.FinalState(x)
-	if violation != "" && x.ViolationState() != "" {
-		st = x.ViolationState()
-	}
+func (c *collector) addOutcome(st, violation string) {
 	key := st + "\x00" + violation
 	o, ok := c.outcomes[key]
 	if !ok {
@@ -437,10 +482,13 @@ func checkSpecs(prog *ir.Program, specs []*commspec.Spec) error {
 	return nil
 }
 
-// keepGraph returns a copy of g that shares no event array with it: an
-// explorer may hand the execution's storage back for reuse
+// keepGraph returns a copy of g that shares no event array with it (nil
+// for nil): an explorer may hand the execution's storage back for reuse
 // (interp.Execution.Release) once the collector has seen it.
 func keepGraph(g *seg.Graph) *seg.Graph {
+	if g == nil {
+		return nil
+	}
 	c := g.Clone()
 	for t, evs := range c.Threads {
 		c.Threads[t] = append([]seg.Event(nil), evs...)

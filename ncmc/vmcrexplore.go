@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"runtime"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"ncmc/explore/vmcr"
 	"ncmc/interp"
@@ -59,10 +62,13 @@ type vmcrRun struct {
 // seqChooser hands out per-thread choice sequences (0 beyond them).
 type seqChooser struct {
 	seq  map[int32][]int
-	used map[int32]int
+	used []int // per thread: choices made
 }
 
 func (c *seqChooser) Choose(t int32, kind interp.ChoiceKind, n int) int {
+	for int(t) >= len(c.used) {
+		c.used = append(c.used, 0)
+	}
 	i := c.used[t]
 	c.used[t]++
 	if ks := c.seq[t]; i < len(ks) && ks[i] < n {
@@ -72,16 +78,26 @@ func (c *seqChooser) Choose(t int32, kind interp.ChoiceKind, n int) int {
 }
 
 func (r *vmcrRunner) execute(w *vmcr.Witness, trace bool) (*interp.Execution, bool, error) {
-	ch := &seqChooser{seq: w.Choices, used: map[int32]int{}}
+	ch := &seqChooser{seq: w.Choices}
 	x := interp.NewExecution(r.prog, r.names, r.cfg, ch, trace)
 	x.CheckEnd()
-	taken := map[int32]int{}
+	// taken counts the steps of each thread, for the parked ones.
+	var taken []int
+	take := func(t int32) {
+		if len(w.Parked) == 0 {
+			return
+		}
+		for int(t) >= len(taken) {
+			taken = append(taken, 0)
+		}
+		taken[t]++
+	}
 	for i, t := range w.Sched {
 		if x.Finished() || int(t) >= len(x.ThreadTable()) || x.Thread(t) == nil || !x.IsEnabled(x.Thread(t)) {
 			return nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, t)
 		}
 		x.Step(interp.Action{T: t})
-		taken[t]++
+		take(t)
 	}
 	parkedEnabled := false
 	for !x.Finished() {
@@ -91,12 +107,12 @@ func (r *vmcrRunner) execute(w *vmcr.Witness, trace bool) (*interp.Execution, bo
 			if !x.IsEnabled(th) {
 				continue
 			}
-			if p, ok := w.Parked[n]; ok && taken[n] >= p {
+			if p, ok := w.Parked[n]; ok && takenOf(taken, n) >= p {
 				parkedEnabled = true
 				continue
 			}
 			x.Step(interp.Action{T: n})
-			taken[n]++
+			take(n)
 			moved = true
 			break
 		}
@@ -105,6 +121,13 @@ func (r *vmcrRunner) execute(w *vmcr.Witness, trace bool) (*interp.Execution, bo
 		}
 	}
 	return x, parkedEnabled, nil
+}
+
+func takenOf(taken []int, t int32) int {
+	if int(t) < len(taken) {
+		return taken[t]
+	}
+	return 0
 }
 
 // Run runs witness w and returns its trace.
@@ -257,7 +280,7 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 	names := interp.NewNames(prog)
 	col := newCollector(prog, names, opts)
 	r := &vmcrRunner{prog: prog, names: names, trylock: map[ir.Pos]bool{},
-		cfg: interp.Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: memmodel.SC(), ContinueAfterViolation: true}}
+		cfg: interp.Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, MaxThreads: opts.MaxThreads, Model: memmodel.SC(), ContinueAfterViolation: true}}
 	if d, ok := ctx.Deadline(); ok {
 		r.cfg.Deadline = d
 	}
@@ -268,15 +291,32 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 			}
 		}
 	}
-	var cex *vmcr.Witness
+	var cex, firstComplete *vmcr.Witness
+	var seenComplete atomic.Bool
 	stopped, stopKind := "", ""
-	leaf := func(tr *vmcr.Trace) bool {
+	// The explorer's goroutines summarise each execution at once; the
+	// summaries reach leaf in the order of the sequential search.
+	summary := func(tr *vmcr.Trace) any {
 		run := tr.Payload.(*vmcrRun)
 		if opts.Debug != nil {
 			opts.Debug("vmcr leaf: %s | %s | %s (complete %v)", run.x.G.Key(seg.KeyOpts{Kind: seg.KeyValues}), choiceKey(run.x), interp.FinalState(run.x), run.x.Complete())
 		}
-		if col.add(run.x) && cex == nil {
-			cex = run.w
+		l := &vmcrLeaf{sum: col.summarize(run.x)}
+		// The witness is kept for a counterexample and, until the first
+		// complete execution is known, for its graph.
+		if l.sum.msg != "" || !seenComplete.Load() {
+			l.w = run.w
+		}
+		return l
+	}
+	leaf := func(tr *vmcr.Trace) bool {
+		l := tr.Payload.(*vmcrLeaf)
+		if l.sum.complete && l.sum.msg == "" && firstComplete == nil {
+			firstComplete = l.w
+			seenComplete.Store(true)
+		}
+		if col.addSummary(l.sum, nil) && cex == nil {
+			cex = l.w
 			if !opts.KeepGoing {
 				return true
 			}
@@ -288,7 +328,15 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 		}
 		return false
 	}
-	st, err := vmcr.Explore(ctx, r, vmcr.Options{Observed: observedLocs(prog), Leaf: leaf})
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	vo := vmcr.Options{Observed: observedLocs(prog), Leaf: leaf, Summary: summary, Workers: workers}
+	if opts.Debug != nil && os.Getenv("NCMC_VMCR_TREE") != "" {
+		vo.Debug = opts.Debug
+	}
+	st, err := vmcr.Explore(ctx, r, vo)
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
@@ -304,6 +352,7 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 	col.stats.Nodes = st.Nodes
 	col.stats.Runs = st.Runs
 	res := col.result("vmcr", stopped, stopKind)
+	res.Workers = workers
 	if cex != nil {
 		x, _, err := r.execute(cex, true)
 		if err != nil {
@@ -312,8 +361,24 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 		res.Counterexample = x.Story()
 		res.Graph = x.G
 		_, _, res.ViolationPos = x.Violation()
+	} else if firstComplete != nil {
+		// The graph of the first complete execution (the summaries keep
+		// no graph): run it again.
+		x, _, err := r.execute(firstComplete, false)
+		if err != nil {
+			return nil, err
+		}
+		res.Graph = x.G
 	}
 	return res, nil
+}
+
+// vmcrLeaf is what the exploration keeps of an execution until its turn:
+// the collector's summary and the witness (to run it again for the
+// counterexample or the graph).
+type vmcrLeaf struct {
+	sum *execSummary
+	w   *vmcr.Witness
 }
 
 // choiceKey renders the per-thread nondeterministic choices of x by thread

@@ -41,6 +41,7 @@ func TestBadInputCLI(t *testing.T) {
 	}
 	movs.WriteString("exists (x=1)\n")
 	slowLitmus := write("movs.litmus", movs.String())
+	spawner := write("spawner.cir", "global x: int;\nfn t() { x = x + 1; let h = spawn t(); }\nfn main() { let h = spawn t(); }\n")
 	tests := []struct {
 		name   string
 		args   []string
@@ -61,6 +62,9 @@ func TestBadInputCLI(t *testing.T) {
 		{"unroll-negative-joined", []string{"verify", "--unroll=-1", "../../examples/sb.cir"}, 2, "", "ncmc: --unroll must be positive (got -1)", 0},
 		{"max-memory-negative", []string{"verify", "--max-memory=-1", "../../examples/sb.cir"}, 2, "", "ncmc: --max-memory must not be negative (got -1)", 0},
 		{"timeout-negative", []string{"verify", "--timeout", "-5s", "../../examples/sb.cir"}, 2, "", "ncmc: --timeout must not be negative (got -5s)", 0},
+		{"max-threads-zero", []string{"verify", "--max-threads", "0", "../../examples/sb.cir"}, 2, "", "ncmc: --max-threads must be positive (got 0)", 0},
+		{"thread-bound", []string{"verify", "--max-threads", "30", spawner}, 3, "thread bound 30 hit", "", 10 * time.Second},
+		{"thread-bound-test", []string{"test", "--max-threads", "30", "--runs", "3", spawner}, 3, "thread bound 30 hit", "", 10 * time.Second},
 		{"test-depth-zero", []string{"test", "--depth", "0", "../../examples/sb.cir"}, 2, "", "ncmc: --depth must be positive (got 0)", 0},
 		{"define-include", []string{"verify", "-q", dflag, "-DN=10", "-I", incDir}, 0, "VERIFIED", "", 0},
 		{"define-include-long", []string{"verify", "-q", "--define", "N=12", "--include-dir=" + incDir, dflag}, 0, "VERIFIED", "", 0},

@@ -25,6 +25,7 @@ type testCmd struct {
 	Model       string        `help:"Memory model: ${operational_help} (cbdpor and chess: sc only)." default:"sc" enum:"${operational}"`
 	Unroll      int           `help:"Default loop bound: a loop whose body runs more often stops the run with 'bound hit'." default:"8"`
 	MaxSteps    int           `name:"max-steps" help:"Visible steps allowed per run before it counts as a bound hit." default:"100000"`
+	MaxThreads  int           `name:"max-threads" help:"Threads one run may have, main included; a spawn beyond it is a bound hit." default:"1000"`
 	ThreadSteps int           `name:"thread-steps" help:"Instructions one thread may execute per run before it stops with 'bound hit' (keeps spin loops from hanging a run)." default:"10000"`
 	Timeout     time.Duration `help:"Wall-clock limit, e.g. 30s (0: none)." default:"0"`
 	KeepGoing   bool          `name:"keep-going" help:"Go on after the first bug (counts how many runs hit a bug)."`
@@ -45,7 +46,7 @@ type jsonTest struct {
 }
 
 func (c *testCmd) run(e *env) int {
-	if !checkFlags(e.stderr, positive("--unroll", c.Unroll), positive("--max-steps", c.MaxSteps),
+	if !checkFlags(e.stderr, positive("--unroll", c.Unroll), positive("--max-steps", c.MaxSteps), positive("--max-threads", c.MaxThreads),
 		positive("--thread-steps", c.ThreadSteps), positive("--depth", c.Depth), nonNegative("--runs", c.Runs),
 		nonNegative("--steps", c.Steps), nonNegative("--preemptions", c.Preemptions), nonNegativeDuration("--timeout", c.Timeout)) {
 		return exitBadInput
@@ -60,7 +61,7 @@ func (c *testCmd) run(e *env) int {
 	}
 	opts := ncmc.TestOptions{Strategy: c.Strategy, Model: c.Model, Runs: c.Runs, Seed: c.Seed,
 		Depth: c.Depth, Steps: c.Steps, Preemptions: c.Preemptions, Unroll: c.Unroll,
-		MaxSteps: c.MaxSteps, MaxThreadSteps: c.ThreadSteps, Timeout: c.Timeout, KeepGoing: c.KeepGoing}
+		MaxSteps: c.MaxSteps, MaxThreads: c.MaxThreads, MaxThreadSteps: c.ThreadSteps, Timeout: c.Timeout, KeepGoing: c.KeepGoing}
 	progress := e.stderrTerm && !c.JSON && !c.Quiet
 	if progress {
 		opts.Progress = func(s ncmc.Stats) {

@@ -26,8 +26,9 @@ type verifyCmd struct {
 	Unroll        int           `help:"Default loop bound: a loop whose body runs more often stops the execution with 'bound hit' (verdict unknown). Loops annotated @unroll(N) use N." default:"8"`
 	MaxExecutions int           `name:"max-executions" help:"Stop after N executions (0: no limit); stopping early gives unknown." default:"0"`
 	MaxSteps      int           `name:"max-steps" help:"Visible steps allowed per execution before it counts as a bound hit." default:"100000"`
+	MaxThreads    int           `name:"max-threads" help:"Threads one execution may have, main included; a spawn beyond it is a bound hit (unknown)." default:"1000"`
 	Timeout       time.Duration `help:"Wall-clock limit, e.g. 30s or 5m (0: none); hitting it gives unknown." default:"0"`
-	Workers       int           `help:"Parallel mcr workers, each with its own Z3 context (0: number of CPUs). The verdict and outcome set do not depend on it." default:"0"`
+	Workers       int           `help:"Parallel workers of the mcr explorer (each with its own Z3 context) and of the vmcr explorer (subtrees; 0: number of CPUs). The verdict and outcome set do not depend on it; under vmcr neither do the counts and the counterexample." default:"0"`
 	KeepGoing     bool          `name:"keep-going" help:"Explore past the first violation and list every outcome."`
 	Classes       bool          `help:"Count distinct execution classes (read-value vectors, reads-from graphs)."`
 	StateCache    bool          `name:"state-cache" help:"Reference and ncmc explorers: cut off runs that reach a state seen before (outcomes and verdict unchanged; counts cover the remaining runs). With ncmc it replaces source-set DPOR by sleep sets with state caching."`
@@ -85,7 +86,7 @@ type svcompJSON struct {
 }
 
 func (v *verifyCmd) run(e *env) int {
-	if !checkFlags(e.stderr, positive("--unroll", v.Unroll), positive("--max-steps", v.MaxSteps),
+	if !checkFlags(e.stderr, positive("--unroll", v.Unroll), positive("--max-steps", v.MaxSteps), positive("--max-threads", v.MaxThreads),
 		nonNegative("--max-executions", v.MaxExecutions), nonNegativeDuration("--timeout", v.Timeout),
 		nonNegative("--workers", v.Workers), nonNegative("--max-memory", v.MaxMemory)) {
 		return exitBadInput
@@ -122,7 +123,7 @@ func (v *verifyCmd) run(e *env) int {
 
 	opts := ncmc.Options{
 		Model: v.Model, Explorer: v.Explorer, Unroll: v.Unroll,
-		MaxExecutions: v.MaxExecutions, MaxSteps: v.MaxSteps, Timeout: v.Timeout,
+		MaxExecutions: v.MaxExecutions, MaxSteps: v.MaxSteps, MaxThreads: v.MaxThreads, Timeout: v.Timeout,
 		KeepGoing: v.KeepGoing, Classes: v.Classes, Workers: v.Workers, StateCache: v.StateCache, Decider: v.Decider,
 		Races: v.Races,
 	}

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"sync"
+	"sync/atomic"
 )
 
 // Options configure Explore.
@@ -18,6 +21,22 @@ type Options struct {
 	Leaf func(tr *Trace) bool
 	// MaxSearch bounds the states of one witness search (0: 1,000,000).
 	MaxSearch int
+	// Workers is the number of goroutines that explore subtrees at once
+	// (at most 1: this one). With more, Runner.Run and Summary must be
+	// safe for concurrent use; Leaf is still called in the order of the
+	// sequential search, one leaf at a time, so the result does not depend
+	// on Workers.
+	Workers int
+	// Summary, if not nil, is called on every explored execution as soon
+	// as it is found (on the goroutine that found it), and Leaf gets a
+	// Trace with only Payload set to its result: a parallel exploration
+	// holds the leaves that wait for earlier ones, and a summary is
+	// smaller than a run.
+	Summary func(tr *Trace) any
+	// maxBuffered overrides the bound of leaves a stream holds (tests).
+	maxBuffered int
+	// Debug, if not nil, receives a line per node of the search tree.
+	Debug func(format string, args ...any)
 }
 
 // Stats count the work of an exploration.
@@ -31,6 +50,8 @@ type Stats struct {
 	SearchStates int // states visited by witness searches
 	Infeasible   int // annotations without a witness
 	Duplicates   int // leaves whose class an elder sibling subtree holds (not reported)
+	Barren       int // nodes with a frontier but no child
+	Children     int // children made
 }
 
 // ErrSearchBudget is returned when one witness search exceeds MaxSearch.
@@ -46,12 +67,13 @@ type ann struct {
 
 // node is an annotated trace.
 type node struct {
-	ann [][]ann       // per thread, its first decisions
-	obs []ann         // the observer's reads, Observed[k] for obs[k]
-	neg map[Ref][]int // read -> per-thread extent of the writes it may not read (nor Init)
-	tr  *Trace        // a run consistent with ann
-	wit *Witness      // the witness tr was run from
-	vc  [][][]int32   // causal clocks of tr's steps under ann (lazily)
+	ann  [][]ann   // per thread, its first decisions
+	annb []*annBuf // per thread, the sharing state of ann[t]'s array (nil: copy on append)
+	obs  []ann     // the observer's reads, Observed[k] for obs[k]
+	neg  *negAnn   // reads -> per-thread extent of the writes they may not read (nor Init)
+	tr   *Trace    // a run consistent with ann
+	wit  *Witness  // the witness tr was run from
+	vc   *clocks   // causal clocks of tr's steps under ann (lazily)
 }
 
 // front is a frontier decision.
@@ -63,6 +85,7 @@ type front struct {
 	n      int
 	op     Op
 	loc    int64
+	lid    int32 // dense id of loc
 	hasNeg bool
 }
 
@@ -76,14 +99,34 @@ type part struct {
 	dead     bool
 }
 
+// negAnn is a list of negative annotations: read r may only read writes
+// beyond the per-thread extents ext (and not Init). Lists share tails.
+type negAnn struct {
+	r    Ref
+	ext  []int
+	next *negAnn
+}
+
+// of returns the extents of read r's negative annotation (nil if none).
+func (l *negAnn) of(r Ref) []int {
+	for ; l != nil; l = l.next {
+		if l.r == r {
+			return l.ext
+		}
+	}
+	return nil
+}
+
 // frame is a node on the search path, for backtrack points.
 type frame struct {
 	node   *node
 	ext    []int
 	reads  []front
-	newW   []bool    // a descendant wrote reads[i]'s location beyond ext in another thread
-	cur    int       // the read being branched on
-	groups [][]group // the value groups of the reads branched on so far
+	newW   []bool       // a descendant wrote reads[i]'s location beyond ext in another thread
+	open   atomic.Int32 // reads whose newW is false
+	mu     sync.Mutex   // guards newW (subtrees on other goroutines mark it)
+	cur    int          // the read being branched on
+	groups [][]group    // the value groups of the reads branched on so far
 }
 
 type explorer struct {
@@ -92,9 +135,14 @@ type explorer struct {
 	opts  Options
 	stats Stats
 	stack []*frame
-	stop  bool
-	err   error
+	ws    *wsearch // reused by every witness search
+	sh    *shared
+	out   *stream // where this goroutine's leaves go
+	token bool    // holds a worker token (parallel exploration)
+	obsID []int32 // dense ids of opts.Observed
 }
+
+func (e *explorer) stopped() bool { return e.sh.stopped.Load() }
 
 // Explore explores the executions of the program r runs, one per class of
 // per-thread decision values (values read and choices made) and final
@@ -103,14 +151,29 @@ func Explore(ctx context.Context, r Runner, opts Options) (Stats, error) {
 	if opts.MaxSearch == 0 {
 		opts.MaxSearch = 1000000
 	}
-	e := &explorer{ctx: ctx, run: r, opts: opts}
+	sh := &shared{leaf: opts.Leaf, maxBuffered: maxBuffered}
+	if opts.maxBuffered > 0 {
+		sh.maxBuffered = opts.maxBuffered
+	}
+	sh.drained = sync.NewCond(&sh.mu)
+	root := &stream{}
+	sh.cursor = []cursorAt{{s: root}}
+	if opts.Workers > 1 {
+		sh.tokens = make(chan struct{}, opts.Workers)
+		sh.tokens <- struct{}{} // this goroutine's
+	}
+	e := &explorer{ctx: ctx, run: r, opts: opts, sh: sh, out: root, token: sh.tokens != nil}
+	for _, l := range opts.Observed {
+		e.obsID = append(e.obsID, sh.ids.id(l))
+	}
 	w := &Witness{}
 	tr, err := e.runW(w)
 	if err != nil {
 		return e.stats, err
 	}
-	e.explore(&node{tr: tr, wit: w, neg: map[Ref][]int{}})
-	return e.stats, e.err
+	e.explore(&node{tr: tr, wit: w})
+	sh.close(root)
+	return e.stats, sh.err
 }
 
 func (e *explorer) runW(w *Witness) (*Trace, error) {
@@ -119,7 +182,7 @@ func (e *explorer) runW(w *Witness) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	tr.prepare()
+	tr.prepare(&e.sh.ids)
 	for _, f := range e.stack {
 		f.mark(tr)
 	}
@@ -127,16 +190,24 @@ func (e *explorer) runW(w *Witness) (*Trace, error) {
 }
 
 func (f *frame) mark(tr *Trace) {
+	if f.open.Load() == 0 {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	for i, x := range f.reads {
 		if f.newW[i] {
 			continue
 		}
-		f.newW[i] = f.beyond(x, tr.maxW[x.loc])
+		f.newW[i] = f.beyond(x, tr.maxWOf(x.lid))
 		// A read that writes (RMW, CAS, lock) changes what a later RMW of
 		// another thread reads, and so whether and what it writes: such an
 		// RMW beyond the partial trace may be a new write.
 		if !f.newW[i] && (x.op == OpRMW || x.op == OpLock) {
-			f.newW[i] = f.beyond(x, tr.maxM[x.loc])
+			f.newW[i] = f.beyond(x, tr.maxMOf(x.lid))
+		}
+		if f.newW[i] {
+			f.open.Add(-1)
 		}
 	}
 }
@@ -161,12 +232,7 @@ func (f *frame) beyond(x front, m []int32) bool {
 	return false
 }
 
-func (e *explorer) fail(err error) {
-	if e.err == nil {
-		e.err = err
-	}
-	e.stop = true
-}
+func (e *explorer) fail(err error) { e.sh.fail(err) }
 
 // annOf returns thread t's annotations (nil beyond the slice).
 func (n *node) annOf(t int) []ann {
@@ -178,7 +244,7 @@ func (n *node) annOf(t int) []ann {
 
 // clocks returns the causal clocks of n's run with the reads-from edges
 // of the reads annotated with a single good write.
-func (n *node) clocks() [][][]int32 {
+func (n *node) clocks() *clocks {
 	if n.vc == nil {
 		tr := n.tr
 		n.vc = tr.clocks(func(t, i int) (Ref, bool) {
@@ -193,24 +259,44 @@ func (n *node) clocks() [][][]int32 {
 	return n.vc
 }
 
-// with returns a copy of n whose thread t has annotation a appended.
+// with returns a copy of n whose thread t has annotation a appended. The
+// first child to append to a thread's annotations extends its parent's
+// array in place (a chain of single children costs linear time and
+// memory); later siblings copy.
 func (n *node) with(t int, a ann) *node {
 	c := &node{obs: n.obs, neg: n.neg}
 	size := max(len(n.ann), t+1)
 	c.ann = make([][]ann, size)
+	c.annb = make([]*annBuf, size)
 	copy(c.ann, n.ann)
+	copy(c.annb, n.annb)
 	old := c.ann[t]
-	c.ann[t] = append(old[:len(old):len(old)], a)
+	if b := c.annb[t]; b != nil && len(old) < cap(old) && b.claimed.CompareAndSwap(int32(len(old)), int32(len(old)+1)) {
+		c.ann[t] = append(old, a)
+		return c
+	}
+	ns := make([]ann, len(old)+1, max(4, 2*(len(old)+1)))
+	copy(ns, old)
+	ns[len(old)] = a
+	b := &annBuf{}
+	b.claimed.Store(int32(len(ns)))
+	c.ann[t], c.annb[t] = ns, b
 	return c
 }
+
+// annBuf is shared by the annotation slices on one array: how much of the
+// array some node uses.
+type annBuf struct{ claimed atomic.Int32 }
 
 // computePart derives the partial trace of n from its run.
 func (e *explorer) computePart(n *node) *part {
 	tr := n.tr
 	nt := len(tr.Threads)
-	p := &part{ext: make([]int, nt), parked: map[int32]int{}}
-	limit := make([]int, nt) // before join cuts
+	ibuf := make([]int, 2*nt)
+	p := &part{ext: ibuf[:nt:nt]}
+	limit := ibuf[nt:] // before join cuts
 	fr := make([]*front, nt)
+	fbuf := make([]front, nt)
 	for t := 0; t < nt; t++ {
 		th := &tr.Threads[t]
 		if th.End == EndAbsent {
@@ -224,6 +310,9 @@ func (e *explorer) computePart(n *node) *part {
 			return p
 		}
 		if k := len(as); k > 0 && as[k-1].stuck {
+			if p.parked == nil {
+				p.parked = map[int32]int{}
+			}
 			p.parked[int32(t)] = ds[k-1].step
 			limit[t] = ds[k-1].step
 			continue
@@ -231,11 +320,12 @@ func (e *explorer) computePart(n *node) *part {
 		if k := len(as); k < len(ds) {
 			d := ds[k]
 			limit[t] = d.step
-			f := &front{t: t, k: k, step: d.step, choice: d.choice, n: d.n}
+			f := &fbuf[t]
+			*f = front{t: t, k: k, step: d.step, choice: d.choice, n: d.n}
 			if !d.choice {
 				s := &th.Steps[d.step]
-				f.op, f.loc = s.Op, s.Loc
-				_, f.hasNeg = n.neg[Ref{int32(t), int32(d.step)}]
+				f.op, f.loc, f.lid = s.Op, s.Loc, s.lid
+				f.hasNeg = n.neg.of(Ref{int32(t), int32(d.step)}) != nil
 			}
 			fr[t] = f
 			continue
@@ -260,14 +350,14 @@ func (e *explorer) computePart(n *node) *part {
 				p.ext[t], cut[t], changed = 0, true, true
 				continue
 			}
-			for i := 0; i < p.ext[t]; i++ {
-				s := &th.Steps[i]
-				if s.Op != OpJoin {
-					continue
+			for _, i := range tr.joins[t] {
+				if int(i) >= p.ext[t] {
+					break
 				}
+				s := &th.Steps[i]
 				c := int(s.Other)
 				if !p.finished(tr, c, fr, cut) {
-					p.ext[t], cut[t], changed = i, true, true
+					p.ext[t], cut[t], changed = int(i), true, true
 					break
 				}
 			}
@@ -344,7 +434,7 @@ func (e *explorer) holdable(tr *Trace, ext []int, good []Ref, loc int64) bool {
 }
 
 func (e *explorer) explore(n *node) {
-	if e.stop {
+	if e.stopped() {
 		return
 	}
 	if err := e.ctx.Err(); err != nil {
@@ -371,28 +461,32 @@ func (e *explorer) explore(n *node) {
 			continue
 		}
 		w := e.prefixWitness(n, p)
+		sib := siblings{e: e}
 		for k := 0; k < f.n; k++ {
 			c := n.with(f.t, ann{choice: true, val: int64(k)})
-			if tr.choiceAt(f.t, f.k) == k {
-				c.tr, c.wit = tr, n.wit
-				e.stats.Reused++
-			} else {
-				cw := &Witness{Sched: w.Sched, Choices: c.choices(), Parked: c.parkedMap(tr)}
-				ct, err := e.runW(cw)
-				if err != nil {
-					e.fail(err)
-					return
+			sib.spawn(k == f.n-1, func(e *explorer) {
+				if tr.choiceAt(f.t, f.k) == k {
+					c.tr, c.wit = tr, n.wit
+					e.stats.Reused++
+				} else {
+					cw := &Witness{Sched: w.Sched, Choices: c.choices(), Parked: c.parkedMap(tr)}
+					ct, err := e.runW(cw)
+					if err != nil {
+						e.fail(err)
+						return
+					}
+					c.tr, c.wit = ct, cw
+					if !e.validate(c) {
+						return
+					}
 				}
-				c.tr, c.wit = ct, cw
-				if !e.validate(c) {
-					return
-				}
-			}
-			e.explore(c)
-			if e.stop {
-				return
+				e.explore(c)
+			})
+			if e.stopped() {
+				break
 			}
 		}
+		sib.wait()
 		return
 	}
 	reads := append([]front(nil), p.front...)
@@ -416,13 +510,37 @@ func (e *explorer) explore(n *node) {
 	// A read that may only read writes beyond an ancestor's partial trace
 	// may have no candidate here; its later writes can only come from the
 	// other frontier reads, so they are always tried.
+	// The last read's mark decides nothing: no read follows it.
 	for i, x := range reads {
-		fr.newW[i] = x.hasNeg
+		fr.newW[i] = x.hasNeg || i == len(reads)-1
+		if !fr.newW[i] {
+			fr.open.Add(1)
+		}
 	}
-	fr.mark(tr)
-	e.stack = append(e.stack, fr)
-	defer func() { e.stack = e.stack[:len(e.stack)-1] }()
+	// A frame with one read neither needs marks nor offers earlier
+	// siblings to duplicate: it stays off the path.
+	if len(reads) > 1 {
+		fr.mark(tr)
+		e.stack = append(e.stack, fr)
+		defer func() { e.stack = e.stack[:len(e.stack)-1] }()
+	}
 	neg := n.neg
+	before := e.stats.Children
+	defer func() {
+		if e.stats.Children == before {
+			e.stats.Barren++
+			if e.opts.Debug != nil {
+				e.opts.Debug("vmcr %*s barren", len(e.stack), "")
+			}
+		}
+	}()
+	if e.opts.Debug != nil {
+		var sb []string
+		for _, x := range reads {
+			sb = append(sb, fmt.Sprintf("t%d.%d@%x%s", x.t, x.step, x.loc, map[bool]string{true: "N"}[x.hasNeg]))
+		}
+		e.opts.Debug("vmcr %*s node %v", len(e.stack), "", sb)
+	}
 	for i, x := range reads {
 		if i > 0 {
 			all := true
@@ -435,27 +553,34 @@ func (e *explorer) explore(n *node) {
 		}
 		xr := Ref{int32(x.t), int32(x.step)}
 		fr.cur = i
-		fr.groups[i] = e.candidates(n, p, x, neg[xr])
-		for _, g := range fr.groups[i] {
+		fr.groups[i] = e.candidates(n, p, x, neg.of(xr))
+		if e.opts.Debug != nil {
+			e.opts.Debug("vmcr %*s read t%d.%d groups %v", len(e.stack), "", x.t, x.step, fr.groups[i])
+		}
+		sib := siblings{e: e}
+		gs := fr.groups[i]
+		for k, g := range gs {
 			c := n.with(x.t, ann{val: g.val, good: g.ws, stuck: g.stuck})
 			c.neg = neg
-			e.child(n, p, c, x, g)
-			if e.stop {
-				return
+			sib.spawn(k == len(gs)-1, func(e *explorer) { e.child(n, p, c, x, g) })
+			if e.stopped() {
+				break
 			}
 		}
-		// Later siblings let x read only writes not in this partial trace.
-		nn := make(map[Ref][]int, len(neg)+1)
-		for k, v := range neg {
-			nn[k] = v
+		sib.wait()
+		if e.stopped() {
+			return
 		}
-		nn[xr] = p.ext
-		neg = nn
+		// Later siblings let x read only writes not in this partial trace.
+		if i < len(reads)-1 {
+			neg = &negAnn{r: xr, ext: p.ext, next: neg}
+		}
 	}
 }
 
 // child realises annotation c (n plus x's group g) and explores it.
 func (e *explorer) child(n *node, p *part, c *node, x front, g group) {
+	e.stats.Children++
 	tr := n.tr
 	s := &tr.Threads[x.t].Steps[x.step]
 	if !g.stuck && !s.Pending && inRefs(s.Src, g.ws) {
@@ -463,14 +588,18 @@ func (e *explorer) child(n *node, p *part, c *node, x front, g group) {
 		e.stats.Reused++
 		// The same run: the clocks change only by a new forced source
 		// that does not precede x already.
-		if n.vc != nil && (len(g.ws) != 1 || g.ws[0].T < 0 || n.vc[x.t][x.step][g.ws[0].T] > g.ws[0].I) {
-			c.vc = n.vc
+		if n.vc != nil {
+			if len(g.ws) != 1 || g.ws[0].T < 0 || n.vc.at(Ref{int32(x.t), int32(x.step)}, int(g.ws[0].T)) > g.ws[0].I {
+				c.vc = n.vc
+			} else {
+				c.vc = n.vc.withEdge(g.ws[0], Ref{int32(x.t), int32(x.step)})
+			}
 		}
 		e.explore(c)
 		return
 	}
 	if g.stuck && s.Pending && !tr.ParkedEnabled {
-		if f, ok := tr.final[x.loc]; ok && inRefs(f, g.ws) {
+		if f := tr.finalOf(x.lid); f != noRef && inRefs(f, g.ws) {
 			c.tr, c.wit = tr, n.wit
 			e.stats.Reused++
 			e.explore(c)
@@ -517,30 +646,21 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 	tr := n.tr
 	var ws []Ref
 	own := -1
-	steps := tr.Threads[x.t].Steps
-	for i := 0; i < x.step; i++ {
-		if steps[i].Wrote && steps[i].Loc == x.loc {
-			own = i
-		}
-	}
-	for u := range tr.Threads {
+	all := tr.writesOf(x.lid)
+	for _, w := range all {
+		u := int(w.T)
 		if u == x.t {
+			if int(w.I) < x.step {
+				own = int(w.I)
+			}
 			continue
 		}
 		lo := 0
-		if neg != nil {
-			lo = len(tr.Threads[u].Steps)
-			if u < len(neg) {
-				lo = neg[u]
-			} else {
-				lo = 0
-			}
+		if neg != nil && u < len(neg) {
+			lo = neg[u]
 		}
-		us := tr.Threads[u].Steps
-		for i := lo; i < p.ext[u]; i++ {
-			if us[i].Wrote && !us[i].Pending && us[i].Loc == x.loc {
-				ws = append(ws, Ref{int32(u), int32(i)})
-			}
+		if int(w.I) >= lo && int(w.I) < p.ext[u] {
+			ws = append(ws, w)
 		}
 	}
 	if neg == nil {
@@ -554,54 +674,59 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 	// (program order, spawn, join): writes after x, and writes overwritten
 	// by another write before x.
 	vc := n.clocks()
-	vx := vc[x.t][x.step]
-	var last []Ref // per thread: its latest write to loc before x
-	for u := range tr.Threads {
+	vx := vc.row(x.t, x.step)
+	var lastBuf [8]Ref
+	last := lastBuf[:0] // per thread: its latest write to loc before x
+	for k := 0; k < len(all); {
+		u := int(all[k].T)
 		lim := int(vx[u])
 		if u == x.t {
 			lim = x.step
 		}
-		us := tr.Threads[u].Steps
-		for i := min(lim, len(us)) - 1; i >= 0; i-- {
-			if us[i].Wrote && !us[i].Pending && us[i].Loc == x.loc {
-				last = append(last, Ref{int32(u), int32(i)})
-				break
+		var b Ref
+		found := false
+		for ; k < len(all) && int(all[k].T) == u; k++ {
+			if int(all[k].I) < lim {
+				b, found = all[k], true
 			}
+		}
+		if found {
+			last = append(last, b)
 		}
 	}
 	// Two reads that write (RMW, CAS, lock) cannot read the same write:
 	// the writes an annotated one must read are consumed.
-	var consumed map[Ref]bool
+	var consumed []Ref
 	xs := &tr.Threads[x.t].Steps[x.step]
 	if xs.WriteFor != nil {
-		for t, as := range n.ann {
-			for k, a := range as {
-				if a.choice || a.stuck || len(a.good) != 1 {
-					continue
-				}
-				st := &tr.Threads[t].Steps[tr.dec[t][k].step]
-				if st.Wrote && st.Loc == x.loc {
-					if consumed == nil {
-						consumed = map[Ref]bool{}
-					}
-					consumed[a.good[0]] = true
-				}
+		for _, w := range all {
+			st := &tr.Threads[w.T].Steps[w.I]
+			if !st.Op.IsRead() {
+				continue
+			}
+			as := n.annOf(int(w.T))
+			k := tr.rdec[w.T][w.I]
+			if k < 0 || int(k) >= len(as) {
+				continue
+			}
+			if a := as[k]; !a.choice && !a.stuck && len(a.good) == 1 {
+				consumed = append(consumed, a.good[0])
 			}
 		}
 	}
 	kept := ws[:0]
 	for _, w := range ws {
-		if w.T >= 0 && vc[w.T][w.I][x.t] > int32(x.step) {
+		if w.T >= 0 && vc.at(w, x.t) > int32(x.step) {
 			continue // after x
 		}
-		if consumed[w] {
+		if inRefs(w, consumed) {
 			if wr, _ := xs.WriteFor(tr.value(w, x.loc)); wr {
 				continue
 			}
 		}
 		dead := false
 		for _, b := range last {
-			if b != w && (w.T < 0 || vc[b.T][b.I][w.T] > w.I) {
+			if b != w && (w.T < 0 || vc.at(b, int(w.T)) > w.I) {
 				dead = true
 				break
 			}
@@ -629,18 +754,22 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 		}
 		return gs
 	}
-	byVal := map[int64]int{}
 	for _, w := range ws {
 		v := tr.value(w, x.loc)
-		i, ok := byVal[v]
-		if !ok {
-			i = len(gs)
-			byVal[v] = i
+		i := 0
+		for i < len(gs) && gs[i].val != v {
+			i++
+		}
+		if i == len(gs) {
 			gs = append(gs, group{val: v})
 		}
 		gs[i].ws = append(gs[i].ws, w)
 	}
-	sort.Slice(gs, func(i, j int) bool { return gs[i].val < gs[j].val })
+	for i := 1; i < len(gs); i++ {
+		for j := i; j > 0 && gs[j].val < gs[j-1].val; j-- {
+			gs[j], gs[j-1] = gs[j-1], gs[j]
+		}
+	}
 	return gs
 }
 
@@ -698,43 +827,53 @@ func (e *explorer) prefixWitness(n *node, p *part) *Witness {
 // have finished): locations with one possible final value need no branch.
 func (e *explorer) observe(n *node, p *part) {
 	tr := n.tr
-	for len(n.obs) < len(e.opts.Observed) {
-		l := e.opts.Observed[len(n.obs)]
-		var ws []Ref
-		for u, i := range tr.maxW[l] {
+	nobs := len(e.opts.Observed)
+	// n.obs is shared with siblings: extend a copy.
+	obs := make([]ann, len(n.obs), nobs)
+	copy(obs, n.obs)
+	var ws []Ref
+	for len(obs) < nobs {
+		l := e.obsID[len(obs)]
+		ws = ws[:0]
+		for u, i := range tr.maxWOf(l) {
 			if i >= 0 {
 				ws = append(ws, Ref{int32(u), i})
 			}
 		}
 		if len(ws) == 0 {
-			ws = []Ref{Init}
+			obs = append(obs, ann{val: tr.initVal(e.opts.Observed[len(obs)]), good: []Ref{Init}})
+			continue
+		}
+		loc := e.opts.Observed[len(obs)]
+		v0 := tr.value(ws[0], loc)
+		one := true
+		for _, w := range ws[1:] {
+			if tr.value(w, loc) != v0 {
+				one = false
+				break
+			}
+		}
+		if one {
+			obs = append(obs, ann{val: v0, good: append([]Ref(nil), ws...)})
+			continue
 		}
 		var gs []group
-		byVal := map[int64]int{}
 		for _, w := range ws {
-			v := tr.value(w, l)
-			i, ok := byVal[v]
-			if !ok {
-				i = len(gs)
-				byVal[v] = i
+			v := tr.value(w, loc)
+			i := 0
+			for i < len(gs) && gs[i].val != v {
+				i++
+			}
+			if i == len(gs) {
 				gs = append(gs, group{val: v})
 			}
 			gs[i].ws = append(gs[i].ws, w)
 		}
-		if len(gs) == 1 {
-			c := &node{ann: n.ann, neg: n.neg, tr: tr, wit: n.wit}
-			c.obs = append(n.obs[:len(n.obs):len(n.obs)], ann{val: gs[0].val, good: gs[0].ws})
-			n = c
-			continue
-		}
 		sort.Slice(gs, func(i, j int) bool { return gs[i].val < gs[j].val })
+		f := tr.finalOrInit(l)
 		for _, g := range gs {
 			c := &node{ann: n.ann, neg: n.neg}
-			c.obs = append(n.obs[:len(n.obs):len(n.obs)], ann{val: g.val, good: g.ws})
-			f, ok := tr.final[l]
-			if !ok {
-				f = Init
-			}
+			c.obs = append(obs[:len(obs):len(obs)], ann{val: g.val, good: g.ws})
 			if inRefs(f, g.ws) {
 				c.tr, c.wit = tr, n.wit
 				e.stats.Reused++
@@ -760,11 +899,14 @@ func (e *explorer) observe(n *node, p *part) {
 			}
 			e.stats.Nodes++
 			e.observe(c, p)
-			if e.stop {
+			if e.stopped() {
 				return
 			}
 		}
 		return
+	}
+	if len(obs) != len(n.obs) {
+		n = &node{ann: n.ann, neg: n.neg, tr: tr, wit: n.wit, obs: obs}
 	}
 	e.leaf(n)
 }
@@ -784,9 +926,11 @@ func (e *explorer) leaf(n *node) {
 		return
 	}
 	e.stats.Leaves++
-	if e.opts.Leaf != nil && e.opts.Leaf(n.tr) {
-		e.stop = true
+	if e.opts.Summary != nil {
+		e.sh.emit(e.out, e.opts.Summary(n.tr))
+		return
 	}
+	e.sh.emit(e.out, n.tr)
 }
 
 // validate checks that c's run agrees with c's annotation.
@@ -829,10 +973,7 @@ func (e *explorer) validate(c *node) bool {
 	}
 	for k, a := range c.obs {
 		l := e.opts.Observed[k]
-		f, ok := tr.final[l]
-		if !ok {
-			f = Init
-		}
+		f := tr.finalOrInit(e.obsID[k])
 		if !inRefs(f, a.good) {
 			e.fail(fmt.Errorf("internal error: vmcr: final write of location %#x is %v, annotated %v", l, f, a.good))
 			return false
@@ -875,30 +1016,26 @@ func (e *explorer) realizable(n *node, f *frame, j int, g group) (bool, error) {
 	e.stats.Searches++
 	tr := n.tr
 	nt := len(tr.Threads)
-	s := &wsearch{e: e, tr: tr, limit: make([]int, nt), need: make([]int, nt), pos: make([]int, nt),
-		mem: map[int64]Ref{}, failed: map[string]struct{}{}}
-	xs := map[Ref]int{}
-	for k := 0; k <= j; k++ {
-		xs[Ref{int32(f.reads[k].t), int32(f.reads[k].step)}] = k
-	}
-	s.consAt = func(t, i int) *cons {
+	s := e.newSearch(tr)
+	s.consAt = func(t, i int) (cons, bool) {
 		st := &tr.Threads[t].Steps[i]
 		if st.Pending || !st.Op.IsRead() {
-			return nil
+			return cons{}, false
 		}
-		if k, ok := xs[Ref{int32(t), int32(i)}]; ok {
-			if k == j {
-				return &cons{mode: mGood, val: g.val, good: g.ws}
+		for k := 0; k <= j; k++ {
+			if x := f.reads[k]; x.t == t && x.step == i {
+				if k == j {
+					return cons{mode: mGood, val: g.val, good: g.ws}, true
+				}
+				return cons{mode: mNeg, val: st.RVal, neg: f.ext}, true
 			}
-			return &cons{mode: mNeg, val: st.RVal, neg: f.ext}
 		}
 		as := f.node.annOf(t)
 		if d := tr.rdec[t][i]; d >= 0 && int(d) < len(as) {
-			return &cons{mode: mGood, val: as[d].val, good: as[d].good}
+			return cons{mode: mGood, val: as[d].val, good: as[d].good}, true
 		}
-		return &cons{mode: mValue, val: st.RVal}
+		return cons{mode: mValue, val: st.RVal}, true
 	}
-	rel := map[int64]bool{}
 	complete := true
 	for t := 0; t < nt; t++ {
 		th := &tr.Threads[t]
@@ -911,9 +1048,9 @@ func (e *explorer) realizable(n *node, f *frame, j int, g group) (bool, error) {
 		m := len(th.Steps)
 		if m > 0 && th.Steps[m-1].Pending {
 			m--
-			loc := th.Steps[m].Loc
-			rel[loc] = true
-			fin := final{loc: loc, nonzero: true}
+			st := &th.Steps[m]
+			s.addRel(st.lid)
+			fin := final{loc: st.Loc, lid: st.lid, nonzero: true}
 			if x := f.reads[j]; x.t == t && x.step == m {
 				fin.good = g.ws
 			} else if as := f.node.annOf(t); len(as) > 0 && as[len(as)-1].stuck && tr.dec[t][len(as)-1].step == m {
@@ -924,23 +1061,20 @@ func (e *explorer) realizable(n *node, f *frame, j int, g group) (bool, error) {
 		s.limit[t], s.need[t] = m, m
 		for i := 0; i < m; i++ {
 			if th.Steps[i].Op.IsRead() {
-				rel[th.Steps[i].Loc] = true
+				s.addRel(th.Steps[i].lid)
 			}
 		}
 	}
 	if complete {
-		for _, l := range e.opts.Observed {
+		for k, l := range e.opts.Observed {
 			v := tr.initVal(l)
-			if w, ok := tr.final[l]; ok {
+			if w := tr.finalOf(e.obsID[k]); w != noRef {
 				v = tr.value(w, l)
 			}
-			rel[l] = true
-			s.finals = append(s.finals, final{loc: l, byVal: true, val: v})
+			s.addRel(e.obsID[k])
+			s.finals = append(s.finals, final{loc: l, lid: e.obsID[k], byVal: true, val: v})
 		}
 	}
-	for l := range rel {
-		s.rel = append(s.rel, l)
-	}
-	sort.Slice(s.rel, func(a, b int) bool { return s.rel[a] < s.rel[b] })
+	slices.Sort(s.rel)
 	return s.run()
 }

@@ -2,7 +2,7 @@ package vmcr
 
 import (
 	"encoding/binary"
-	"sort"
+	"slices"
 )
 
 // wsearch looks for a witness of an annotation over the steps of a trace:
@@ -10,16 +10,19 @@ import (
 // writes. Steps that do not write are taken as soon as they are enabled
 // (they cannot disable anything); the search branches only on writes, in
 // the order of the trace, and remembers the states it has failed from.
+// One wsearch is reused by all searches of an explorer (its buffers keep
+// their capacity); tables per location are indexed by dense location id.
 type wsearch struct {
 	e         *explorer
-	consAt    func(t, i int) *cons
+	consAt    func(t, i int) (cons, bool)
 	tr        *Trace
 	limit     []int
 	need      []int
 	finals    []final
-	rel       []int64
+	rel       []int32 // location ids that are part of the state key
+	relMark   []bool
 	pos       []int
-	mem       map[int64]Ref
+	mem       []Ref // per location id: the current write
 	trail     []undo
 	sched     []int32
 	failed    map[string]struct{}
@@ -27,53 +30,210 @@ type wsearch struct {
 	states    int
 	over      bool
 	cancelled bool
-	cs        [][]*cons     // cs[t][i]: the constraint of read step (t, i) within the limit
-	pend      map[int64]int // per location: constrained reads not taken yet, plus finals
-	creads    []cread       // the constrained reads with a good set
+	cs        [][]*cons // cs[t][i]: the constraint of read step (t, i) within the limit
+	cbuf      []cons
+	pend      []int32 // per location id: constrained reads not taken yet, plus finals
+	creads    []cread // the constrained reads with a good set
+	crFrom    []int32 // creads of location id l: crIdx[crFrom[l]:crFrom[l+1]]
+	crIdx     []int32
+	solo      []int32 // per location id: the one thread that reads and writes it (within the limits, no final condition), else -1
+	moves     []int
 }
 
 type cread struct {
 	t, i int
-	loc  int64
+	lid  int32
 	c    *cons
+}
+
+// newSearch returns the explorer's search, reset for tr.
+func (e *explorer) newSearch(tr *Trace) *wsearch {
+	s := e.ws
+	if s == nil {
+		s = &wsearch{e: e, failed: map[string]struct{}{}}
+		e.ws = s
+	}
+	nt := len(tr.Threads)
+	s.tr = tr
+	s.consAt = nil
+	s.limit = resize(s.limit, nt)
+	s.need = resize(s.need, nt)
+	s.pos = resize(s.pos, nt)
+	s.finals = s.finals[:0]
+	s.rel = s.rel[:0]
+	s.trail = s.trail[:0]
+	s.sched = s.sched[:0]
+	s.creads = s.creads[:0]
+	s.states, s.over, s.cancelled = 0, false, false
+	clear(s.failed)
+	if cap(s.mem) < tr.nloc {
+		s.mem = make([]Ref, tr.nloc)
+		s.pend = make([]int32, tr.nloc)
+		s.relMark = make([]bool, tr.nloc)
+	}
+	s.mem = s.mem[:tr.nloc]
+	s.pend = s.pend[:tr.nloc]
+	s.relMark = s.relMark[:tr.nloc]
+	for k := range s.mem {
+		s.mem[k] = Init
+	}
+	clear(s.pend)
+	clear(s.relMark)
+	return s
+}
+
+func resize(a []int, n int) []int {
+	if cap(a) < n {
+		return make([]int, n)
+	}
+	a = a[:n]
+	clear(a)
+	return a
+}
+
+// addRel makes location id l part of the state key.
+func (s *wsearch) addRel(l int32) {
+	if !s.relMark[l] {
+		s.relMark[l] = true
+		s.rel = append(s.rel, l)
+	}
 }
 
 // setup caches the constraints and counts the pending reads per location.
 func (s *wsearch) setup() {
-	s.cs = make([][]*cons, len(s.tr.Threads))
-	s.pend = map[int64]int{}
+	nt := len(s.tr.Threads)
+	if cap(s.cs) < nt {
+		s.cs = make([][]*cons, nt)
+	}
+	s.cs = s.cs[:nt]
+	total := 0
+	for t := range s.tr.Threads {
+		total += min(s.limit[t], len(s.tr.Threads[t].Steps))
+	}
+	if cap(s.cbuf) < total {
+		s.cbuf = make([]cons, 0, total)
+	}
+	s.cbuf = s.cbuf[:0]
 	for t := range s.tr.Threads {
 		n := min(s.limit[t], len(s.tr.Threads[t].Steps))
-		s.cs[t] = make([]*cons, n)
+		row := s.cs[t][:0]
 		for i := 0; i < n; i++ {
+			row = append(row, nil)
 			st := &s.tr.Threads[t].Steps[i]
 			if !st.Op.IsRead() {
 				continue
 			}
-			c := s.consAt(t, i)
-			s.cs[t][i] = c
-			if c != nil {
-				s.pend[st.Loc]++
-				if c.mode == mGood {
-					s.creads = append(s.creads, cread{t: t, i: i, loc: st.Loc, c: c})
-				}
+			c, ok := s.consAt(t, i)
+			if !ok {
+				continue
+			}
+			s.cbuf = append(s.cbuf, c)
+			cp := &s.cbuf[len(s.cbuf)-1]
+			row[i] = cp
+			s.pend[st.lid]++
+			if c.mode == mGood {
+				s.creads = append(s.creads, cread{t: t, i: i, lid: st.lid, c: cp})
+			}
+		}
+		s.cs[t] = row
+	}
+	for _, f := range s.finals {
+		s.pend[f.lid]++
+	}
+	// The constrained reads by location.
+	nl := len(s.mem)
+	s.crFrom = resize32(s.crFrom, nl+1)
+	for _, r := range s.creads {
+		s.crFrom[r.lid+1]++
+	}
+	for l := 0; l < nl; l++ {
+		s.crFrom[l+1] += s.crFrom[l]
+	}
+	s.crIdx = resize32(s.crIdx, len(s.creads))
+	fill := s.solo[:0]
+	fill = append(fill, s.crFrom[:nl]...)
+	for k, r := range s.creads {
+		s.crIdx[fill[r.lid]] = int32(k)
+		fill[r.lid]++
+	}
+	// Locations only one thread reads and writes: the order of its writes
+	// against other threads' steps does not matter.
+	s.solo = resize32(fill, nl)
+	for l := range s.solo {
+		s.solo[l] = -1
+	}
+	const many = -2
+	claim := func(l int32, t int) {
+		switch s.solo[l] {
+		case -1:
+			s.solo[l] = int32(t)
+		case int32(t), many:
+		default:
+			s.solo[l] = many
+		}
+	}
+	for t := range s.tr.Threads {
+		n := min(s.limit[t], len(s.tr.Threads[t].Steps))
+		for i := 0; i < n; i++ {
+			st := &s.tr.Threads[t].Steps[i]
+			switch {
+			case st.Op == OpWrite || st.Op == OpUnlock || st.Wrote || st.WriteFor != nil:
+				claim(st.lid, t)
+			case st.Op.IsRead() && s.cs[t][i] != nil:
+				claim(st.lid, t)
 			}
 		}
 	}
 	for _, f := range s.finals {
-		s.pend[f.loc]++
+		s.solo[f.lid] = many
 	}
 }
 
-// hopeless reports whether some pending read can no longer read from its
-// good set: the current write is not in it and every write in it has run.
-func (s *wsearch) hopeless() bool {
-	for _, r := range s.creads {
+func resize32(a []int32, n int) []int32 {
+	if cap(a) < n {
+		return make([]int32, n)
+	}
+	a = a[:n]
+	clear(a)
+	return a
+}
+
+// hopelessSince reports whether some pending read of a location written
+// by the trail from index from on (every location if from < 0) can no
+// longer read from its good set. Only a write to its location changes
+// that.
+func (s *wsearch) hopelessSince(from int) bool {
+	if from < 0 {
+		return s.hopeless(s.creads)
+	}
+	for _, u := range s.trail[from:] {
+		// A write, or a read that may write (taking a good write that
+		// does not write kills it too).
+		l := u.lid
+		if !u.w {
+			if !u.r {
+				continue
+			}
+			l = u.rlid
+		}
+		for _, k := range s.crIdx[s.crFrom[l]:s.crFrom[l+1]] {
+			if s.hopeless(s.creads[k : k+1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hopeless reports whether some pending read of rs can no longer read
+// from its good set: the current write is not in it and every write in it
+// has run.
+func (s *wsearch) hopeless(rs []cread) bool {
+	for _, r := range rs {
 		if s.pos[r.t] > r.i {
 			continue
 		}
-		cur := s.cur(r.loc)
-		if inRefs(cur, r.c.good) {
+		if inRefs(s.mem[r.lid], r.c.good) {
 			continue
 		}
 		alive := false
@@ -93,6 +253,7 @@ func (s *wsearch) hopeless() bool {
 // final is a condition on the last write of a location at the end.
 type final struct {
 	loc     int64
+	lid     int32
 	good    []Ref // the last write is one of these (if not nil)
 	byVal   bool  // the last value is val
 	val     int64
@@ -117,12 +278,11 @@ type cons struct {
 
 type undo struct {
 	t    int32
-	loc  int64
+	lid  int32
 	prev Ref
-	had  bool
 	w    bool
 	r    bool // a constrained read
-	rloc int64
+	rlid int32
 }
 
 // search returns a witness of c's annotation over tr's steps, each thread
@@ -131,18 +291,18 @@ type undo struct {
 func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, error) {
 	e.stats.Searches++
 	nt := len(tr.Threads)
-	s := &wsearch{e: e, tr: tr, limit: limit, need: make([]int, nt), pos: make([]int, nt),
-		mem: map[int64]Ref{}, failed: map[string]struct{}{}}
-	s.consAt = func(t, i int) *cons {
+	s := e.newSearch(tr)
+	copy(s.limit, limit)
+	limit = s.limit
+	s.consAt = func(t, i int) (cons, bool) {
 		as := c.annOf(t)
 		k := tr.rdec[t][i]
 		if k < 0 || int(k) >= len(as) || as[k].stuck {
-			return nil
+			return cons{}, false
 		}
-		return &cons{mode: mGood, val: as[k].val, good: as[k].good}
+		return cons{mode: mGood, val: as[k].val, good: as[k].good}, true
 	}
-	relSet := map[int64]bool{}
-	parked := map[int32]int{}
+	var parked map[int32]int
 	for t := 0; t < nt; t++ {
 		if all {
 			s.need[t] = limit[t]
@@ -153,15 +313,18 @@ func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, 
 				continue
 			}
 			st := tr.dec[t][k].step
-			loc := tr.Threads[t].Steps[st].Loc
-			relSet[loc] = true
+			step := &tr.Threads[t].Steps[st]
+			s.addRel(step.lid)
 			if a.stuck {
 				s.need[t] = max(s.need[t], st)
 				if limit[t] > st {
 					limit[t] = st
 				}
+				if parked == nil {
+					parked = map[int32]int{}
+				}
 				parked[int32(t)] = st
-				s.finals = append(s.finals, final{loc: loc, good: a.good})
+				s.finals = append(s.finals, final{loc: step.Loc, lid: step.lid, good: a.good})
 				continue
 			}
 			s.need[t] = max(s.need[t], st+1)
@@ -171,19 +334,16 @@ func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, 
 		}
 	}
 	for k, a := range c.obs {
-		l := e.opts.Observed[k]
-		relSet[l] = true
-		s.finals = append(s.finals, final{loc: l, good: a.good})
+		l := e.obsID[k]
+		s.addRel(l)
+		s.finals = append(s.finals, final{loc: e.opts.Observed[k], lid: l, good: a.good})
 	}
-	for l := range relSet {
-		s.rel = append(s.rel, l)
-	}
-	sort.Slice(s.rel, func(i, j int) bool { return s.rel[i] < s.rel[j] })
+	slices.Sort(s.rel)
 	ok, err := s.run()
 	if !ok || err != nil {
 		return nil, err
 	}
-	w := &Witness{Sched: s.sched, Choices: c.choices()}
+	w := &Witness{Sched: append([]int32(nil), s.sched...), Choices: c.choices()}
 	if len(parked) > 0 {
 		w.Parked = parked
 	}
@@ -192,7 +352,7 @@ func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, 
 
 func (s *wsearch) run() (bool, error) {
 	s.setup()
-	ok := s.dfs()
+	ok := s.dfs(-1)
 	s.e.stats.SearchStates += s.states
 	if s.cancelled {
 		return false, s.e.ctx.Err()
@@ -218,17 +378,9 @@ func (s *wsearch) wval(w Ref, loc int64) int64 {
 	return st.WVal
 }
 
-func (s *wsearch) cur(loc int64) Ref {
-	r, ok := s.mem[loc]
-	if !ok {
-		return Init
-	}
-	return r
-}
-
-// reads reports whether c admits reading the current write of loc.
-func (s *wsearch) reads(c *cons, loc int64) bool {
-	r := s.cur(loc)
+// reads reports whether c admits reading the current write of loc (id lid).
+func (s *wsearch) reads(c *cons, loc int64, lid int32) bool {
+	r := s.mem[lid]
 	switch c.mode {
 	case mGood:
 		return inRefs(r, c.good)
@@ -265,7 +417,7 @@ func (s *wsearch) next(t int) (ok, writes bool) {
 		return ct.End == EndDone && s.pos[c] == len(ct.Steps) && s.limit[c] == len(ct.Steps), false
 	case OpRead, OpRMW, OpLock:
 		c := s.cs[t][i]
-		if c == nil || st.Pending && st.Op != OpLock || !s.reads(c, st.Loc) {
+		if c == nil || st.Pending && st.Op != OpLock || !s.reads(c, st.Loc, st.lid) {
 			return false, false
 		}
 		if st.WriteFor != nil {
@@ -290,14 +442,14 @@ func (s *wsearch) do(t int, writes bool) {
 	i := s.pos[t]
 	u := undo{t: int32(t), w: writes}
 	if i < len(s.cs[t]) && s.cs[t][i] != nil {
-		u.r, u.rloc = true, s.tr.Threads[t].Steps[i].Loc
-		s.pend[u.rloc]--
+		u.r, u.rlid = true, s.tr.Threads[t].Steps[i].lid
+		s.pend[u.rlid]--
 	}
 	if writes {
-		loc := s.tr.Threads[t].Steps[i].Loc
-		u.loc = loc
-		u.prev, u.had = s.mem[loc]
-		s.mem[loc] = Ref{int32(t), int32(i)}
+		lid := s.tr.Threads[t].Steps[i].lid
+		u.lid = lid
+		u.prev = s.mem[lid]
+		s.mem[lid] = Ref{int32(t), int32(i)}
 	}
 	s.trail = append(s.trail, u)
 	s.pos[t]++
@@ -311,14 +463,10 @@ func (s *wsearch) undoTo(n int) {
 		s.pos[u.t]--
 		s.sched = s.sched[:len(s.sched)-1]
 		if u.r {
-			s.pend[u.rloc]++
+			s.pend[u.rlid]++
 		}
 		if u.w {
-			if u.had {
-				s.mem[u.loc] = u.prev
-			} else {
-				delete(s.mem, u.loc)
-			}
+			s.mem[u.lid] = u.prev
 		}
 	}
 }
@@ -330,7 +478,7 @@ func (s *wsearch) goal() bool {
 		}
 	}
 	for _, f := range s.finals {
-		cur := s.cur(f.loc)
+		cur := s.mem[f.lid]
 		if f.good != nil && !inRefs(cur, f.good) {
 			return false
 		}
@@ -341,7 +489,7 @@ func (s *wsearch) goal() bool {
 	return true
 }
 
-func (s *wsearch) stateKey() string {
+func (s *wsearch) stateKey() []byte {
 	b := s.key[:0]
 	for _, p := range s.pos {
 		b = binary.AppendUvarint(b, uint64(p))
@@ -351,18 +499,15 @@ func (s *wsearch) stateKey() string {
 			b = append(b, 0xff)
 			continue
 		}
-		r, ok := s.mem[l]
-		if !ok {
-			r = Init
-		}
+		r := s.mem[l]
 		b = binary.AppendVarint(b, int64(r.T))
 		b = binary.AppendUvarint(b, uint64(r.I))
 	}
 	s.key = b
-	return string(b)
+	return b
 }
 
-func (s *wsearch) dfs() bool {
+func (s *wsearch) dfs(from int) bool {
 	s.states++
 	if s.states > s.e.opts.MaxSearch {
 		s.over = true
@@ -391,28 +536,32 @@ func (s *wsearch) dfs() bool {
 	if s.goal() {
 		return true
 	}
-	if s.hopeless() {
+	if s.hopelessSince(from) {
 		s.undoTo(mark)
 		return false
 	}
-	k := s.stateKey()
-	if _, bad := s.failed[k]; bad {
+	if _, bad := s.failed[string(s.stateKey())]; bad {
 		s.undoTo(mark)
 		return false
 	}
-	var moves []int
+	m0 := len(s.moves)
 	for t := range s.pos {
 		if ok, w := s.next(t); ok && w {
-			moves = append(moves, t)
+			s.moves = append(s.moves, t)
 		}
 	}
-	sort.Slice(moves, func(i, j int) bool {
-		return s.tpos(moves[i]) < s.tpos(moves[j])
-	})
-	for _, t := range moves {
+	moves := s.moves[m0:]
+	for i := 1; i < len(moves); i++ {
+		for j := i; j > 0 && s.tpos(moves[j]) < s.tpos(moves[j-1]); j-- {
+			moves[j], moves[j-1] = moves[j-1], moves[j]
+		}
+	}
+	defer func() { s.moves = s.moves[:m0] }()
+	for k := range moves {
+		t := s.moves[m0+k]
 		m := len(s.trail)
 		s.do(t, true)
-		if s.dfs() {
+		if s.dfs(m) {
 			return true
 		}
 		if s.over {
@@ -420,7 +569,7 @@ func (s *wsearch) dfs() bool {
 		}
 		s.undoTo(m)
 	}
-	s.failed[k] = struct{}{}
+	s.failed[string(s.stateKey())] = struct{}{}
 	s.undoTo(mark)
 	return false
 }
@@ -431,11 +580,11 @@ func (s *wsearch) dfs() bool {
 func (s *wsearch) free(t int) bool {
 	i := s.pos[t]
 	st := &s.tr.Threads[t].Steps[i]
-	p := s.pend[st.Loc]
+	p := s.pend[st.lid]
 	if i < len(s.cs[t]) && s.cs[t][i] != nil {
 		p--
 	}
-	return p == 0
+	return p == 0 || s.solo[st.lid] == int32(t)
 }
 
 func (s *wsearch) tpos(t int) int32 {

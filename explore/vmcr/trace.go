@@ -15,7 +15,11 @@
 // a Trace of steps with their thread, kind, location and values.
 package vmcr
 
-import "context"
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+)
 
 // Op is what a step does to shared memory.
 type Op uint8
@@ -66,6 +70,8 @@ type Step struct {
 	// Pending: the step did not run; the thread waits for it at the end of
 	// the run (a lock acquire whose mutex stays held, or a parked thread).
 	Pending bool
+
+	lid int32 // dense id of Loc (set by prepare)
 }
 
 // End is how a thread ended.
@@ -105,9 +111,13 @@ type Trace struct {
 	dec   [][]decision // per thread: its decisions in program order
 	rdec  [][]int32    // rdec[t][i]: decision index of read step (t, i), -1 if none
 	tpos  [][]int32    // tpos[t][i]: index of step (t, i) in Order
-	final map[int64]Ref
-	maxW  map[int64][]int32 // per location, per thread: highest step index that wrote it (-1: none)
-	maxM  map[int64][]int32 // the same for steps that may write it when they read (RMW, CAS, lock), pending or not
+	joins [][]int32    // per thread: its join steps
+	wlist []Ref        // the steps that wrote (not pending), by location id, thread, index
+	wfrom []int32      // wlist[wfrom[l]:wfrom[l+1]] wrote location id l
+	nloc  int          // location ids below nloc index the tables below
+	final []Ref        // per location id: the last write (noRef: none)
+	maxW  []int32      // [l*threads+t]: highest step index of t that wrote location id l (-1: none)
+	maxM  []int32      // the same for steps that may write it when they read (RMW, CAS, lock), pending or not
 }
 
 // Witness is what a Runner runs: Sched lists the thread of each step to
@@ -132,63 +142,204 @@ type decision struct {
 	n      int // choice: alternatives
 }
 
-func (tr *Trace) prepare() {
+// noRef marks a location that no step wrote (Trace.final).
+var noRef = Ref{T: -2}
+
+// locIDs numbers the locations densely across the traces of one
+// exploration, so that per-location tables are slices. The goroutines of
+// a parallel exploration share it: they read a snapshot without locking
+// and copy it under the lock to add locations (rare: the locations of a
+// program recur from run to run).
+type locIDs struct {
+	mu   sync.Mutex
+	snap atomic.Pointer[map[int64]int32]
+}
+
+// id returns the id of loc, adding it.
+func (l *locIDs) id(loc int64) int32 {
+	if m := l.snap.Load(); m != nil {
+		if id, ok := (*m)[loc]; ok {
+			return id
+		}
+	}
+	return l.add([]int64{loc})[loc]
+}
+
+// add adds the locations locs and returns the new snapshot.
+func (l *locIDs) add(locs []int64) map[int64]int32 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	old := l.snap.Load()
+	m := make(map[int64]int32)
+	if old != nil {
+		m = make(map[int64]int32, len(*old)+len(locs))
+		for k, v := range *old {
+			m[k] = v
+		}
+	}
+	for _, loc := range locs {
+		if _, ok := m[loc]; !ok {
+			m[loc] = int32(len(m))
+		}
+	}
+	l.snap.Store(&m)
+	return m
+}
+
+// hasLoc reports whether steps of kind o have a location.
+func hasLoc(o Op) bool { return o != OpOther && o != OpSpawn && o != OpJoin }
+
+// prepare indexes tr: decisions, dense location ids of its steps, the
+// last writes and the per-location maxima.
+func (tr *Trace) prepare(ids *locIDs) {
 	n := len(tr.Threads)
 	tr.dec = make([][]decision, n)
 	tr.rdec = make([][]int32, n)
 	tr.tpos = make([][]int32, n)
-	tr.maxW = map[int64][]int32{}
-	tr.maxM = map[int64][]int32{}
-	note := func(m map[int64][]int32, loc int64, t, i int) {
-		a := m[loc]
-		if a == nil {
-			a = make([]int32, n)
-			for k := range a {
-				a[k] = -1
-			}
-			m[loc] = a
-		}
-		a[t] = int32(i)
+	total := 0
+	var m map[int64]int32
+	if p := ids.snap.Load(); p != nil {
+		m = *p
 	}
-	tr.final = map[int64]Ref{}
+	var missing []int64
 	for t := range tr.Threads {
 		th := &tr.Threads[t]
+		total += len(th.Steps)
+		for i := range th.Steps {
+			s := &th.Steps[i]
+			if hasLoc(s.Op) {
+				id, ok := m[s.Loc]
+				if !ok {
+					missing = append(missing, s.Loc)
+				}
+				s.lid = id
+			}
+		}
+	}
+	if missing != nil {
+		m = ids.add(missing)
+		for t := range tr.Threads {
+			for i := range tr.Threads[t].Steps {
+				if s := &tr.Threads[t].Steps[i]; hasLoc(s.Op) {
+					s.lid = m[s.Loc]
+				}
+			}
+		}
+	}
+	tr.nloc = len(m)
+	tr.maxW = make([]int32, 2*tr.nloc*n)
+	tr.maxM = tr.maxW[tr.nloc*n:]
+	tr.maxW = tr.maxW[:tr.nloc*n]
+	for k := range tr.maxW {
+		tr.maxW[k] = -1
+		tr.maxM[k] = -1
+	}
+	tr.joins = make([][]int32, n)
+	tr.wfrom = make([]int32, tr.nloc+1)
+	tr.final = make([]Ref, tr.nloc)
+	for k := range tr.final {
+		tr.final[k] = noRef
+	}
+	ibuf := make([]int32, 2*total)
+	for t := range tr.Threads {
+		th := &tr.Threads[t]
+		m := len(th.Steps)
 		var ds []decision
-		rd := make([]int32, len(th.Steps))
+		rd := ibuf[:m:m]
+		tp := ibuf[m : 2*m : 2*m]
+		ibuf = ibuf[2*m:]
 		for i := range th.Steps {
 			s := &th.Steps[i]
 			for _, c := range s.Pre {
 				ds = append(ds, decision{choice: true, step: i, n: c.N})
 			}
 			rd[i] = -1
+			tp[i] = 1 << 30
 			if s.Op.IsRead() {
 				rd[i] = int32(len(ds))
 				ds = append(ds, decision{step: i})
 			}
 			if s.Wrote && !s.Pending {
-				note(tr.maxW, s.Loc, t, i)
+				tr.maxW[int(s.lid)*n+t] = int32(i)
+				tr.wfrom[s.lid+1]++
+			}
+			if s.Op == OpJoin {
+				tr.joins[t] = append(tr.joins[t], int32(i))
 			}
 			if s.Op == OpRMW || s.Op == OpLock {
-				note(tr.maxM, s.Loc, t, i)
+				tr.maxM[int(s.lid)*n+t] = int32(i)
 			}
 		}
 		for _, c := range th.Tail {
-			ds = append(ds, decision{choice: true, step: len(th.Steps), n: c.N})
+			ds = append(ds, decision{choice: true, step: m, n: c.N})
 		}
 		tr.dec[t] = ds
 		tr.rdec[t] = rd
-		tr.tpos[t] = make([]int32, len(th.Steps))
-		for i := range tr.tpos[t] {
-			tr.tpos[t][i] = 1 << 30
+		tr.tpos[t] = tp
+	}
+	for l := 0; l < tr.nloc; l++ {
+		tr.wfrom[l+1] += tr.wfrom[l]
+	}
+	tr.wlist = make([]Ref, tr.wfrom[tr.nloc])
+	fill := append([]int32(nil), tr.wfrom[:tr.nloc]...)
+	for t := range tr.Threads {
+		for i := range tr.Threads[t].Steps {
+			if s := &tr.Threads[t].Steps[i]; s.Wrote && !s.Pending {
+				tr.wlist[fill[s.lid]] = Ref{int32(t), int32(i)}
+				fill[s.lid]++
+			}
 		}
 	}
 	for k, r := range tr.Order {
 		tr.tpos[r.T][r.I] = int32(k)
 		s := &tr.Threads[r.T].Steps[r.I]
 		if s.Wrote {
-			tr.final[s.Loc] = r
+			tr.final[s.lid] = r
 		}
 	}
+}
+
+// writesOf returns the steps that wrote location id l, by thread and index.
+func (tr *Trace) writesOf(l int32) []Ref {
+	if int(l) >= tr.nloc {
+		return nil
+	}
+	return tr.wlist[tr.wfrom[l]:tr.wfrom[l+1]]
+}
+
+// maxWOf returns, per thread, the highest step index that wrote location
+// id l (-1: none).
+func (tr *Trace) maxWOf(l int32) []int32 {
+	n := len(tr.Threads)
+	if int(l) >= tr.nloc {
+		return nil
+	}
+	return tr.maxW[int(l)*n : int(l)*n+n]
+}
+
+// maxMOf is maxWOf for the steps that may write l when they read.
+func (tr *Trace) maxMOf(l int32) []int32 {
+	n := len(tr.Threads)
+	if int(l) >= tr.nloc {
+		return nil
+	}
+	return tr.maxM[int(l)*n : int(l)*n+n]
+}
+
+// finalOf returns the last write of location id l, or noRef.
+func (tr *Trace) finalOf(l int32) Ref {
+	if int(l) >= tr.nloc {
+		return noRef
+	}
+	return tr.final[l]
+}
+
+// finalOrInit returns the last write of location id l, Init if none.
+func (tr *Trace) finalOrInit(l int32) Ref {
+	if f := tr.finalOf(l); f != noRef {
+		return f
+	}
+	return Init
 }
 
 // choiceAt returns the choice of decision d of thread t.
@@ -230,66 +381,112 @@ func (tr *Trace) value(w Ref, loc int64) int64 {
 	return tr.step(w).WVal
 }
 
-// clocks computes the causal clock of every step: for each thread u, how
-// many of its steps precede the step by program order, spawn, join and the
-// extra edges rf (a step's forced source), the step itself included for
-// its own thread. Steps on a cycle get no further edges (a cycle cannot
-// happen in a run).
-func (tr *Trace) clocks(rf func(t, i int) (Ref, bool)) [][][]int32 {
+// clocks are the causal clocks of the steps of a trace: for each step
+// and each thread u, how many of u's steps precede the step by program
+// order, spawn, join and the reads-from edges of the forced sources, the
+// step itself included for its own thread.
+type clocks struct {
+	n   int   // threads
+	off []int // first row of each thread
+	buf []int32
+}
+
+func (c *clocks) row(t, i int) []int32 {
+	k := (c.off[t] + i) * c.n
+	return c.buf[k : k+c.n : k+c.n]
+}
+
+// at returns the clock of step r for thread u.
+func (c *clocks) at(r Ref, u int) int32 { return c.buf[(c.off[r.T]+int(r.I))*c.n+u] }
+
+// clocks computes the causal clocks of tr's steps with the extra edges rf
+// (a step's forced source). The forced sources are the steps' sources in
+// the run, so the order of the run is a topological order; steps on a
+// cycle (not expected) get no further edges.
+func (tr *Trace) clocks(rf func(t, i int) (Ref, bool)) *clocks {
 	n := len(tr.Threads)
-	vc := make([][][]int32, n)
+	c := &clocks{n: n, off: make([]int, n+1)}
 	total := 0
 	for t := range tr.Threads {
-		vc[t] = make([][]int32, len(tr.Threads[t].Steps))
+		c.off[t] = total
 		total += len(tr.Threads[t].Steps)
 	}
-	buf := make([]int32, total*n)
-	busy := make([][]bool, n)
-	for t := range tr.Threads {
-		busy[t] = make([]bool, len(tr.Threads[t].Steps))
-	}
+	c.off[n] = total
+	c.buf = make([]int32, total*n)
+	done := make([]bool, total)
 	var calc func(t, i int) []int32
-	join := func(c, o []int32) {
-		for u := range c {
-			c[u] = max(c[u], o[u])
-		}
-	}
+	busy := make([]bool, total)
 	calc = func(t, i int) []int32 {
-		if c := vc[t][i]; c != nil {
-			return c
+		k := c.off[t] + i
+		row := c.row(t, i)
+		if done[k] || busy[k] {
+			return row
 		}
-		if busy[t][i] {
-			return make([]int32, n)
-		}
-		busy[t][i] = true
-		c := buf[:n:n]
-		buf = buf[n:]
+		busy[k] = true
 		if i > 0 {
-			copy(c, calc(t, i-1))
+			copy(row, calc(t, i-1))
 		} else if sp := tr.Threads[t].Spawn; sp.T >= 0 {
-			copy(c, calc(int(sp.T), int(sp.I)))
+			copy(row, calc(int(sp.T), int(sp.I)))
 		}
 		st := &tr.Threads[t].Steps[i]
 		if st.Op == OpJoin && !st.Pending {
 			ch := int(st.Other)
 			if ch >= 0 && ch < n && len(tr.Threads[ch].Steps) > 0 {
-				join(c, calc(ch, len(tr.Threads[ch].Steps)-1))
+				joinClock(row, calc(ch, len(tr.Threads[ch].Steps)-1))
 			}
 		}
 		if rf != nil {
 			if g, ok := rf(t, i); ok && g.T >= 0 {
-				join(c, calc(int(g.T), int(g.I)))
+				joinClock(row, calc(int(g.T), int(g.I)))
 			}
 		}
-		c[t] = int32(i + 1)
-		busy[t][i] = false
-		vc[t][i] = c
-		return c
+		row[t] = int32(i + 1)
+		busy[k] = false
+		done[k] = true
+		return row
+	}
+	// In the order of the run every dependency comes first, so calc
+	// recurses one level at most; the pending steps (not in Order) last.
+	for _, r := range tr.Order {
+		calc(int(r.T), int(r.I))
 	}
 	for t := range tr.Threads {
 		for i := range tr.Threads[t].Steps {
 			calc(t, i)
 		}
 	}
-	return vc
+	return c
+}
+
+func joinClock(c, o []int32) {
+	for u := range c {
+		c[u] = max(c[u], o[u])
+	}
+}
+
+// withEdge returns the clocks c with the extra edge w -> x (w does not
+// follow x): every step at or after x learns w's clock.
+func (c *clocks) withEdge(w, x Ref) *clocks {
+	d := &clocks{n: c.n, off: c.off, buf: make([]int32, len(c.buf))}
+	copy(d.buf, c.buf)
+	wr := c.row(int(w.T), int(w.I))
+	xt := int(x.T)
+	for u := 0; u < c.n; u++ {
+		m := c.off[u+1] - c.off[u]
+		// Rows of a thread grow along program order: find the first
+		// step of u at or after x.
+		lo, hi := 0, m
+		for lo < hi {
+			h := (lo + hi) / 2
+			if c.at(Ref{int32(u), int32(h)}, xt) > x.I {
+				hi = h
+			} else {
+				lo = h + 1
+			}
+		}
+		for i := lo; i < m; i++ {
+			joinClock(d.row(u, i), wr)
+		}
+	}
+	return d
 }

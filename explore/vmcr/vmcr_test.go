@@ -153,3 +153,66 @@ func TestExploreClasses(t *testing.T) {
 		})
 	}
 }
+
+// A parallel exploration reports the leaves of the sequential one in the
+// same order, with any number of workers, also when streams fill up and
+// their goroutines wait, and stops at the same leaf.
+func TestExploreWorkersOrder(t *testing.T) {
+	x, y, z := int64(1), int64(2), int64(3)
+	st := func(l, v int64) op { return op{store: true, loc: l, val: v} }
+	ld := func(l int64) op { return op{loc: l} }
+	threads := []func(int, []int64) *op{
+		straight(st(x, 1), ld(y), st(z, 1), ld(x)),
+		straight(st(y, 1), ld(x), st(z, 2), ld(y)),
+		straight(ld(x), ld(y), ld(z), st(x, 2)),
+		straight(st(y, 2), ld(z), ld(x)),
+	}
+	key := func(tr *Trace) string {
+		s := ""
+		for _, th := range tr.Threads {
+			for _, st := range th.Steps {
+				if st.Op == OpRead {
+					s += fmt.Sprint(st.RVal)
+				}
+			}
+			s += "|"
+		}
+		return s
+	}
+	run := func(workers, buf, stopAt int) ([]string, Stats) {
+		var got []string
+		leaf := func(tr *Trace) bool {
+			got = append(got, tr.Payload.(string))
+			return stopAt > 0 && len(got) == stopAt
+		}
+		stats, err := Explore(context.Background(), &toy{threads: threads}, Options{Observed: []int64{x, y, z}, Leaf: leaf,
+			Summary: func(tr *Trace) any { return key(tr) }, Workers: workers, maxBuffered: buf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got, stats
+	}
+	want, wantStats := run(1, 0, 0)
+	if len(want) < 50 {
+		t.Fatalf("only %d leaves: the test needs a bigger program", len(want))
+	}
+	for _, stopAt := range []int{0, 17} {
+		for _, w := range []int{2, 4} {
+			for _, buf := range []int{1, 5, 0} {
+				for rep := 0; rep < 2; rep++ {
+					got, stats := run(w, buf, stopAt)
+					exp := want
+					if stopAt > 0 {
+						exp = want[:stopAt]
+					}
+					if fmt.Sprint(got) != fmt.Sprint(exp) {
+						t.Fatalf("%d workers, buffer %d, stop at %d: leaves\n%q,\nwant\n%q", w, buf, stopAt, got, exp)
+					}
+					if stopAt == 0 && stats != wantStats {
+						t.Fatalf("%d workers, buffer %d: stats %+v, want %+v", w, buf, stats, wantStats)
+					}
+				}
+			}
+		}
+	}
+}

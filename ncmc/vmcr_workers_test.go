@@ -1,0 +1,109 @@
+package ncmc_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"ncmc/frontend"
+	"ncmc/ir"
+	"ncmc/ncmc"
+	"ncmc/ncmc/internal/progen"
+)
+
+// vmcrFingerprint is everything a vmcr run must reproduce exactly with any
+// number of workers: verdict, counts (executions, nodes, interpreter
+// runs), outcomes with their execution counts, the counterexample and
+// why the search stopped. The work done (nodes, runs) is the same too
+// unless the search stopped early (stopped): then other workers may have
+// gone on a little.
+func vmcrFingerprint(r *ncmc.Result, stopped bool) string {
+	s := r.Stats
+	out := fmt.Sprintf("%s %s %q | exec %d complete %d blocked %d bound %d viol %d steps %d\n",
+		r.Verdict, r.Reason, r.Stopped, s.Executions, s.Complete, s.Blocked, s.BoundHits, s.Violations, s.Steps)
+	if !stopped {
+		out += fmt.Sprintf("nodes %d runs %d\n", s.Nodes, s.Runs)
+	}
+	for _, o := range r.Outcomes {
+		out += fmt.Sprintf("outcome %q %q x%d\n", o.State, o.Violation, o.Executions)
+	}
+	for _, c := range r.Counterexample {
+		out += fmt.Sprintf("cex %s:%d %s\n", c.Thread, c.Line, c.What)
+	}
+	if r.Graph != nil {
+		out += fmt.Sprintf("graph %d threads\n", len(r.Graph.Threads))
+	}
+	return out
+}
+
+// The vmcr explorer prints the same counts, outcomes and counterexample
+// with any number of workers, every run (leaves reach the collector in the
+// order of the sequential search), with and without --keep-going and with
+// an execution bound that cuts the search.
+func TestVMCRWorkersDeterministic(t *testing.T) {
+	type prog struct {
+		name string
+		p    *ir.Program
+	}
+	var progs []prog
+	files, _ := filepath.Glob("../examples/*.cir")
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := frontend.ParseCIR(f, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs = append(progs, prog{filepath.Base(f), p})
+	}
+	n := 40
+	if testing.Short() {
+		n = 10
+	}
+	for i := range n {
+		seed := uint64(9000 + i)
+		src := progen.Generate(rand.New(rand.NewPCG(seed, 0x6d6372)), progen.Default())
+		p, err := frontend.ParseCIR(fmt.Sprintf("gen%d.cir", seed), []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs = append(progs, prog{fmt.Sprintf("seed %d", seed), p})
+	}
+	tested := 0
+	for _, pr := range progs {
+		for _, o := range []ncmc.Options{
+			{KeepGoing: true},
+			{KeepGoing: false},
+			{KeepGoing: true, MaxExecutions: 5},
+		} {
+			o.Explorer = "vmcr"
+			var first string
+			for _, w := range []int{1, 2, 4, 3, 2} {
+				o.Workers = w
+				res, err := ncmc.Verify(context.Background(), pr.p, o)
+				if err != nil {
+					t.Fatalf("%s: %v", pr.name, err)
+				}
+				if res.Explorer != "vmcr" {
+					break
+				}
+				fp := vmcrFingerprint(res, res.Stopped != "" || !o.KeepGoing && res.Stats.Violations > 0)
+				if first == "" {
+					first = fp
+					tested++
+				} else if fp != first {
+					t.Errorf("%s, keep-going %v, max %d: %d workers differ from 1 worker:\n%s\nvs\n%s", pr.name, o.KeepGoing, o.MaxExecutions, w, fp, first)
+					break
+				}
+			}
+		}
+	}
+	if tested < len(progs) {
+		t.Errorf("only %d settings ran vmcr", tested)
+	}
+}
