@@ -258,21 +258,50 @@ type Execution struct {
 	// owner maps a heap block allocated inside a linearizable invocation
 	// to the receiver of the innermost such invocation (the block is
 	// internal to that object); nil until the first such allocation.
-	owner map[int]int64
+	owner   map[int]int64
+	scratch []int64 // evalAll's values
+
+	// spare holds the storage of a released execution that this one
+	// reuses (Release, sizes.go).
+	spare spare
 }
 
 // NewExecution starts an execution of prog: globals initialised and the main
 // thread positioned at its first visible instruction.
 func NewExecution(prog *ir.Program, names *Names, cfg Config, chooser Chooser, trace bool) *Execution {
-	x := &Execution{prog: prog, names: names, cfg: cfg, chooser: chooser, atomicT: -1,
-		waiters: map[int64][]int32{}, collecting: trace}
-	x.mem = make([][]int64, len(prog.Globals)+1)
-	x.G = seg.New()
-	x.G.LocName = names.LocName
+	x := names.free.Swap(nil)
+	if x != nil && x.prog == prog {
+		x.reuse(cfg, chooser, trace)
+	} else {
+		x = &Execution{prog: prog, names: names, cfg: cfg, chooser: chooser, atomicT: -1,
+			waiters: map[int64][]int32{}, collecting: trace}
+		x.mem = make([][]int64, len(prog.Globals)+1)
+		x.G = seg.New()
+		x.G.LocName = names.LocName
+		if n := int(names.hints.threads.Load()); n > 0 {
+			x.threads, x.live = make([]*Thread, 0, n), make([]int32, 0, n)
+			x.G.Threads, x.G.Names = make([][]seg.Event, 0, n), make([]string, 0, n)
+			x.G.Parent, x.G.SpawnedBy = make([]int32, 0, n), make([]seg.EventID, 0, n)
+		}
+		ncells := 0
+		for _, g := range prog.Globals {
+			ncells += len(g.Init)
+		}
+		all := make([]int64, ncells) // one allocation for every global's cells
+		for i, g := range prog.Globals {
+			x.mem[i+1] = all[:len(g.Init):len(g.Init)]
+			all = all[len(g.Init):]
+		}
+	}
+	return x.start()
+}
+
+// start initialises the globals and positions the main thread at its
+// first visible instruction.
+func (x *Execution) start() *Execution {
+	prog, cfg := x.prog, x.cfg
 	for i, g := range prog.Globals {
-		cells := make([]int64, len(g.Init))
-		copy(cells, g.Init)
-		x.mem[i+1] = cells
+		copy(x.mem[i+1], g.Init)
 		for off, v := range g.Init {
 			if v != 0 {
 				x.G.InitVal[ir.MakePtr(i+1, off)] = v
@@ -293,10 +322,24 @@ func NewExecution(prog *ir.Program, names *Names, cfg Config, chooser Chooser, t
 }
 
 func (x *Execution) newThread(name string, parent int32, spawn seg.EventID) *Thread {
-	num := x.names.Thread(name)
-	t := &Thread{num: num, name: name}
+	return x.newThreadAs(x.names.Thread(name), name, parent, spawn)
+}
+
+// newThreadAs adds thread num, called name (Names.Thread(name) == num).
+func (x *Execution) newThreadAs(num int32, name string, parent int32, spawn seg.EventID) *Thread {
+	var t *Thread
+	if int(num) < len(x.spare.threads) && x.spare.threads[num] != nil {
+		t = x.spare.threads[num] // a released execution's thread (Release)
+		x.spare.threads[num] = nil
+		*t = Thread{num: num, name: name, frames: t.frames[:0], tls: t.tls}
+	} else {
+		t = &Thread{num: num, name: name}
+	}
 	if n := len(x.prog.TLS); n > 0 {
-		t.tls = make([]int64, n)
+		if cap(t.tls) < n {
+			t.tls = make([]int64, n)
+		}
+		t.tls = t.tls[:n]
 		for i, v := range x.prog.TLS {
 			t.tls[i] = v.Init
 		}
@@ -306,12 +349,27 @@ func (x *Execution) newThread(name string, parent int32, spawn seg.EventID) *Thr
 	}
 	x.threads[num] = t
 	x.live = append(x.live, num)
+	if int32(len(x.threads)) > x.names.hints.threads.Load() {
+		raise(&x.names.hints.threads, len(x.threads))
+	}
 	x.G.AddThread(num, name, parent, spawn)
+	if int(num) < len(x.spare.events) && x.spare.events[num] != nil {
+		x.G.Threads[num] = x.spare.events[num][:0]
+		x.spare.events[num] = nil
+	}
 	return t
 }
 
 func (x *Execution) pushFrame(t *Thread, f *ir.Func, args []int64, retDst int) {
-	locals := make([]int64, len(f.Locals))
+	var locals []int64
+	if n := len(t.frames); n < cap(t.frames) && cap(t.frames[:n+1][n].locals) >= len(f.Locals) {
+		// the locals of a frame popped earlier (or of a released
+		// execution): nothing refers to them any more
+		locals = t.frames[:n+1][n].locals[:len(f.Locals)]
+		clear(locals)
+	} else {
+		locals = make([]int64, len(f.Locals))
+	}
 	copy(locals, args)
 	t.frames = append(t.frames, Frame{fn: f, locals: locals, retDst: retDst})
 }
@@ -475,7 +533,7 @@ func (x *Execution) anyEnabled() bool {
 	}
 	for _, n := range x.live {
 		t := x.threads[n]
-		if x.enabled(t) || (x.cfg.Exec() != memmodel.Interleaving && len(t.buf) > 0) {
+		if x.enabled(t) || (len(t.buf) > 0 && x.cfg.Exec() != memmodel.Interleaving) {
 			return true
 		}
 	}
@@ -580,9 +638,11 @@ func (x *Execution) Step(a Action) {
 	}
 	t := x.threads[a.T]
 	x.steps++
+	x.reserveEvents(a.T, 4)
 	info := StepInfo{Action: a, Event: seg.Init}
 	wasAtomic := t.atomic > 0
 	n := len(x.G.Threads[a.T])
+	x.reserveStep()
 	x.Log = append(x.Log, info)
 	if a.Flush {
 		info.Event = x.flushOne(t, a.Loc)
@@ -607,9 +667,13 @@ func (x *Execution) Step(a Action) {
 	if x.steps&1023 == 0 && !x.cfg.Deadline.IsZero() && !x.finished && time.Now().After(x.cfg.Deadline) {
 		x.boundHit = "time bound hit during an execution"
 		x.finished = true
+		x.noteSizes()
 		return
 	}
 	x.CheckEnd()
+	if x.finished {
+		x.noteSizes()
+	}
 }
 
 // Run drives the execution to its end with sched picking among enabled actions.
@@ -637,6 +701,7 @@ func (x *Execution) choose(t *Thread, kind ChoiceKind, n int) int {
 	k := 0
 	if n > 1 {
 		k = x.chooser.Choose(t.num, kind, n)
+		x.reserveChoice()
 		x.Choices = append(x.Choices, ChoiceRec{T: t.num, Kind: kind, N: n, K: k, Step: len(x.Log) - 1})
 	}
 	return k
@@ -755,8 +820,14 @@ func (x *Execution) Eval(fr *Frame, e *ir.Expr) (int64, *RuntimeError) {
 
 // evalAll evaluates es in order; on a runtime error it fails thread t at
 // pos and reports false.
+//
+// The values are in a buffer of x that the next evalAll overwrites: the
+// caller uses them right away (copies them into locals or cells).
 func (x *Execution) evalAll(t *Thread, fr *Frame, pos ir.Pos, es ...*ir.Expr) ([]int64, bool) {
-	vs := make([]int64, len(es))
+	if cap(x.scratch) < len(es) {
+		x.scratch = make([]int64, len(es))
+	}
+	vs := x.scratch[:len(es)]
 	for i, e := range es {
 		v, err := x.Eval(fr, e)
 		if err != nil {
@@ -869,6 +940,7 @@ func (x *Execution) peek(loc int64) (int64, bool) {
 // fail records a violation in thread t and ends the execution.
 func (x *Execution) fail(t *Thread, pos ir.Pos, kind, msg string) {
 	t.status = Failed
+	x.reserveEvent(t.num)
 	x.G.Append(seg.Event{ID: seg.EventID{T: t.num}, Kind: seg.KError, Msg: msg, Pos: pos})
 	x.note(t, msg)
 	if x.violation != "" {
@@ -961,6 +1033,7 @@ func (x *Execution) Internal() string { return x.internal }
 
 func (x *Execution) event(t *Thread, e seg.Event) seg.EventID {
 	e.ID.T = t.num
+	x.reserveEvent(t.num)
 	return x.G.Append(e)
 }
 
@@ -1044,6 +1117,7 @@ func (x *Execution) exec(t *Thread) {
 				return
 			}
 		} else {
+			x.reserveEvent(t.num)
 			id := x.G.AppendNoMO(seg.Event{ID: seg.EventID{T: t.num}, Kind: seg.KWrite, Loc: addr, WVal: v, Order: in.Order, Pos: pos})
 			t.buf = append(t.buf, bufEntry{loc: addr, val: v, ev: id})
 			if x.collecting {
@@ -1193,10 +1267,9 @@ func (x *Execution) exec(t *Thread) {
 			return
 		}
 		t.spawnCount++
-		name := fmt.Sprintf("%s.%d", t.name, t.spawnCount)
-		child := x.names.Thread(name)
+		name, child := x.names.child(t.num, t.name, t.spawnCount)
 		sp := x.event(t, seg.Event{Kind: seg.KSpawn, Other: child, Pos: pos})
-		ct := x.newThread(name, t.num, sp)
+		ct := x.newThreadAs(child, name, t.num, sp)
 		x.raceThreadStart(ct, t)
 		x.pushFrame(ct, in.Func, args, -1)
 		if in.Dst >= 0 {

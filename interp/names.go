@@ -2,8 +2,10 @@ package interp
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"ncmc/ir"
 )
@@ -21,8 +23,12 @@ type Names struct {
 	mu         sync.Mutex
 	threadNum  map[string]int32
 	threadName []string
+	children   map[[2]int32]int32 // (parent, k) -> the parent's k-th child
 	heapNum    map[heapKey]int
 	heapInfo   []heapBlock // indexed by block - firstHeap
+
+	hints sizeHints                 // sizes the exploration's executions needed (sizes.go)
+	free  atomic.Pointer[Execution] // a released execution to reuse (Execution.Release)
 }
 
 type heapKey struct {
@@ -38,6 +44,28 @@ type heapBlock struct {
 // NewNames returns an empty name table for prog.
 func NewNames(prog *ir.Program) *Names {
 	return &Names{prog: prog, threadNum: map[string]int32{}, heapNum: map[heapKey]int{}}
+}
+
+// child returns the name and number of the k-th thread spawned by thread
+// parent, called pname: pname + "." + k (cached, so that a spawn builds no
+// string after the first time).
+func (n *Names) child(parent int32, pname string, k int) (string, int32) {
+	key := [2]int32{parent, int32(k)}
+	n.mu.Lock()
+	if c, ok := n.children[key]; ok {
+		n.mu.Unlock()
+		return n.threadName[c], c
+	}
+	n.mu.Unlock()
+	name := pname + "." + strconv.Itoa(k)
+	c := n.Thread(name)
+	n.mu.Lock()
+	if n.children == nil {
+		n.children = map[[2]int32]int32{}
+	}
+	n.children[key] = c
+	n.mu.Unlock()
+	return name, c
 }
 
 // Thread returns the number of the thread called name.

@@ -101,8 +101,9 @@ func GraphModel(cfg Config) *seg.Model {
 }
 
 func newRelaxed(x *Execution, m *seg.Model) *relaxed {
-	return &relaxed{x: x, model: m, ra: m.Name == "ra", static: &staticInfo{}, builtin: seg.LookupModel(m.Name) == m,
-		lastStep: map[int32]int{}, evStep: map[seg.EventID]int{}, condStep: map[int64]int{}, bound: -1}
+	// the step maps and static summaries are made on first use: a
+	// GraphDriver (trust) never needs them
+	return &relaxed{x: x, model: m, ra: m.Name == "ra", builtin: seg.LookupModel(m.Name) == m, bound: -1}
 }
 
 // Pruned reports whether the execution was abandoned by graph exploration:
@@ -293,6 +294,9 @@ func (r *relaxed) mayWait(tn int32) bool {
 		return false
 	}
 	block := ir.PtrBlock(addr)
+	if r.static == nil {
+		r.static = &staticInfo{}
+	}
 	for _, n := range x.live {
 		u := x.threads[n]
 		if n == tn || u.status == Done || u.status == Blocked || u.status == Failed || u.status == BoundHit {
@@ -558,6 +562,9 @@ func (r *relaxed) end(tn int32, k int) {
 		return
 	}
 	x := r.x
+	if r.lastStep == nil {
+		r.lastStep, r.evStep, r.condStep = map[int32]int{}, map[seg.EventID]int{}, map[int64]int{}
+	}
 	r.stepThread = append(r.stepThread, tn)
 	r.lastStep[tn] = k
 	for _, c := range x.live[r.nLive:] {

@@ -653,6 +653,7 @@ func runTrust(ctx context.Context, prog *ir.Program, names *interp.Names, cfg in
 		tg.deadlocks()
 		tg.finish()
 		if x.Pruned() {
+			x.Release()
 			continue
 		}
 		if !visit(x) {
@@ -667,7 +668,7 @@ func runTrust(ctx context.Context, prog *ir.Program, names *interp.Names, cfg in
 
 func newTrustExecution(prog *ir.Program, names *interp.Names, cfg interp.Config, ex *trust.Explorer, model string, trace bool) (*interp.Execution, *trustGlue) {
 	x := interp.NewExecution(prog, names, cfg, nil, trace)
-	if len(x.G.Threads) > 0 && len(x.G.Threads[0]) == 0 {
+	if len(x.G.Threads) > 0 && len(x.G.Threads[0]) == 0 && cap(x.G.Threads[0]) < ex.Len(0)+4 {
 		x.G.Threads[0] = make([]seg.Event, 0, ex.Len(0)+4)
 	}
 	if g := ex.Graph(); g != nil {
@@ -675,7 +676,9 @@ func newTrustExecution(prog *ir.Program, names *interp.Names, cfg interp.Config,
 		for t := 0; t < g.Threads(); t++ {
 			n += g.Len(int32(t))
 		}
-		x.Log = make([]interp.StepInfo, 0, n) // about one step per event
+		if cap(x.Log) < n {
+			x.Log = make([]interp.StepInfo, 0, n) // about one step per event
+		}
 	}
 	tg := &trustGlue{x: x, ex: ex, model: model}
 	tg.fresh = trust.InitRef
@@ -705,6 +708,7 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 	var cex *trust.Snapshot
 	stopKind := ""
 	visit := func(x *interp.Execution) bool {
+		defer x.Release() // the collector keeps nothing of x (keepGraph)
 		if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
 			stopKind = "executions"
 			return false

@@ -372,7 +372,7 @@ func (c *collector) addSummary(s *execSummary, g *seg.Graph) bool {
 		c.stats.Complete++
 		c.addOutcome(s.state, "")
 		if c.firstGraph == nil {
-			c.firstGraph = g
+			c.firstGraph = keepGraph(g)
 		}
 	}
 	if c.opts.Classes && s.complete {
@@ -480,4 +480,18 @@ func checkSpecs(prog *ir.Program, specs []*commspec.Spec) error {
 		seen[s.Object] = s.File
 	}
 	return nil
+}
+
+// keepGraph returns a copy of g that shares no event array with it (nil
+// for nil): an explorer may hand the execution's storage back for reuse
+// (interp.Execution.Release) once the collector has seen it.
+func keepGraph(g *seg.Graph) *seg.Graph {
+	if g == nil {
+		return nil
+	}
+	c := g.Clone()
+	for t, evs := range c.Threads {
+		c.Threads[t] = append([]seg.Event(nil), evs...)
+	}
+	return c
 }

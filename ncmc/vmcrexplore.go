@@ -302,6 +302,7 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 			opts.Debug("vmcr leaf: %s | %s | %s (complete %v)", run.x.G.Key(seg.KeyOpts{Kind: seg.KeyValues}), choiceKey(run.x), interp.FinalState(run.x), run.x.Complete())
 		}
 		l := &vmcrLeaf{sum: col.summarize(run.x)}
+		run.x.Release() // nothing reads the execution after its summary
 		// The witness is kept for a counterexample and, until the first
 		// complete execution is known, for its graph.
 		if l.sum.msg != "" || !seenComplete.Load() {
