@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,6 +42,13 @@ func TestBadInputCLI(t *testing.T) {
 	}
 	movs.WriteString("exists (x=1)\n")
 	slowLitmus := write("movs.litmus", movs.String())
+	var chain strings.Builder
+	chain.WriteString("int main(void) { int x = 0;\n")
+	for i := 0; i < 10000; i++ {
+		fmt.Fprintf(&chain, "  if (x == %d) x = %d; else\n", i, i+1)
+	}
+	chain.WriteString("  x = 0;\n  return 0; }\n")
+	slowC := write("chain.c", chain.String()) // about 6 s in the C parser
 	spawner := write("spawner.cir", "global x: int;\nfn t() { x = x + 1; let h = spawn t(); }\nfn main() { let h = spawn t(); }\n")
 	tests := []struct {
 		name   string
@@ -62,6 +70,7 @@ func TestBadInputCLI(t *testing.T) {
 		{"unroll-negative-joined", []string{"verify", "--unroll=-1", "../../examples/sb.cir"}, 2, "", "ncmc: --unroll must be positive (got -1)", 0},
 		{"max-memory-negative", []string{"verify", "--max-memory=-1", "../../examples/sb.cir"}, 2, "", "ncmc: --max-memory must not be negative (got -1)", 0},
 		{"timeout-negative", []string{"verify", "--timeout", "-5s", "../../examples/sb.cir"}, 2, "", "ncmc: --timeout must not be negative (got -5s)", 0},
+		{"front-end-timeout", []string{"verify", "--timeout", "500ms", slowC}, 3, "time bound 500ms hit in the front end", "", 4 * time.Second},
 		{"max-threads-zero", []string{"verify", "--max-threads", "0", "../../examples/sb.cir"}, 2, "", "ncmc: --max-threads must be positive (got 0)", 0},
 		{"thread-bound", []string{"verify", "--max-threads", "30", spawner}, 3, "thread bound 30 hit", "", 10 * time.Second},
 		{"thread-bound-test", []string{"test", "--max-threads", "30", "--runs", "3", spawner}, 3, "thread bound 30 hit", "", 10 * time.Second},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -101,7 +102,11 @@ func (v *verifyCmd) run(e *env) int {
 	if v.Property != "" {
 		property, _, _ = svcomp.ReadPropertyFile(v.Property)
 	}
-	prog, err := v.load(property)
+	start := time.Now()
+	prog, err := v.loadWithin(property)
+	if err == errFrontEndTime {
+		return v.frontEndTimeout(e, time.Since(start))
+	}
 	if err != nil {
 		if u, ok := err.(*frontend.Unsupported); ok {
 			if v.usePortfolio() && len(v.Define)+len(v.IncludeDir) > 0 {
@@ -123,7 +128,7 @@ func (v *verifyCmd) run(e *env) int {
 
 	opts := ncmc.Options{
 		Model: v.Model, Explorer: v.Explorer, Unroll: v.Unroll,
-		MaxExecutions: v.MaxExecutions, MaxSteps: v.MaxSteps, MaxThreads: v.MaxThreads, Timeout: v.Timeout,
+		MaxExecutions: v.MaxExecutions, MaxSteps: v.MaxSteps, MaxThreads: v.MaxThreads, Timeout: v.remaining(start),
 		KeepGoing: v.KeepGoing, Classes: v.Classes, Workers: v.Workers, StateCache: v.StateCache, Decider: v.Decider,
 		Races: v.Races,
 	}
@@ -201,6 +206,63 @@ func (v *verifyCmd) run(e *env) int {
 		return exitVerified
 	case ncmc.Violation:
 		return exitViolation
+	}
+	return exitUnknown
+}
+
+// errFrontEndTime says that the front end was still translating the
+// program when --timeout ran out.
+var errFrontEndTime = errors.New("time bound hit in the front end")
+
+// loadWithin is load bounded by --timeout: the C parser cannot be
+// interrupted, so it runs on its own goroutine, which is abandoned (the
+// process ends soon after) when the time is up.
+func (v *verifyCmd) loadWithin(property svcomp.Property) (*ir.Program, error) {
+	if v.Timeout <= 0 {
+		return v.load(property)
+	}
+	type loaded struct {
+		prog *ir.Program
+		err  error
+	}
+	done := make(chan loaded, 1)
+	go func() {
+		prog, err := v.load(property)
+		done <- loaded{prog, err}
+	}()
+	timer := time.NewTimer(v.Timeout)
+	defer timer.Stop()
+	select {
+	case l := <-done:
+		return l.prog, l.err
+	case <-timer.C:
+		return nil, errFrontEndTime
+	}
+}
+
+// remaining is what is left of --timeout after the front end, which
+// started at start (0: no time bound; at least a millisecond).
+func (v *verifyCmd) remaining(start time.Time) time.Duration {
+	if v.Timeout <= 0 {
+		return 0
+	}
+	return max(v.Timeout-time.Since(start), time.Millisecond)
+}
+
+// frontEndTimeout reports an unknown verdict for a program whose
+// translation outlived --timeout.
+func (v *verifyCmd) frontEndTimeout(e *env, took time.Duration) int {
+	reason := fmt.Sprintf("time bound %s hit in the front end (translating the program)", v.Timeout)
+	res := &ncmc.Result{Verdict: ncmc.Unknown, Reason: reason, Kind: "time", Model: v.Model, Explorer: "none", Elapsed: took, Outcomes: []ncmc.Outcome{}}
+	if v.JSON {
+		if code := v.printJSON(e, res, svcomp.Unknown, reason); code != 0 {
+			return code
+		}
+	} else {
+		printText(e.stdout, v, res)
+	}
+	if v.Property != "" {
+		return v.printAnswer(e, svcomp.Unknown, reason)
 	}
 	return exitUnknown
 }
