@@ -36,33 +36,11 @@ func (l *fnl) rwlock(name string, args []cc.ExpressionNode, pe *cc.PostfixExpres
 	for _, x := range args[1:] {
 		l.exprVoid(x)
 	}
-	if a.Kind != ir.ELocal && a.Kind != ir.EConst && a.Kind != ir.EGlobalAddr {
-		tmp := l.temp(a.Type, pos)
-		l.assignLocal(tmp, a, pos)
-		a = l.local(tmp, pos)
-	}
+	cell := l.cell(a, pos)
+	load, cas, store := cell.load, cell.cas, cell.store
 	c := func(v int64) *ir.Expr { return cnst(v, ir.Int, pos) }
 	res := l.temp(rt, pos)
 	l.assignLocal(res, cnst(0, rt, pos), pos)
-	load := func() *ir.Expr {
-		v := l.temp(ir.Int, pos)
-		in := l.ins(ir.ILoad, pos)
-		in.Dst, in.Addr, in.Order = v, a, ir.OrderSC
-		l.emit(in)
-		return l.local(v, pos)
-	}
-	cas := func(old, nw *ir.Expr) *ir.Expr {
-		in := l.ins(ir.ICAS, pos)
-		in.Dst, in.Dst2 = l.temp(ir.Int, pos), l.temp(ir.Bool, pos)
-		in.Addr, in.A, in.B, in.Order, in.FailOrder = a, old, nw, ir.OrderSC, ir.OrderSC
-		l.emit(in)
-		return l.local(in.Dst2, pos)
-	}
-	store := func(v *ir.Expr) {
-		in := l.ins(ir.IStore, pos)
-		in.Addr, in.A, in.Order = a, v, ir.OrderSC
-		l.emit(in)
-	}
 	end := l.newLabel()
 	switch name {
 	case "pthread_rwlock_init":
@@ -105,7 +83,7 @@ func (l *fnl) rwlock(name string, args []cc.ExpressionNode, pe *cc.PostfixExpres
 		l.bind(r)
 		in := l.ins(ir.IRMW, pos)
 		in.Dst = l.temp(ir.Int, pos)
-		in.Addr, in.A, in.RMW, in.Order = a, c(-1), ir.RMWAdd, ir.OrderSC
+		in.Addr, in.A, in.RMW, in.Order = cell.a, c(-1), ir.RMWAdd, ir.OrderSC
 		l.emit(in)
 	}
 	l.bind(end)

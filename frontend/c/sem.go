@@ -30,33 +30,11 @@ var semType = ir.Int
 func (l *fnl) semSpin(name string, args []cc.ExpressionNode, pe *cc.PostfixExpression, pos ir.Pos) *ir.Expr {
 	rt := l.tr.scalarType(pe.Type(), pos)
 	a := l.expr(args[0])
-	if a.Kind != ir.ELocal && a.Kind != ir.EConst && a.Kind != ir.EGlobalAddr {
-		tmp := l.temp(a.Type, pos)
-		l.assignLocal(tmp, a, pos)
-		a = l.local(tmp, pos)
-	}
+	cell := l.cell(a, pos)
+	load, cas, store := cell.load, cell.cas, cell.store
 	c := func(v int64) *ir.Expr { return cnst(v, ir.Int, pos) }
 	res := l.temp(rt, pos)
 	l.assignLocal(res, cnst(0, rt, pos), pos)
-	load := func() *ir.Expr {
-		v := l.temp(ir.Int, pos)
-		in := l.ins(ir.ILoad, pos)
-		in.Dst, in.Addr, in.Order = v, a, ir.OrderSC
-		l.emit(in)
-		return l.local(v, pos)
-	}
-	cas := func(old, nw *ir.Expr) *ir.Expr {
-		in := l.ins(ir.ICAS, pos)
-		in.Dst, in.Dst2 = l.temp(ir.Int, pos), l.temp(ir.Bool, pos)
-		in.Addr, in.A, in.B, in.Order, in.FailOrder = a, old, nw, ir.OrderSC, ir.OrderSC
-		l.emit(in)
-		return l.local(in.Dst2, pos)
-	}
-	store := func(v *ir.Expr) {
-		in := l.ins(ir.IStore, pos)
-		in.Addr, in.A, in.Order = a, v, ir.OrderSC
-		l.emit(in)
-	}
 	end := l.newLabel()
 	switch name {
 	case "sem_init":
@@ -85,7 +63,7 @@ func (l *fnl) semSpin(name string, args []cc.ExpressionNode, pe *cc.PostfixExpre
 	case "sem_post":
 		in := l.ins(ir.IRMW, pos)
 		in.Dst = l.temp(ir.Int, pos)
-		in.Addr, in.A, in.RMW, in.Order = a, c(1), ir.RMWAdd, ir.OrderSC
+		in.Addr, in.A, in.RMW, in.Order = cell.a, c(1), ir.RMWAdd, ir.OrderSC
 		l.emit(in)
 	case "sem_getvalue":
 		l.writeOut(args[1], load(), pos)
@@ -155,4 +133,52 @@ func (l *fnl) pthreadOnce(args []cc.ExpressionNode, pe *cc.PostfixExpression, po
 	l.emit(aw)
 	l.bind(end)
 	return cnst(0, rt, pos)
+}
+
+// cellOps emits the seq_cst accesses of a one-cell synchronisation object
+// (a read-write lock, a semaphore, a spin lock) at address a.
+type cellOps struct {
+	l   *fnl
+	a   *ir.Expr
+	pos ir.Pos
+}
+
+// cell returns the accesses to the object at a, first copying a into a
+// temporary unless it is a local, a constant or a global's address (so
+// that it is evaluated once).
+func (l *fnl) cell(a *ir.Expr, pos ir.Pos) cellOps {
+	if a.Kind != ir.ELocal && a.Kind != ir.EConst && a.Kind != ir.EGlobalAddr {
+		tmp := l.temp(a.Type, pos)
+		l.assignLocal(tmp, a, pos)
+		a = l.local(tmp, pos)
+	}
+	return cellOps{l, a, pos}
+}
+
+// load emits a load of the cell and returns its value.
+func (o cellOps) load() *ir.Expr {
+	l := o.l
+	v := l.temp(ir.Int, o.pos)
+	in := l.ins(ir.ILoad, o.pos)
+	in.Dst, in.Addr, in.Order = v, o.a, ir.OrderSC
+	l.emit(in)
+	return l.local(v, o.pos)
+}
+
+// cas emits a compare-and-swap of the cell from old to nw and returns
+// whether it succeeded.
+func (o cellOps) cas(old, nw *ir.Expr) *ir.Expr {
+	l := o.l
+	in := l.ins(ir.ICAS, o.pos)
+	in.Dst, in.Dst2 = l.temp(ir.Int, o.pos), l.temp(ir.Bool, o.pos)
+	in.Addr, in.A, in.B, in.Order, in.FailOrder = o.a, old, nw, ir.OrderSC, ir.OrderSC
+	l.emit(in)
+	return l.local(in.Dst2, o.pos)
+}
+
+// store emits a store of v into the cell.
+func (o cellOps) store(v *ir.Expr) {
+	in := o.l.ins(ir.IStore, o.pos)
+	in.Addr, in.A, in.Order = o.a, v, ir.OrderSC
+	o.l.emit(in)
 }
