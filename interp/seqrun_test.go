@@ -139,3 +139,50 @@ func TestAbsState(t *testing.T) {
 		t.Error("Eval with a wrong number of arguments succeeded")
 	}
 }
+
+// TestFinalStatesCache: the cached rendering equals FinalState on every
+// execution of a program with plain globals, and programs with pointer or
+// thread-handle globals are never cached.
+func TestFinalStatesCache(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		cached    bool
+	}{
+		{"plain", "global x: int;\nglobal a: int[2];\nglobal b: bool;\nfn main() { x = 1; a[1] = x + 1; b = true; }\n", true},
+		{"pointer", "record N { v: int; }\nglobal x: int;\nglobal p: *N;\nfn main() { p = new N { v: 1 }; x = 2; }\n", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			prog := compileForSeq(t, c.src)
+			var fs FinalStates
+			for i := 0; i < 3; i++ {
+				x := runToEnd(t, prog)
+				if got, want := fs.Of(x), FinalState(x); got != want {
+					t.Fatalf("run %d: cached %q, FinalState %q", i, got, want)
+				}
+			}
+			if (fs.known > 0) != c.cached {
+				t.Errorf("cached = %v, want %v", fs.known > 0, c.cached)
+			}
+		})
+	}
+}
+
+func compileForSeq(t *testing.T, src string) *ir.Program {
+	t.Helper()
+	prog, err := frontend.ParseCIR("fs.cir", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prog
+}
+
+// runToEnd runs prog's first schedule to its end under sc.
+func runToEnd(t *testing.T, prog *ir.Program) *Execution {
+	t.Helper()
+	x := NewExecution(prog, NewNames(prog), Config{Unroll: 4}, FirstChoice{}, false)
+	x.Run(func(en []Action) Action { return en[0] })
+	if !x.Complete() {
+		t.Fatalf("execution did not complete")
+	}
+	return x
+}

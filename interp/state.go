@@ -1,7 +1,9 @@
 package interp
 
 import (
+	"encoding/binary"
 	"strings"
+	"sync"
 
 	"ncmc/ir"
 )
@@ -28,6 +30,83 @@ func FinalState(x *Execution) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// FinalStates renders final states (FinalState) through a cache keyed by
+// the cells of the globals, for programs whose globals hold only numbers,
+// booleans, mutexes and condition variables: their rendering is then a
+// function of those cells alone. Explorations with hundreds of thousands
+// of executions and few distinct final states format each state once.
+// The zero value is ready; safe for concurrent use.
+type FinalStates struct {
+	mu    sync.Mutex
+	known int8 // 0: not decided yet, 1: cacheable, -1: not
+	key   []byte
+	cache map[string]string
+}
+
+// finalStatesMax bounds the cache; past it states are formatted anew.
+const finalStatesMax = 1 << 16
+
+// Of returns FinalState(x).
+func (c *FinalStates) Of(x *Execution) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.known == 0 {
+		c.known = -1
+		if plainGlobals(x) {
+			c.known, c.cache = 1, map[string]string{}
+		}
+	}
+	if c.known < 0 {
+		return FinalState(x)
+	}
+	c.key = c.key[:0]
+	for i := range x.prog.Globals {
+		for _, v := range x.mem[i+1] {
+			c.key = binary.LittleEndian.AppendUint64(c.key, uint64(v))
+		}
+		c.key = append(c.key, 0xff) // block separator (lengths are fixed per global anyway)
+	}
+	if s, ok := c.cache[string(c.key)]; ok {
+		return s
+	}
+	s := FinalState(x)
+	if len(c.cache) < finalStatesMax {
+		c.cache[string(c.key)] = s
+	}
+	return s
+}
+
+// plainGlobals reports whether FinalState(x) depends on the globals'
+// cells alone: no pointers or thread handles (rendered through names) and
+// no objects rendered by abstraction functions.
+func plainGlobals(x *Execution) bool {
+	var plain func(t *ir.Type) bool
+	plain = func(t *ir.Type) bool {
+		switch t.Kind {
+		case ir.TPtr, ir.TThread:
+			return false
+		case ir.TArray:
+			return plain(t.Elem)
+		case ir.TRecord:
+			if x.cfg.Semantic && t.Record.IsObject {
+				return false
+			}
+			for _, f := range t.Record.Fields {
+				if !plain(f.Type) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	for _, g := range x.prog.Globals {
+		if !plain(g.Type) {
+			return false
+		}
+	}
+	return true
 }
 
 // abstractValues renders the object of type rec at addr by its abstraction

@@ -289,6 +289,7 @@ type collector struct {
 	boundHit   string
 	firstGraph *seg.Graph
 	lastReport time.Time
+	finals     interp.FinalStates // final states, formatted once each
 }
 
 func newCollector(prog *ir.Program, names *interp.Names, opts Options) *collector {
@@ -322,18 +323,18 @@ func (c *collector) summarize(x *interp.Execution) *execSummary {
 	s.msg, s.kind, _ = x.Violation()
 	switch {
 	case s.msg != "":
-		s.state = interp.FinalState(x)
+		s.state = c.finals.Of(x)
 		if vs := x.ViolationState(); vs != "" {
 			s.state = vs
 		}
 		return s
 	case s.internal != "", s.boundHit != "", s.blocked:
 	case s.complete:
-		s.state = interp.FinalState(x)
+		s.state = c.finals.Of(x)
 	}
 	if c.opts.Classes && s.complete {
 		s.rv = x.G.Key(seg.KeyOpts{Kind: seg.KeyValues})
-		s.val = s.rv + "|" + choiceKey(x) + "|" + interp.FinalState(x)
+		s.val = s.rv + "|" + choiceKey(x) + "|" + c.finals.Of(x)
 		s.rf = x.G.Key(seg.KeyOpts{Kind: seg.KeyRF})
 		if len(c.opts.Specs) > 0 {
 			if k, err := segKey(c.prog, c.opts, x); err == nil { // ncmcthesis.go
