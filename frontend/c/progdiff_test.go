@@ -123,6 +123,7 @@ type progGen struct {
 	funcs []progFunc
 	pf    [3]string // the struct's field types
 	gt    string    // the global array's element type
+	lt    string    // the element type of main's local array la[4]
 }
 
 // progFunc is a generated function.
@@ -142,6 +143,7 @@ const (
 	fnStruct        // updates a struct through a pointer
 	fnOut           // writes two out-parameters
 	fnGlobal        // updates the global array
+	fnArray         // updates main's local array through a pointer parameter
 	fnKinds
 )
 
@@ -171,7 +173,7 @@ func (g *progGen) expr(depth int, vars []progVar, callable []progFunc, calls *in
 	sub := func() string { return g.expr(depth-1, vars, callable, calls) }
 	switch k := g.r.Intn(12); k {
 	case 0, 1, 2:
-		ops := []string{"+", "-", "*", "&", "|", "^", "<", "<=", ">", ">=", "==", "!=", "&&", "||"}
+		ops := []string{"+", "-", "*", "&", "|", "^", "+", "-", "*", "^", "<", "<=", ">", ">=", "==", "!=", "&&", "||"}
 		return fmt.Sprintf("(%s %s %s)", sub(), ops[g.r.Intn(len(ops))], sub())
 	case 3:
 		return fmt.Sprintf("(%s %s (%s & 15))", sub(), []string{"<<", ">>"}[g.r.Intn(2)], sub())
@@ -243,7 +245,7 @@ func (g *progGen) function(i int) progFunc {
 		fmt.Fprintf(&b, "  %s a[%d];\n  for (int i = 0; i < %d; i++)\n    a[i] = (%s)%s;\n", et, n, n, et,
 			g.expr(2, append(vs, progVar{"i", "int"}), nil, &calls))
 		fmt.Fprintf(&b, "  %s acc = (%s)%s;\n", f.ret, f.ret, g.expr(2, vs, earlier, &calls))
-		fmt.Fprintf(&b, "  for (int i = 0; i < %d; i++)\n    acc = (%s)%s;\n", n, f.ret,
+		fmt.Fprintf(&b, "  for (int i = 0; i < %d; i++)\n    acc = (%s)((acc * %d) %s %s);\n", n, f.ret, g.r.Intn(40)-20, []string{"+", "^", "-"}[g.r.Intn(3)],
 			g.expr(3, append(vs, progVar{"acc", f.ret}, progVar{fmt.Sprintf("a[(i * %d) %% %d]", 1+g.r.Intn(5), n), et}, progVar{"a[i]", et}, progVar{"i", "int"}), nil, &calls))
 		b.WriteString("  return acc;\n")
 	case fnRec:
@@ -282,6 +284,12 @@ func (g *progGen) function(i int) progFunc {
 		vs := params(1 + g.r.Intn(2))
 		fmt.Fprintf(&b, "  for (int i = 0; i < 8; i++)\n    ga[i] = (%s)%s;\n", g.gt,
 			g.expr(3, append(vs, progVar{"ga[i]", g.gt}, progVar{"ga[(i + 3) & 7]", g.gt}, progVar{"i", "int"}), nil, &calls))
+	case fnArray:
+		f.ret = "void"
+		vs := params(1 + g.r.Intn(2))
+		f.params = append(f.params, g.lt+" *")
+		vs = append(vs, progVar{"a[i]", g.lt}, progVar{"a[3 - i]", g.lt}, progVar{"i", "int"})
+		fmt.Fprintf(&b, "  for (int i = 0; i < 4; i++)\n    a[i] = (%s)((a[i] * %d) + %s);\n", g.lt, g.r.Intn(40)-20, g.expr(3, vs, earlier, &calls))
 	}
 	// Parameter lists.
 	var decl []string
@@ -291,11 +299,11 @@ func (g *progGen) function(i int) progFunc {
 		for j, pt := range f.params[1:] {
 			decl = append(decl, fmt.Sprintf("%s p%d", pt, j))
 		}
-	case fnStruct:
+	case fnStruct, fnArray:
 		for j, pt := range f.params[:len(f.params)-1] {
 			decl = append(decl, fmt.Sprintf("%s p%d", pt, j))
 		}
-		decl = append(decl, "struct P *q")
+		decl = append(decl, map[bool]string{true: "struct P *q", false: g.lt + " *a"}[f.kind == fnStruct])
 	case fnOut:
 		n := len(f.params) - 2
 		for j, pt := range f.params[:n] {
@@ -319,7 +327,7 @@ func (g *progGen) program() (string, int) {
 	for i := range g.pf {
 		g.pf[i] = g.typ()
 	}
-	g.gt = g.typ()
+	g.gt, g.lt = g.typ(), g.typ()
 	nf := 3 + g.r.Intn(5)
 	for i := 0; i < nf; i++ {
 		g.funcs = append(g.funcs, g.function(i))
@@ -333,7 +341,7 @@ func (g *progGen) program() (string, int) {
 		vars = append(vars, v)
 	}
 	fmt.Fprintf(&body, "  struct P s = { %s, %s, %s };\n", g.lit(g.pf[0]), g.lit(g.pf[1]), g.lit(g.pf[2]))
-	lt := g.typ()
+	lt := g.lt
 	fmt.Fprintf(&body, "  %s la[4] = { %s, %s };\n", lt, g.lit(lt), g.lit(lt))
 	readable := append(append([]progVar{}, vars...), progVar{"s.a", g.pf[0]}, progVar{"s.b", g.pf[1]}, progVar{"s.c", g.pf[2]},
 		progVar{"la[1]", lt}, progVar{"la[3]", lt}, progVar{"ga[2]", g.gt}, progVar{"ga[7]", g.gt})
@@ -361,11 +369,11 @@ func (g *progGen) program() (string, int) {
 			for _, pt := range f.params[1:] {
 				args = append(args, arg(pt))
 			}
-		case fnStruct:
+		case fnStruct, fnArray:
 			for _, pt := range f.params[:len(f.params)-1] {
 				args = append(args, arg(pt))
 			}
-			args = append(args, "&s")
+			args = append(args, map[bool]string{true: "&s", false: "la"}[f.kind == fnStruct])
 		case fnOut:
 			n := len(f.params) - 2
 			for _, pt := range f.params[:n] {
@@ -386,7 +394,7 @@ func (g *progGen) program() (string, int) {
 		}
 		call := fmt.Sprintf("%s(%s)", f.name, strings.Join(args, ", "))
 		switch f.kind {
-		case fnStruct, fnGlobal:
+		case fnStruct, fnGlobal, fnArray:
 			fmt.Fprintf(&body, "  %s;\n", call)
 		default:
 			w := vars[g.r.Intn(len(vars))]
