@@ -60,7 +60,12 @@ func TestProgramDiff(t *testing.T) {
 				t.Fatalf("seed %d program %d: %v", seed, i, err)
 			}
 			if b < 0 && res.Verdict != ncmc.Verified {
-				t.Fatalf("seed %d program %d: gcc printed %v, ncmc says %s (%s) at %v\n%s", seed, i, want, res.Verdict, res.Reason, res.ViolationPos, src)
+				var final []string
+				for _, o := range res.Outcomes {
+					final = append(final, o.State)
+				}
+				t.Fatalf("seed %d program %d: gcc printed r=%v, ncmc says %s (%s); ncmc's final globals: %s\n%s",
+					seed, i, want, res.Verdict, res.Reason, strings.Join(final, " | "), src)
 			}
 			if b >= 0 && res.Verdict != ncmc.Violation {
 				t.Fatalf("seed %d program %d: r[%d] off by one is not detected (%s: %s)\n%s", seed, i, b, res.Verdict, res.Reason, src)
