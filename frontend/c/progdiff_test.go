@@ -16,7 +16,7 @@ import (
 	"ncmc/ncmc"
 )
 
-var progDiffN = flag.Int("progdiff.n", 100, "generated whole programs for TestProgramDiff (the long mode is e.g. -progdiff.n 5000)")
+var progDiffN = flag.Int("progdiff.n", 100, "generated whole programs for TestProgramDiff (20 with -short unless given; make test runs 500, make test-long 5000)")
 
 // TestProgramDiff compares the C front end with gcc on generated whole
 // sequential programs: several functions with parameters and return
@@ -36,9 +36,13 @@ func TestProgramDiff(t *testing.T) {
 	if s := os.Getenv("DIFF_SEED"); s != "" {
 		seed, _ = strconv.ParseInt(s, 10, 64)
 	}
+	n := *progDiffN
+	if testing.Short() && !flagSet("progdiff.n") {
+		n = 20
+	}
 	dir := t.TempDir()
 	start := time.Now()
-	for i := 0; i < *progDiffN; i++ {
+	for i := 0; i < n; i++ {
 		// One generator per program, seeded from the run's seed and the
 		// program's index: a failing program is reproduced alone.
 		r := rand.New(rand.NewSource(seed*1_000_003 + int64(i)))
@@ -72,7 +76,14 @@ func TestProgramDiff(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d programs (seed %d) in %v", *progDiffN, seed, time.Since(start).Round(time.Millisecond))
+	t.Logf("%d programs (seed %d) in %v", n, seed, time.Since(start).Round(time.Millisecond))
+}
+
+// flagSet reports whether the named flag was given on the command line.
+func flagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // runNative compiles prog (which defines r[k] and a main ending in
