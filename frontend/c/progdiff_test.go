@@ -160,6 +160,7 @@ const (
 	fnOut           // writes two out-parameters
 	fnGlobal        // updates the global array
 	fnArray         // updates main's local array through a pointer parameter
+	fnCtrl          // while with break and continue, do-while, switch, ++ and --
 	fnKinds
 )
 
@@ -223,7 +224,7 @@ func (g *progGen) expr(depth int, vars []progVar, callable []progFunc, calls *in
 func pure(fs []progFunc) []progFunc {
 	var out []progFunc
 	for _, f := range fs {
-		if f.kind == fnPure || f.kind == fnLoop || f.kind == fnRec {
+		if f.kind == fnPure || f.kind == fnLoop || f.kind == fnRec || f.kind == fnCtrl {
 			out = append(out, f)
 		}
 	}
@@ -306,6 +307,18 @@ func (g *progGen) function(i int) progFunc {
 		f.params = append(f.params, g.lt+" *")
 		vs = append(vs, progVar{"a[i]", g.lt}, progVar{"a[3 - i]", g.lt}, progVar{"i", "int"})
 		fmt.Fprintf(&b, "  for (int i = 0; i < 4; i++)\n    a[i] = (%s)((a[i] * %d) + %s);\n", g.lt, g.r.Intn(40)-20, g.expr(3, vs, earlier, &calls))
+	case fnCtrl:
+		f.ret = g.typ()
+		vs := params(1 + g.r.Intn(2))
+		vs = append(vs, progVar{"acc", f.ret}, progVar{"i", "int"})
+		n := 2 + g.r.Intn(6)
+		fmt.Fprintf(&b, "  %s acc = (%s)%s;\n  int i = 0;\n", f.ret, f.ret, g.expr(2, vs[:len(vs)-2], earlier, &calls))
+		fmt.Fprintf(&b, "  while (i < %d) {\n    i++;\n    if (((%s) & 3) == 1)\n      continue;\n    acc = (%s)((acc * %d) + %s);\n    if (((%s) & 7) == 5)\n      break;\n  }\n",
+			n, g.expr(2, vs, nil, &calls), f.ret, g.r.Intn(40)-20, g.expr(2, vs, nil, &calls), g.expr(2, vs, nil, &calls))
+		fmt.Fprintf(&b, "  do {\n    acc %s (%s)%s;\n    i--;\n  } while (i > 0);\n", []string{"+=", "^=", "-=", "*="}[g.r.Intn(4)], f.ret, g.expr(2, vs, nil, &calls))
+		fmt.Fprintf(&b, "  switch ((int)(%s) & 3) {\n  case 0:\n    acc += %d;\n    break;\n  case 1:\n    acc = -acc;\n  case 2:\n    acc ^= %s;\n    break;\n  default:\n    acc--;\n  }\n",
+			g.expr(2, vs, nil, &calls), g.r.Intn(1000), g.expr(2, vs, nil, &calls))
+		b.WriteString("  return acc;\n")
 	}
 	// Parameter lists.
 	var decl []string
