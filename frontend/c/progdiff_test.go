@@ -350,6 +350,20 @@ func (g *progGen) function(i int) progFunc {
 	return f
 }
 
+// target returns, half of the time, one of lvals of type t, else local.
+func (g *progGen) target(t, local string, lvals []progVar) string {
+	var cands []string
+	for _, v := range lvals {
+		if v.t == t {
+			cands = append(cands, v.name)
+		}
+	}
+	if len(cands) == 0 || g.r.Intn(2) == 0 {
+		return local
+	}
+	return cands[g.r.Intn(len(cands))]
+}
+
 // program returns a program whose main ends with the line "//END" and
 // the number K of results it stores in r.
 func (g *progGen) program() (string, int) {
@@ -374,6 +388,13 @@ func (g *progGen) program() (string, int) {
 	fmt.Fprintf(&body, "  %s la[4] = { %s, %s };\n", lt, g.lit(lt), g.lit(lt))
 	readable := append(append([]progVar{}, vars...), progVar{"s.a", g.pf[0]}, progVar{"s.b", g.pf[1]}, progVar{"s.c", g.pf[2]},
 		progVar{"la[1]", lt}, progVar{"la[3]", lt}, progVar{"ga[2]", g.gt}, progVar{"ga[7]", g.gt})
+	lvals := append(append([]progVar{}, vars...), progVar{"s.a", g.pf[0]}, progVar{"s.b", g.pf[1]}, progVar{"s.c", g.pf[2]})
+	for i := 0; i < 4; i++ {
+		lvals = append(lvals, progVar{fmt.Sprintf("la[%d]", i), lt})
+	}
+	for i := 0; i < 8; i++ {
+		lvals = append(lvals, progVar{fmt.Sprintf("ga[%d]", i), g.gt})
+	}
 	callable := pure(g.funcs)
 	k := 0
 	record := func(e string) {
@@ -410,7 +431,13 @@ func (g *progGen) program() (string, int) {
 			}
 			t1, t2 := strings.TrimSuffix(f.params[n], " *"), strings.TrimSuffix(f.params[n+1], " *")
 			fmt.Fprintf(&body, "  {\n    %s o1 = %s; %s o2 = %s;\n", t1, g.lit(t1), t2, g.lit(t2))
-			fmt.Fprintf(&body, "    %s(%s, &o1, &o2);\n", f.name, strings.Join(args, ", "))
+			// An out-parameter may also point into main's variables, the
+			// struct or the arrays (the same object twice is allowed: the
+			// writes are sequenced).
+			d1, d2 := g.target(t1, "o1", lvals), g.target(t2, "o2", lvals)
+			fmt.Fprintf(&body, "    %s(%s, &%s, &%s);\n", f.name, strings.Join(args, ", "), d1, d2)
+			record(d1)
+			record(d2)
 			record("o1")
 			record("o2")
 			w := vars[g.r.Intn(len(vars))]
