@@ -20,13 +20,19 @@ var progDiffN = flag.Int("progdiff.n", 100, "generated whole programs for TestPr
 
 // TestProgramDiff compares the C front end with gcc on generated whole
 // sequential programs: several functions with parameters and return
-// values, some defined after main and called through a prototype, bounded
-// recursion, counted loops over local arrays and a global array, a struct
-// updated through a pointer, out-parameters, every integer width and
-// signedness with wrap-around (-fwrapv), shifts in range and casts. Each
-// program stores its results in a global long long r[K]; the native build
-// prints them, and the same program with assert(r[i] == value) appended to
-// main must verify under ncmc, and fail with one value off by one.
+// values, some defined after main and called through a prototype (also
+// from functions defined before main), bounded recursion on a depth
+// parameter, counted loops over local arrays and a global array, while
+// with break and continue, do-while, switch with fall-through, a struct
+// updated through a pointer, main's array updated through a pointer
+// parameter, out-parameters (into locals, struct fields and array cells),
+// every integer width and signedness with wrap-around (-fwrapv), shifts
+// in range, division by constants and casts. Structs are not passed by
+// value: the front end rejects that (doc.go). Each program stores its
+// results in a global long long r[K]; the native build prints them, and
+// the same program with assert(r[i] == value) appended to main must
+// verify under ncmc, and fail with one value off by one. On a difference
+// the program, gcc's values and ncmc's final globals are printed.
 func TestProgramDiff(t *testing.T) {
 	gcc, err := exec.LookPath("gcc")
 	if err != nil {
@@ -44,7 +50,7 @@ func TestProgramDiff(t *testing.T) {
 	start := time.Now()
 	for i := 0; i < n; i++ {
 		// One generator per program, seeded from the run's seed and the
-		// program's index: a failing program is reproduced alone.
+		// program's index: program i is the same whatever -progdiff.n.
 		r := rand.New(rand.NewSource(seed*1_000_003 + int64(i)))
 		g := &progGen{r: r}
 		prog, k := g.program()
