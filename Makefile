@@ -49,6 +49,7 @@ serve: build
 
 test: deps browser fmt-check vet
 	$(GO) test -timeout 60m ./...
+	$(GO) test -timeout 10m ./frontend/c -run 'TestProgramDiff' -count=1 -progdiff.n 500
 	@if command -v python3 >/dev/null; then python3 -m unittest discover -s benchmarks/benchexec -p 'test_*.py'; fi
 
 # The inner loop: every package with its -short sizes (samples of the litmus
@@ -60,9 +61,11 @@ test-short: deps
 
 # The issue-sized differential runs (native decider against Z3 and vmcr
 # against the reference explorer on 2000 generated programs each; about
-# 20 CPU-minutes), beyond the default sizes of make test.
+# 20 CPU-minutes; the C front end against gcc on 5000 generated programs,
+# about 8 minutes), beyond the default sizes of make test.
 test-long: deps
 	$(GO) test -timeout 120m ./ncmc -run 'TestDeciderDifferential|TestVMCRDifferential' -count=1 -decider.n 2000 -vmcr.n 2000
+	$(GO) test -timeout 60m ./frontend/c -run 'TestProgramDiff' -count=1 -progdiff.n 5000
 
 # Short fuzzing of every fuzz target (FUZZTIME=60s for the full run).
 FUZZTIME ?= 10s
