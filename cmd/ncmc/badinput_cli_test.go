@@ -71,6 +71,7 @@ func TestBadInputCLI(t *testing.T) {
 		{"max-memory-negative", []string{"verify", "--max-memory=-1", "../../examples/sb.cir"}, 2, "", "ncmc: --max-memory must not be negative (got -1)", 0},
 		{"timeout-negative", []string{"verify", "--timeout", "-5s", "../../examples/sb.cir"}, 2, "", "ncmc: --timeout must not be negative (got -5s)", 0},
 		{"front-end-timeout", []string{"verify", "--timeout", "500ms", slowC}, 3, "time bound 500ms hit in the front end", "", 4 * time.Second},
+		{"front-end-timeout-test", []string{"test", "--timeout", "500ms", slowC}, 3, "time bound 500ms hit in the front end", "", 4 * time.Second},
 		{"max-threads-zero", []string{"verify", "--max-threads", "0", "../../examples/sb.cir"}, 2, "", "ncmc: --max-threads must be positive (got 0)", 0},
 		{"thread-bound", []string{"verify", "--max-threads", "30", spawner}, 3, "thread bound 30 hit", "", 10 * time.Second},
 		{"thread-bound-test", []string{"test", "--max-threads", "30", "--runs", "3", spawner}, 3, "thread bound 30 hit", "", 10 * time.Second},

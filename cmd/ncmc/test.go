@@ -51,10 +51,23 @@ func (c *testCmd) run(e *env) int {
 		nonNegative("--steps", c.Steps), nonNegative("--preemptions", c.Preemptions), nonNegativeDuration("--timeout", c.Timeout)) {
 		return exitBadInput
 	}
-	prog, err := frontend.LoadFile(c.File)
+	start := time.Now()
+	prog, err := loadBounded(c.Timeout, func() (*ir.Program, error) { return frontend.LoadFile(c.File) })
+	if err == errFrontEndTime {
+		reason := fmt.Sprintf("time bound %s hit in the front end (translating the program)", c.Timeout)
+		if c.JSON {
+			json.NewEncoder(e.stdout).Encode(map[string]any{"file": c.File, "verdict": ncmc.Unknown, "reason": reason, "runs": 0})
+		} else {
+			fmt.Fprintf(e.stdout, "%s: UNKNOWN (%s)\n", c.File, reason)
+		}
+		return exitUnknown
+	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, strings.TrimRight(err.Error(), "\n"))
 		return exitBadInput
+	}
+	if c.Timeout > 0 {
+		c.Timeout = max(c.Timeout-time.Since(start), time.Millisecond)
 	}
 	if c.Replay != "" {
 		return c.replay(e, prog)

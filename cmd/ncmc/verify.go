@@ -214,12 +214,18 @@ func (v *verifyCmd) run(e *env) int {
 // program when --timeout ran out.
 var errFrontEndTime = errors.New("time bound hit in the front end")
 
-// loadWithin is load bounded by --timeout: the C parser cannot be
-// interrupted, so it runs on its own goroutine, which is abandoned (the
-// process ends soon after) when the time is up.
+// loadWithin is load bounded by --timeout (loadBounded).
 func (v *verifyCmd) loadWithin(property svcomp.Property) (*ir.Program, error) {
-	if v.Timeout <= 0 {
-		return v.load(property)
+	return loadBounded(v.Timeout, func() (*ir.Program, error) { return v.load(property) })
+}
+
+// loadBounded runs the front end load within timeout (0: no bound). The C
+// parser cannot be interrupted, so load runs on its own goroutine, which
+// is abandoned (the process ends soon after) when the time is up:
+// errFrontEndTime.
+func loadBounded(timeout time.Duration, load func() (*ir.Program, error)) (*ir.Program, error) {
+	if timeout <= 0 {
+		return load()
 	}
 	type loaded struct {
 		prog *ir.Program
@@ -227,10 +233,10 @@ func (v *verifyCmd) loadWithin(property svcomp.Property) (*ir.Program, error) {
 	}
 	done := make(chan loaded, 1)
 	go func() {
-		prog, err := v.load(property)
+		prog, err := load()
 		done <- loaded{prog, err}
 	}()
-	timer := time.NewTimer(v.Timeout)
+	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	select {
 	case l := <-done:
