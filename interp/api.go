@@ -198,6 +198,13 @@ func (t *Thread) Frames() []Frame { return t.frames }
 // reports dead written as 0. The innermost frames' destination locals of a
 // pending call count as dead.
 func (t *Thread) HashLocal(put func(int64), str func(string), live func(fn *ir.Func, pc, local int) bool) {
+	t.writeState(put, str, live)
+}
+
+// writeState writes t's state but the spawn and allocation counts. With
+// live nil every local is written; otherwise locals live reports dead, and
+// the destination locals of a pending call, are written as 0.
+func (t *Thread) writeState(put func(int64), str func(string), live func(fn *ir.Func, pc, local int) bool) {
 	put(int64(t.status))
 	put(b2i(t.signaled))
 	put(t.waitMutex)
@@ -207,7 +214,7 @@ func (t *Thread) HashLocal(put func(int64), str func(string), live func(fn *ir.F
 	put(int64(len(t.frames)))
 	for i := range t.frames {
 		skip := -1
-		if i+1 < len(t.frames) {
+		if live != nil && i+1 < len(t.frames) {
 			skip = t.frames[i+1].retDst
 		}
 		fr := &t.frames[i]
@@ -216,7 +223,7 @@ func (t *Thread) HashLocal(put func(int64), str func(string), live func(fn *ir.F
 		put(int64(fr.retDst))
 		put(b2i(fr.inv != nil))
 		for j, v := range fr.locals {
-			if j == skip || !live(fr.fn, fr.pc, j) {
+			if live != nil && (j == skip || !live(fr.fn, fr.pc, j)) {
 				put(0)
 				continue
 			}

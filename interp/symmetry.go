@@ -181,31 +181,7 @@ func threadHash(h interface{ Write([]byte) (int, error) }, t *Thread) {
 		binary.LittleEndian.PutUint64(buf[:], uint64(v))
 		h.Write(buf[:])
 	}
-	put(int64(t.status))
-	put(b2i(t.signaled))
-	put(t.waitMutex)
-	put(t.waitCond)
 	put(int64(t.spawnCount))
 	put(int64(t.allocCount))
-	put(int64(t.atomic))
-	put(t.result)
-	put(int64(len(t.frames)))
-	for i := range t.frames {
-		fr := &t.frames[i]
-		h.Write([]byte(fr.fn.FullName()))
-		put(int64(fr.pc))
-		put(int64(fr.retDst))
-		put(b2i(fr.inv != nil))
-		for _, v := range fr.locals {
-			put(v)
-		}
-	}
-	put(int64(len(t.buf)))
-	for _, e := range t.buf {
-		put(e.loc)
-		put(e.val)
-	}
-	for _, v := range t.tls {
-		put(v)
-	}
+	t.writeState(put, func(s string) { h.Write([]byte(s)) }, nil)
 }
