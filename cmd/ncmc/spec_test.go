@@ -52,6 +52,11 @@ commute:
 		{[]string{"spec", "check", "../../examples/set.yaml", "--impl", "nope.cir"}, 2, "nope.cir"},
 		{[]string{"spec", "check", "../../examples/set.yaml", "--impl", "../../examples/set-2add-cont.cir", "--ints", "x"}, 2, `--ints: "x" is not an integer`},
 		{[]string{"spec", "check", "../../examples/set.yaml"}, 2, "--impl"},
+		// hashtable at depth 4 takes several seconds: a 1 ms bound stops it.
+		{[]string{"spec", "check", "../../examples/hashtable.yaml", "--impl", "../../examples/hashtable.cir", "--depth", "4", "--timeout", "1ms"}, 3, "unknown: the time bound was hit (--timeout 1ms)"},
+		{[]string{"spec", "check", "../../examples/set.yaml", "--impl", "../../examples/set-2add-cont.cir", "--timeout", "-1s"}, 2, "--timeout"},
+		// a counterexample found before the bound still answers 1.
+		{[]string{"spec", "check", unsound, "--impl", "../../examples/set-2add-cont.cir", "--ints", "3,4", "--timeout", "1m"}, 1, "the condition of add/add is unsound: true"},
 	}
 	for _, tc := range tests {
 		code, out, errs := runCLI(t, tc.args...)

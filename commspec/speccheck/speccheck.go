@@ -14,6 +14,8 @@
 package speccheck
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -43,6 +45,10 @@ type Options struct {
 	// abstraction functions), "observe" (one later call of every method with
 	// every argument), or "both" (default).
 	Compare string
+	// Context bounds the check (nil: no bound). When it is done, the check
+	// stops between two calls and Report.Stopped says why; the conditions
+	// not yet refuted are then unknown, not sound.
+	Context context.Context
 }
 
 // Report is the result of a check.
@@ -57,6 +63,9 @@ type Report struct {
 	// MaxStates stopped the construction.
 	States    int
 	Truncated bool
+	// Stopped is set when Options.Context ended the check early (its error,
+	// e.g. the time bound); the report is then incomplete.
+	Stopped error
 	// Pairs is the number of invocation pairs run in both orders; Differ how
 	// many of them did not commute.
 	Pairs, Differ int
@@ -343,6 +352,21 @@ func (c *checker) intern(desc string, depth int) (*state, bool) {
 	return st, true
 }
 
+// stopped reports whether the context ended the check, and records why.
+func (c *checker) stopped() bool {
+	if c.rep.Stopped != nil {
+		return true
+	}
+	if c.opts.Context == nil {
+		return false
+	}
+	if err := c.opts.Context.Err(); err != nil {
+		c.rep.Stopped = err
+		return true
+	}
+	return false
+}
+
 // explore builds the states breadth-first and checks every pair in each.
 func (c *checker) explore() {
 	init, _ := c.intern("", 0)
@@ -360,6 +384,9 @@ func (c *checker) explore() {
 					c.rep.Truncated = true
 					break
 				}
+				if c.stopped() {
+					break
+				}
 				c.run.Restore(st.snap)
 				if res := c.call(v); !res.OK() {
 					continue // v is not enabled here (or fails): no new state
@@ -375,6 +402,9 @@ func (c *checker) explore() {
 	for _, st := range all {
 		for i, a := range c.specInv {
 			for _, b := range c.specInv[i:] {
+				if c.stopped() {
+					return
+				}
 				c.pair(st, a, b)
 			}
 		}
@@ -699,6 +729,9 @@ func (r *Report) Write(w io.Writer, verbose bool) {
 	if r.Truncated {
 		fmt.Fprintf(w, "note: the state limit was reached; deeper states were not built\n")
 	}
+	if r.Stopped != nil {
+		fmt.Fprintf(w, "note: stopped early (%s): conditions without a counterexample are unknown, not sound\n", r.StopReason())
+	}
 	for _, sk := range r.Skipped {
 		fmt.Fprintf(w, "note: not used: %s\n", sk)
 	}
@@ -715,6 +748,8 @@ func (r *Report) Write(w io.Writer, verbose bool) {
 			bad++
 		case cr.EvalErrors > 0:
 			verdict = "ERROR"
+		case r.Stopped != nil:
+			verdict = "unknown"
 		}
 		derived := ""
 		if c.Derived {
@@ -775,7 +810,22 @@ func (r *Report) Write(w io.Writer, verbose bool) {
 		fmt.Fprintf(w, "\n%d unsound condition(s)\n", bad)
 	case failing > 0:
 		fmt.Fprintf(w, "\n%d condition(s) cannot be evaluated\n", failing)
+	case r.Stopped != nil:
+		fmt.Fprintf(w, "unknown: %s before every pair was run\n", r.StopReason())
 	default:
 		fmt.Fprintf(w, "all conditions sound within the bound\n")
 	}
+}
+
+// StopReason says in words why the check stopped early ("" if it did not).
+func (r *Report) StopReason() string {
+	switch {
+	case r.Stopped == nil:
+		return ""
+	case errors.Is(r.Stopped, context.DeadlineExceeded):
+		return "the time bound was hit"
+	case errors.Is(r.Stopped, context.Canceled):
+		return "the check was cancelled"
+	}
+	return r.Stopped.Error()
 }
