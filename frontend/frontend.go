@@ -7,10 +7,13 @@
 package frontend
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"ncmc/frontend/c"
 	"ncmc/frontend/cir"
@@ -63,4 +66,45 @@ func LoadFile(path string) (*ir.Program, error) {
 // or, if there are none, every semantic error.
 func ParseCIR(filename string, src []byte) (*ir.Program, error) {
 	return cir.Compile(filename, src)
+}
+
+// ErrTimeBound is Bounded's error when the time ran out before the front
+// end finished.
+var ErrTimeBound = errors.New("time bound hit in the front end")
+
+// Bounded runs load (a front end call) within timeout (0: no bound) and
+// until ctx ends (nil: never). The C parser library cannot be interrupted,
+// so load runs on its own goroutine, which is abandoned when the time is up
+// or ctx ends: Bounded then returns ErrTimeBound at once (the abandoned
+// translation finishes in the background and its result is dropped).
+func Bounded(ctx context.Context, timeout time.Duration, load func() (*ir.Program, error)) (*ir.Program, error) {
+	if timeout <= 0 && ctx == nil {
+		return load()
+	}
+	type loaded struct {
+		prog *ir.Program
+		err  error
+	}
+	done := make(chan loaded, 1)
+	go func() {
+		prog, err := load()
+		done <- loaded{prog, err}
+	}()
+	var expired <-chan time.Time
+	if timeout > 0 {
+		timer := time.NewTimer(timeout)
+		defer timer.Stop()
+		expired = timer.C
+	}
+	var ended <-chan struct{}
+	if ctx != nil {
+		ended = ctx.Done()
+	}
+	select {
+	case l := <-done:
+		return l.prog, l.err
+	case <-expired:
+	case <-ended:
+	}
+	return nil, ErrTimeBound
 }

@@ -81,21 +81,24 @@ func Check(ctx context.Context, in Input, lim Limits, log io.Writer) (v *Verdict
 	prog := in.Prog
 	var under []string // what an under-approximated translation left out
 	if prog == nil {
-		p, err := Load(in.File, in.DataModel, in.Property)
-		if err != nil {
-			var un *frontend.Unsupported
-			if errors.As(err, &un) && IsC(in.File) {
-				fmt.Fprintln(log, err)
+		start := time.Now()
+		var p *ir.Program
+		var err error
+		var ltext strings.Builder // the translation's log, written when it finished in time
+		p, err = frontend.Bounded(ctx, lim.Timeout, func() (*ir.Program, error) {
+			p, u, err := load(in, &ltext)
+			under = u
+			return p, err
+		})
+		if errors.Is(err, frontend.ErrTimeBound) {
+			v.Reason = fmt.Sprintf("time bound %s hit in the front end (translating the program)", lim.Timeout)
+			if ctx != nil && ctx.Err() != nil {
+				v.Reason = "stopped in the front end (translating the program)"
 			}
-			if ap, err2 := approx(in.File, in.DataModel, in.Property, err); err2 == nil {
-				fmt.Fprintln(log, "\nunder-approximated translation:")
-				for _, a := range ap.Approx {
-					fmt.Fprintln(log, "  "+a)
-				}
-				fmt.Fprintln(log)
-				p, under, err = ap.Prog, ap.Approx, nil
-			}
+			fmt.Fprintln(log, v.Reason)
+			return v
 		}
+		fmt.Fprint(log, ltext.String())
 		if err != nil {
 			fmt.Fprintln(log, err)
 			var un *frontend.Unsupported
@@ -107,6 +110,9 @@ func Check(ctx context.Context, in Input, lim Limits, log io.Writer) (v *Verdict
 			return v
 		}
 		prog = p
+		if lim.Timeout > 0 {
+			lim.Timeout = max(lim.Timeout-time.Since(start), time.Millisecond)
+		}
 	}
 	if !in.Property.Supported() {
 		v.Reason = fmt.Sprintf("property %s is not supported (only unreach-call and no-data-race)", in.Property)
@@ -125,6 +131,30 @@ func Check(ctx context.Context, in Input, lim Limits, log io.Writer) (v *Verdict
 		fmt.Fprintln(log, "answer true withheld: "+v.Reason)
 	}
 	return v
+}
+
+// load translates the program of in (Load; C constructs the exact
+// translation rejects are retried under-approximated), writing what it
+// does to log; under lists what an under-approximated translation left out.
+func load(in Input, log io.Writer) (prog *ir.Program, under []string, err error) {
+	prog, err = Load(in.File, in.DataModel, in.Property)
+	if err == nil {
+		return prog, nil, nil
+	}
+	var un *frontend.Unsupported
+	if errors.As(err, &un) && IsC(in.File) {
+		fmt.Fprintln(log, err)
+	}
+	ap, err2 := approx(in.File, in.DataModel, in.Property, err)
+	if err2 != nil {
+		return nil, nil, err
+	}
+	fmt.Fprintln(log, "\nunder-approximated translation:")
+	for _, a := range ap.Approx {
+		fmt.Fprintln(log, "  "+a)
+	}
+	fmt.Fprintln(log)
+	return ap.Prog, ap.Approx, nil
 }
 
 // An Outcome is what one stage established.

@@ -3,10 +3,12 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // writeTask writes prog.c and its task definition into dir.
@@ -342,5 +344,28 @@ func TestSweepCoverabilityStage(t *testing.T) {
 		if !strings.Contains(string(log), "answer from stage coverability: true") {
 			t.Errorf("the safe task's %s should be answered by the coverability stage:\n%s", prop, log)
 		}
+	}
+}
+
+// TestSweepFrontEndTimeout: --timeout bounds a task's translation too. A C
+// file that keeps the C parser busy for about a second (a chain of 3,000
+// else-ifs) with a 100 ms bound is unknown, with the front end named, long
+// before the parser would finish.
+func TestSweepFrontEndTimeout(t *testing.T) {
+	dir := t.TempDir()
+	var chain strings.Builder
+	chain.WriteString("void reach_error(void) {}\nint main(void) { int x = 0;\n")
+	for i := 0; i < 3000; i++ {
+		fmt.Fprintf(&chain, "  if (x == %d) x = %d; else\n", i, i+1)
+	}
+	chain.WriteString("  x = 0;\n  if (x != 1) reach_error();\n  return 0; }\n")
+	writeTask(t, dir, "chain", chain.String(), "  - property_file: ../properties/unreach-call.prp\n    expected_verdict: true\n")
+	start := time.Now()
+	code, stdout, stderr := runCLI(t, "sweep", "--timeout", "100ms", dir)
+	if code != 0 || !strings.Contains(stdout, "time bound 100ms hit in the front end") || !strings.Contains(stdout, "0 correct, 0 wrong, 1 unknown") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the sweep took %s with --timeout 100ms", took)
 	}
 }

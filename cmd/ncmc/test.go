@@ -52,8 +52,8 @@ func (c *testCmd) run(e *env) int {
 		return exitBadInput
 	}
 	start := time.Now()
-	prog, err := loadBounded(c.Timeout, func() (*ir.Program, error) { return frontend.LoadFile(c.File) })
-	if err == errFrontEndTime {
+	prog, err := frontend.Bounded(nil, c.Timeout, func() (*ir.Program, error) { return frontend.LoadFile(c.File) })
+	if err == frontend.ErrTimeBound {
 		reason := fmt.Sprintf("time bound %s hit in the front end (translating the program)", c.Timeout)
 		if c.JSON {
 			json.NewEncoder(e.stdout).Encode(map[string]any{"file": c.File, "verdict": ncmc.Unknown, "reason": reason, "runs": 0})

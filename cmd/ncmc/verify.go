@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -104,7 +103,7 @@ func (v *verifyCmd) run(e *env) int {
 	}
 	start := time.Now()
 	prog, err := v.loadWithin(property)
-	if err == errFrontEndTime {
+	if err == frontend.ErrTimeBound {
 		return v.frontEndTimeout(e, time.Since(start))
 	}
 	if err != nil {
@@ -210,40 +209,9 @@ func (v *verifyCmd) run(e *env) int {
 	return exitUnknown
 }
 
-// errFrontEndTime says that the front end was still translating the
-// program when --timeout ran out.
-var errFrontEndTime = errors.New("time bound hit in the front end")
-
-// loadWithin is load bounded by --timeout (loadBounded).
+// loadWithin is load bounded by --timeout (frontend.Bounded).
 func (v *verifyCmd) loadWithin(property svcomp.Property) (*ir.Program, error) {
-	return loadBounded(v.Timeout, func() (*ir.Program, error) { return v.load(property) })
-}
-
-// loadBounded runs the front end load within timeout (0: no bound). The C
-// parser cannot be interrupted, so load runs on its own goroutine, which
-// is abandoned (the process ends soon after) when the time is up:
-// errFrontEndTime.
-func loadBounded(timeout time.Duration, load func() (*ir.Program, error)) (*ir.Program, error) {
-	if timeout <= 0 {
-		return load()
-	}
-	type loaded struct {
-		prog *ir.Program
-		err  error
-	}
-	done := make(chan loaded, 1)
-	go func() {
-		prog, err := load()
-		done <- loaded{prog, err}
-	}()
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	select {
-	case l := <-done:
-		return l.prog, l.err
-	case <-timer.C:
-		return nil, errFrontEndTime
-	}
+	return frontend.Bounded(nil, v.Timeout, func() (*ir.Program, error) { return v.load(property) })
 }
 
 // remaining is what is left of --timeout after the front end, which
