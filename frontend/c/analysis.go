@@ -167,6 +167,9 @@ func (tr *translator) analyze(fi *fnInfo) *funcFacts {
 				fi.calls[name] = true
 				return true
 			}
+			if name == "pthread_mutex_destroy" || name == "mtx_destroy" {
+				tr.destroysMutex = true
+			}
 			if i := startArg(name); i >= 0 {
 				fi.spawns = true
 				if args := callArgs(x); len(args) > i {

@@ -190,6 +190,31 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 		return nil, true
 	case defined:
 		return nil, false
+	case (name == "free" || name == "__builtin_free") && !defined:
+		if need(1) {
+			in := l.ins(ir.IFree, pos)
+			in.Addr = l.expr(args[0])
+			l.emit(in)
+		}
+		return ret0(), true
+	case (name == "pthread_mutex_destroy" || name == "mtx_destroy" || name == "pthread_mutex_init" && l.tr.destroysMutex) && !defined:
+		// A destroyed mutex holds DestroyedMutex (-1, as in GenMC): locking
+		// it is a violation. When the program destroys a mutex, init
+		// stores the unlocked state (a mutex may be initialized again).
+		if len(args) == 0 {
+			need(1)
+			return ret0(), true
+		}
+		st := l.ins(ir.IStore, pos)
+		st.Addr, st.A, st.Order = l.expr(args[0]), cnst(ir.DestroyedMutex, ir.Mutex, pos), ir.OrderSC
+		if name == "pthread_mutex_init" {
+			st.A = cnst(0, ir.Mutex, pos)
+		}
+		for _, a := range args[1:] {
+			l.exprVoid(a)
+		}
+		l.emit(st)
+		return ret0(), true
 	case noOps[name]:
 		for _, a := range args {
 			switch {
@@ -233,7 +258,13 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 		return ret0(), true
 	case (name == "mtx_init" || name == "cnd_init") && !defined:
 		if name == "mtx_init" && need(2) {
-			l.exprVoid(args[0])
+			if l.tr.destroysMutex {
+				st := l.ins(ir.IStore, pos)
+				st.Addr, st.A, st.Order = l.expr(args[0]), cnst(0, ir.Mutex, pos), ir.OrderSC
+				l.emit(st)
+			} else {
+				l.exprVoid(args[0])
+			}
 			// mtx_plain (0) and mtx_timed (2) behave alike here (no timed
 			// waits); mtx_recursive (1) does not.
 			if v, ok := l.tr.constInt(args[1]); !ok || v&1 != 0 {
@@ -567,6 +598,12 @@ func (l *fnl) malloc(name string, pe *cc.PostfixExpression, args []cc.Expression
 	}
 	in := l.ins(ir.IAlloc, pos)
 	in.Record = rec
+	switch {
+	case strings.HasSuffix(name, "calloc"):
+		in.Alloc = ir.AllocCalloc
+	case strings.HasSuffix(name, "malloc"):
+		in.Alloc = ir.AllocMalloc
+	}
 	in.Dst = l.temp(rt, pos)
 	l.emit(in)
 	return l.local(in.Dst, pos)

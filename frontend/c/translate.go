@@ -26,6 +26,10 @@ type translator struct {
 	opts           Options
 	prog           *ir.Program
 	errs           *diag.Collector // unsupported constructs
+	// destroysMutex: the program calls pthread_mutex_destroy or
+	// mtx_destroy, so mutex initialization must store the unlocked state
+	// (a destroyed mutex holds interp.DestroyedMutex).
+	destroysMutex bool
 
 	ints        map[int]*ir.Type
 	records     map[any]*recInfo
