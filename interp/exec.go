@@ -1088,8 +1088,14 @@ func (x *Execution) exec(t *Thread) {
 		}
 	}
 	loc := func() string { return x.names.LocName(addr) }
-	if (in.Op == ir.ILock || in.Op == ir.ITryLock) && *c == DestroyedMutex {
-		x.RuntimeError(t, pos, &RuntimeError{kind: KindDestroyedMutex, msg: in.Op.String() + " of destroyed mutex " + loc()})
+	destroyed := func() bool {
+		if (in.Op == ir.ILock || in.Op == ir.ITryLock) && *c == DestroyedMutex {
+			x.RuntimeError(t, pos, &RuntimeError{kind: KindDestroyedMutex, msg: in.Op.String() + " of destroyed mutex " + loc()})
+			return true
+		}
+		return false
+	}
+	if x.rx != nil && destroyed() {
 		return
 	}
 	if x.rx != nil && x.rx.access(t, fr, in, addr, c) {
@@ -1112,6 +1118,9 @@ func (x *Execution) exec(t *Thread) {
 		}
 		if len(t.buf) > 0 {
 			x.drain(t)
+		}
+		if destroyed() {
+			return
 		}
 	}
 	switch in.Op {

@@ -197,7 +197,7 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 			l.emit(in)
 		}
 		return ret0(), true
-	case (name == "pthread_mutex_destroy" || name == "mtx_destroy" || name == "pthread_mutex_init" && l.tr.destroysMutex) && !defined:
+	case (name == "pthread_mutex_destroy" || name == "mtx_destroy" || name == "pthread_mutex_init") && l.tr.destroysMutex && !defined:
 		// A destroyed mutex holds DestroyedMutex (-1, as in GenMC): locking
 		// it is a violation. When the program destroys a mutex, init
 		// stores the unlocked state (a mutex may be initialized again).
@@ -205,6 +205,9 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 			need(1)
 			return ret0(), true
 		}
+		// a store and an sc fence: under tso and pso the store reaches
+		// memory before the thread goes on (no read of the mutex: mcr
+		// does not support reads of mutexes)
 		st := l.ins(ir.IStore, pos)
 		st.Addr, st.A, st.Order = l.expr(args[0]), cnst(ir.DestroyedMutex, ir.Mutex, pos), ir.OrderSC
 		if name == "pthread_mutex_init" {
@@ -214,6 +217,9 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 			l.exprVoid(a)
 		}
 		l.emit(st)
+		fe := l.ins(ir.IFence, pos)
+		fe.Order = ir.OrderSC
+		l.emit(fe)
 		return ret0(), true
 	case noOps[name]:
 		for _, a := range args {

@@ -28,7 +28,8 @@ type translator struct {
 	errs           *diag.Collector // unsupported constructs
 	// destroysMutex: the program calls pthread_mutex_destroy or
 	// mtx_destroy, so mutex initialization must store the unlocked state
-	// (a destroyed mutex holds interp.DestroyedMutex).
+	// (a destroyed mutex holds ir.DestroyedMutex). Never set under
+	// Options.NoAtomicSections (ra, rc11), where destroy is a no-op.
 	destroysMutex bool
 
 	ints        map[int]*ir.Type
