@@ -217,6 +217,10 @@ const eofSentinel = "__ncmc_eof_sentinel"
 // functions. The shim provides it empty.
 const x32Shim = "/ncmc-internal-x32-shim"
 
+// stdatomicShim is <stdatomic.h> in the ILP32 configuration: the host's,
+// after <stdint.h>, as clang's includes it.
+const stdatomicShim = "#include <stdint.h>\n#include_next <stdatomic.h>\n"
+
 // ncmcInclude is a virtual include directory searched after all others: it
 // holds the headers the front end provides (genmc.h, see genmcHeader).
 const ncmcInclude = "/ncmc-internal-include"
@@ -229,6 +233,10 @@ func (shimFS) Open(name string) (fs.File, error) {
 	switch name {
 	case x32Shim + "/gnu/stubs-x32.h":
 		return &memFile{name: "stubs-x32.h", r: bytes.NewReader(nil)}, nil
+	case x32Shim + "/stdatomic.h":
+		// clang's <stdatomic.h> includes <stdint.h> (GenMC's tests use
+		// intptr_t with only <stdatomic.h>); gcc's does not
+		return &memFile{name: "stdatomic.h", r: bytes.NewReader([]byte(stdatomicShim))}, nil
 	case ncmcInclude + "/genmc.h":
 		return &memFile{name: "genmc.h", r: bytes.NewReader([]byte(genmcHeader))}, nil
 	}
