@@ -213,7 +213,7 @@ func (l *fnl) lvalue(n cc.ExpressionNode) lval {
 				return bad
 			}
 			et := l.pointee(pt, x.CastExpression)
-			return lval{reg: -1, addr: p, t: et, atomic: typeAtomic(et)}
+			return lval{reg: -1, addr: p, t: et, atomic: typeAtomic(et) || exprPointsToAtomic(x.CastExpression)}
 		}
 	}
 	l.tr.unsupported(pos, "expression used as an lvalue")
@@ -319,7 +319,7 @@ func (l *fnl) index(x *cc.PostfixExpression) lval {
 	p := l.expr(base)
 	i := l.expr(idx)
 	elem := pt.(*cc.PointerType).Elem()
-	return lval{reg: -1, t: elem, atomic: typeAtomic(elem), addr: l.ptrAdd(p, i, idx.Type(), l.tr.cells(elem, pos), ir.OpAdd, pos)}
+	return lval{reg: -1, t: elem, atomic: typeAtomic(elem) || exprPointsToAtomic(base), addr: l.ptrAdd(p, i, idx.Type(), l.tr.cells(elem, pos), ir.OpAdd, pos)}
 }
 
 // ptrAdd computes p +/- i*stride.
