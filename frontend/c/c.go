@@ -73,6 +73,12 @@ type Options struct {
 	// own compare-exchange loops (barriers, locks, narrow RMWs under
 	// NoAtomicSections) then hit the bound when they retry.
 	KeepSpinIterations bool
+	// DropDeadLoads turns loads of globals whose values are never used
+	// into no-ops (deadload.go): exact under the interleaving models (sc,
+	// tso, pso) for everything but data races. It is ignored with
+	// NoAtomicSections (ra, rc11) or NoDataRace; ncmc verify sets it under
+	// sc, tso and pso without --races.
+	DropDeadLoads bool
 }
 
 // Unsupported is the error of a valid C program that uses constructs the
