@@ -1525,7 +1525,23 @@ func (x *Execution) advance(t *Thread) {
 			for b >= len(x.mem) {
 				x.mem = append(x.mem, nil)
 			}
-			cells := make([]int64, in.Record.Size)
+			size := in.Record.Size
+			if in.A != nil {
+				n, err := x.Eval(fr, in.A)
+				if err != nil {
+					x.RuntimeError(t, pos, err)
+					return
+				}
+				if n < 1 || n > int64(1<<16/max(size, 1)) {
+					t.status = BoundHit
+					x.boundHit = fmt.Sprintf("allocation of %d elements at %s (ncmc allocates 1 to %d)", n, pos, 1<<16/max(size, 1))
+					x.noteAt(t, pos, x.boundHit)
+					x.releaseAtomic(t)
+					return
+				}
+				size *= int(n)
+			}
+			cells := make([]int64, size)
 			inits := in.Args
 			if len(inits) > len(cells) {
 				inits = inits[:len(cells)]

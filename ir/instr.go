@@ -106,7 +106,7 @@ const (
 	INondet       // Dst = a nondeterministic value in [A, B]
 	IAtomicBegin
 	IAtomicEnd
-	IAlloc    // Dst = pointer to a fresh heap block of Record; Args give the initial value of each cell (missing ones are 0). Allocation is thread-local: no event.
+	IAlloc    // Dst = pointer to a fresh heap block of Record (A copies of it when A is not nil: a count in [1, 65536 / Record.Size], else the execution stops with a bound hit); Args give the initial value of each cell (missing ones are 0). Allocation is thread-local: no event.
 	ILoopHead // loop bound check, placed at the start of the loop body (executed once per iteration that enters the body): Dst = Dst + 1; if Dst > Bound (0: the global --unroll) the thread stops with "bound hit"
 	ISelf     // Dst = the current thread's handle
 	IFail     // an unconditional runtime error (Msg), e.g. reach_error()

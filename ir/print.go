@@ -124,6 +124,9 @@ func InstrString(in *Instr, f *Func, p *Program) string {
 		case AllocCalloc:
 			kind = "calloc "
 		}
+		if in.A != nil {
+			rec += " * " + x(in.A)
+		}
 		return fmt.Sprintf("%salloc %s%s(%s)", dst(in.Dst), kind, rec, args())
 	case ILoopHead:
 		return fmt.Sprintf("loophead %s bound %d", strings.TrimSuffix(dst(in.Dst), " = "), in.Bound)

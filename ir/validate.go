@@ -214,6 +214,9 @@ func (v *validator) instr(in *Instr) error {
 		for _, a := range in.Args {
 			val(a)
 		}
+		if in.A != nil {
+			val(in.A)
+		}
 	case ILoopHead:
 		dst(in.Dst, true)
 		if in.Bound < 0 {

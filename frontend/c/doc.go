@@ -50,6 +50,10 @@
 // unsupported. The elements of an array of an atomic type and objects
 // reached through a pointer to one are atomic.
 //
+// String literals, strlen, strcmp, strncmp, strcpy and strncpy: see
+// strings.go (a literal is a hidden read-only global array of char; the
+// functions are loops of one access per char).
+//
 // Integers keep their C types: arithmetic is done in 64 bits and the result
 // is narrowed to the operand type with ir.ECast, so unsigned types wrap
 // around and signed overflow wraps as gcc's code does; the usual arithmetic

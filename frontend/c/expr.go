@@ -167,8 +167,7 @@ func (l *fnl) lvalue(n cc.ExpressionNode) lval {
 			l.tr.unsupported(pos, "reference to %s", d.Name())
 			return bad
 		case cc.PrimaryExpressionString, cc.PrimaryExpressionLString:
-			l.tr.unsupported(pos, "string literals")
-			return bad
+			return lval{reg: -1, addr: l.stringAddr(x, pos), t: x.Type()}
 		case cc.PrimaryExpressionStmt:
 			l.tr.unsupported(pos, "statement expression used as an lvalue")
 			return bad
@@ -610,8 +609,7 @@ func (l *fnl) primary(x *cc.PrimaryExpression) *ir.Expr {
 		l.tr.unsupported(pos, "floating-point constants")
 		return cnst(0, ir.Int, pos)
 	case cc.PrimaryExpressionString, cc.PrimaryExpressionLString:
-		l.tr.unsupported(pos, "string literals")
-		return cnst(0, &ir.Type{Kind: ir.TPtr}, pos)
+		return l.stringAddr(x, pos)
 	case cc.PrimaryExpressionExpr:
 		return l.expr(x.ExpressionList)
 	case cc.PrimaryExpressionStmt:

@@ -19,9 +19,40 @@ func TestMemorySafety(t *testing.T) {
 		name   string
 		src    string
 		models []string
-		kind   string // "" : verified
+		kind   string // "" : verified; "unknown": a bound hit
 		msg    string
 	}{
+		{name: "nondet-count", models: all, src: `
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+	int n = __VERIFIER_nondet_int(); assume_abort_if_not(n >= 1 && n <= 3);
+	int *p = calloc(n, sizeof(int)); p[n-1] = 1; assert(p[0] == (n == 1));
+	int *q = malloc(n * sizeof(int)); for (int i = 0; i < n; i++) q[i] = i; assert(q[n-1] == n-1);
+	free(q); free(p);
+	return 0;
+}`},
+		{name: "nondet-count-overflow", models: all, kind: "runtime-error", msg: "invalid memory address", src: `
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+	int n = __VERIFIER_nondet_int(); assume_abort_if_not(n >= 1 && n <= 3);
+	int *p = malloc(sizeof(int) * n); p[0] = 0;
+	if (n == 2) p[n] = 1;
+	return 0;
+}`},
+		{name: "nondet-count-uninit", models: all, kind: interp.KindUninitRead, src: `
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+	int n = __VERIFIER_nondet_int(); assume_abort_if_not(n >= 1 && n <= 3);
+	int *p = malloc(sizeof(int) * n); p[0] = 0;
+	return p[n - 1];
+}`},
+		{name: "zero-count", models: all, kind: "unknown", msg: "allocation of 0 elements", src: `
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+	int n = __VERIFIER_nondet_int(); assume_abort_if_not(n >= 0 && n <= 1);
+	int *p = malloc(sizeof(int) * n);
+	return 0;
+}`},
 		{name: "free-then-no-use", models: all, src: `
 int *p;
 void *f(void *a) { *p = 2; return 0; }
@@ -143,9 +174,15 @@ int main(void) {
 				if err != nil {
 					t.Fatalf("compile: %v", err)
 				}
-				res, err := ncmc.Verify(context.Background(), p, ncmc.Options{Model: m, Unroll: 2, Timeout: 60 * time.Second})
+				res, err := ncmc.Verify(context.Background(), p, ncmc.Options{Model: m, Unroll: 4, Timeout: 60 * time.Second})
 				if err != nil {
 					t.Fatalf("verify: %v", err)
+				}
+				if c.kind == "unknown" {
+					if res.Verdict != ncmc.Unknown || !strings.Contains(res.Reason, c.msg) {
+						t.Errorf("got %s (%s), want unknown (%s)", res.Verdict, res.Reason, c.msg)
+					}
+					return
 				}
 				if c.kind == "" {
 					if res.Verdict != ncmc.Verified {

@@ -31,6 +31,8 @@ type translator struct {
 	// (a destroyed mutex holds ir.DestroyedMutex). Never set under
 	// Options.NoAtomicSections (ra, rc11), where destroy is a no-op.
 	destroysMutex bool
+	// strs maps the bytes of a string literal to its global (strings.go).
+	strs map[string]int
 
 	ints        map[int]*ir.Type
 	records     map[any]*recInfo
