@@ -105,7 +105,10 @@
 //
 // malloc(sizeof(T) * n), malloc(n * sizeof(T)), calloc(n, sizeof(T)) and
 // alloca with a constant n allocate a fresh block of n T (other sizes are
-// unsupported); allocation never fails, as SV-COMP assumes (ir.IAlloc with
+// unsupported); malloc(n * sizeof(T)) and calloc(n, sizeof(T)) with an n
+// that is not a constant allocate n elements when they run (IAlloc's A; a
+// count outside 1 to 65536 cells is a bound hit, so malloc(0) gives
+// unknown); allocation never fails, as SV-COMP assumes (ir.IAlloc with
 // ir.AllocMalloc, AllocCalloc; alloca is a local, AllocLocal).
 //
 // # Memory safety
