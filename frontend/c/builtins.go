@@ -621,6 +621,8 @@ func (l *fnl) malloc(name string, pe *cc.PostfixExpression, args []cc.Expression
 	switch {
 	case strings.HasSuffix(name, "calloc"):
 		in.Alloc = ir.AllocCalloc
+	case strings.HasSuffix(name, "malloc") && l.tr.opts.ZeroHeap:
+		in.Alloc = ir.AllocCalloc
 	case strings.HasSuffix(name, "malloc"):
 		in.Alloc = ir.AllocMalloc
 	}

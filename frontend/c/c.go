@@ -79,6 +79,12 @@ type Options struct {
 	// NoAtomicSections (ra, rc11) or NoDataRace; ncmc verify sets it under
 	// sc, tso and pso without --races.
 	DropDeadLoads bool
+	// ZeroHeap makes malloc'd memory start zeroed, as calloc's, instead of
+	// uninitialized (a read before a write is then no violation): SV-COMP's
+	// unreach-call and no-data-race tasks read such memory as a value, and
+	// their verdicts do not count it as an error. svcomp.Load and ncmc
+	// verify --property set it.
+	ZeroHeap bool
 }
 
 // Unsupported is the error of a valid C program that uses constructs the
