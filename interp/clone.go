@@ -3,6 +3,8 @@ package interp
 import (
 	"maps"
 
+	"ncmc/ir"
+
 	"ncmc/seg"
 )
 
@@ -35,6 +37,7 @@ func (x *Execution) Clone(ch Chooser) *Execution {
 			y.mem[i] = cells[k:len(cells):len(cells)]
 		}
 	}
+	y.alloc = append([]ir.AllocKind(nil), x.alloc...)
 	// Threads, frames and locals, each kind in one array.
 	nt, nf, nl := 0, 0, 0
 	for _, t := range x.threads {

@@ -223,10 +223,11 @@ type Execution struct {
 	cfg     Config
 	chooser Chooser
 
-	mem     [][]int64 // by block id
-	threads []*Thread // by thread number (nil: not in this execution)
-	live    []int32   // thread numbers in creation order
-	atomicT int32     // thread inside an atomic block, or -1
+	mem     [][]int64      // by block id; a freed heap block is an empty, non-nil slice
+	alloc   []ir.AllocKind // by block id: how the block was allocated (missing: AllocLocal)
+	threads []*Thread      // by thread number (nil: not in this execution)
+	live    []int32        // thread numbers in creation order
+	atomicT int32          // thread inside an atomic block, or -1
 	waiters map[int64][]int32
 
 	// G is the execution graph built so far.
@@ -244,7 +245,7 @@ type Execution struct {
 	violation  string // non-empty: assertion failure / runtime error / deadlock
 	violState  string // FinalState at the first violation
 	violTrace  int    // len(Trace) at the first violation
-	violKind   string // "assertion", "runtime-error", "deadlock"
+	violKind   string // "assertion", "runtime-error", "deadlock", or a memory-safety kind (KindUseAfterFree, ...)
 	violPos    ir.Pos
 	boundHit   string
 	internal   string // non-empty: the interpreter's own error (Internal)
@@ -450,7 +451,7 @@ func (x *Execution) enabled(t *Thread) bool {
 			return true // the step reports the error
 		}
 		v, ok := x.peek(addr)
-		return !ok || v == 0
+		return !ok || v == 0 || v == DestroyedMutex // the step reports the error
 	case ir.IWait:
 		if t.signaled {
 			v, ok := x.peek(t.waitMutex)
@@ -711,6 +712,9 @@ func (x *Execution) choose(t *Thread, kind ChoiceKind, n int) int {
 func (x *Execution) commit(t *Thread, b bufEntry) {
 	if c, err := x.cell(b.loc); err == nil {
 		*c = b.val
+	} else if err.kind != "" {
+		// a store buffered before the block was freed reaches memory after
+		x.RuntimeError(t, x.G.Event(b.ev).Pos, err)
 	}
 	x.G.MO[b.loc] = append(x.G.MO[b.loc], b.ev)
 	x.Commits = append(x.Commits, CommitRec{Event: b.ev, Step: len(x.Log) - 1})
@@ -745,6 +749,9 @@ func (x *Execution) readLoc(t *Thread, loc int64, c *int64) (int64, seg.EventID)
 // internal error of the interpreter (internal set).
 type RuntimeError struct {
 	msg string
+	// kind is the violation kind ("" for "runtime-error"): the memory-safety
+	// errors have kinds of their own (KindUseAfterFree, ...).
+	kind string
 	// internal marks a bug of the interpreter, not of the program: it is
 	// reported as an internal error (Execution.Internal), never as a
 	// violation.
@@ -924,6 +931,9 @@ func (x *Execution) cell(loc int64) (*int64, *RuntimeError) {
 		return nil, &RuntimeError{msg: "null pointer dereference"}
 	}
 	if b <= 0 || b >= len(x.mem) || x.mem[b] == nil || off >= len(x.mem[b]) {
+		if b > 0 && b < len(x.mem) && x.mem[b] != nil && len(x.mem[b]) == 0 {
+			return nil, &RuntimeError{kind: KindUseAfterFree, msg: "use after free: access to " + x.names.BlockName(b) + " after it was freed"}
+		}
 		return nil, &RuntimeError{msg: fmt.Sprintf("invalid memory address %#x", loc)}
 	}
 	return &x.mem[b][off], nil
@@ -1024,6 +1034,10 @@ func (x *Execution) RuntimeError(t *Thread, pos ir.Pos, err *RuntimeError) {
 		x.finished = true
 		return
 	}
+	if err.kind != "" {
+		x.fail(t, pos, err.kind, err.msg)
+		return
+	}
 	x.fail(t, pos, "runtime-error", "runtime error: "+err.msg)
 }
 
@@ -1056,7 +1070,7 @@ func (x *Execution) exec(t *Thread) {
 	in := &fr.fn.Body[fr.pc]
 	pos := in.Pos
 	addr := int64(0)
-	if in.Addr != nil {
+	if in.Addr != nil && in.Op != ir.IFree { // free evaluates its pointer itself
 		a, err := x.Eval(fr, in.Addr)
 		if err != nil {
 			x.RuntimeError(t, pos, err)
@@ -1065,7 +1079,7 @@ func (x *Execution) exec(t *Thread) {
 		addr = a
 	}
 	var c *int64
-	if in.Addr != nil {
+	if in.Addr != nil && in.Op != ir.IFree {
 		var err *RuntimeError
 		c, err = x.cell(addr)
 		if err != nil {
@@ -1074,7 +1088,23 @@ func (x *Execution) exec(t *Thread) {
 		}
 	}
 	loc := func() string { return x.names.LocName(addr) }
+	destroyed := func() bool {
+		if (in.Op == ir.ILock || in.Op == ir.ITryLock) && *c == DestroyedMutex {
+			x.RuntimeError(t, pos, &RuntimeError{kind: KindDestroyedMutex, msg: in.Op.String() + " of destroyed mutex " + loc()})
+			return true
+		}
+		return false
+	}
+	if x.rx != nil && destroyed() {
+		return
+	}
 	if x.rx != nil && x.rx.access(t, fr, in, addr, c) {
+		if in.Op != ir.IStore && !x.finished && t.status == Runnable {
+			if evs := x.G.Threads[t.num]; len(evs) > 0 && evs[len(evs)-1].Loc == addr && evs[len(evs)-1].Kind.IsRead() && evs[len(evs)-1].RVal == Uninit {
+				x.uninitRead(t, pos, addr)
+				return
+			}
+		}
 		if !x.finished {
 			fr.pc++
 			x.advance(t)
@@ -1089,11 +1119,18 @@ func (x *Execution) exec(t *Thread) {
 		if len(t.buf) > 0 {
 			x.drain(t)
 		}
+		if destroyed() {
+			return
+		}
 	}
 	switch in.Op {
 	case ir.ILoad:
 		v, rf := x.readLoc(t, addr, c)
 		x.event(t, seg.Event{Kind: seg.KRead, Loc: addr, RVal: v, Order: in.Order, RF: rf, Pos: pos})
+		if v == Uninit {
+			x.uninitRead(t, pos, addr)
+			return
+		}
 		fr.locals[in.Dst] = v
 		if x.collecting {
 			x.noteAt(t, pos, fmt.Sprintf("reads %s = %s", loc(), x.val(t, v, LocalType(fr, in.Dst))))
@@ -1131,6 +1168,10 @@ func (x *Execution) exec(t *Thread) {
 			return
 		}
 		old := *c
+		if old == Uninit {
+			x.uninitRead(t, pos, addr)
+			return
+		}
 		nv := in.RMW.Apply(old, v)
 		*c = nv
 		x.noteRMW(t, &RMWOp{Kind: in.RMW, A: v})
@@ -1151,6 +1192,10 @@ func (x *Execution) exec(t *Thread) {
 		}
 		exp, des := vs[0], vs[1]
 		old := *c
+		if old == Uninit {
+			x.uninitRead(t, pos, addr)
+			return
+		}
 		rf := x.lastWrite(addr)
 		x.noteRMW(t, &RMWOp{CAS: true, A: exp, B: des})
 		if old == exp {
@@ -1299,6 +1344,10 @@ func (x *Execution) exec(t *Thread) {
 			fr.locals[in.Dst] = ct.result
 		}
 		x.noteAt(t, pos, "joins t"+ct.name)
+	case ir.IFree:
+		if !x.free(t, fr, in) {
+			return
+		}
 	case ir.IAtomicBegin:
 		// Entering an atomic block is a step of its own: other threads may
 		// run between the thread's previous step and the block. (If another
@@ -1476,7 +1525,23 @@ func (x *Execution) advance(t *Thread) {
 			for b >= len(x.mem) {
 				x.mem = append(x.mem, nil)
 			}
-			cells := make([]int64, in.Record.Size)
+			size := in.Record.Size
+			if in.A != nil {
+				n, err := x.Eval(fr, in.A)
+				if err != nil {
+					x.RuntimeError(t, pos, err)
+					return
+				}
+				if n < 1 || n > int64(1<<16/max(size, 1)) {
+					t.status = BoundHit
+					x.boundHit = fmt.Sprintf("allocation of %d elements at %s (ncmc allocates 1 to %d)", n, pos, 1<<16/max(size, 1))
+					x.noteAt(t, pos, x.boundHit)
+					x.releaseAtomic(t)
+					return
+				}
+				size *= int(n)
+			}
+			cells := make([]int64, size)
 			inits := in.Args
 			if len(inits) > len(cells) {
 				inits = inits[:len(cells)]
@@ -1486,7 +1551,18 @@ func (x *Execution) advance(t *Thread) {
 				return
 			}
 			copy(cells, vs)
+			if in.Alloc == ir.AllocMalloc {
+				for i := len(vs); i < len(cells); i++ {
+					cells[i] = Uninit
+				}
+			}
 			x.mem[b] = cells
+			if in.Alloc != ir.AllocLocal || b < len(x.alloc) {
+				for b >= len(x.alloc) {
+					x.alloc = append(x.alloc, ir.AllocLocal)
+				}
+				x.alloc[b] = in.Alloc
+			}
 			if inv := innermostInv(t); inv != nil {
 				if x.owner == nil {
 					x.owner = map[int]int64{}

@@ -85,7 +85,7 @@ func (n *Names) Thread(name string) int32 {
 func (n *Names) ThreadName(t int32) string {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if int(t) < len(n.threadName) {
+	if t >= 0 && int(t) < len(n.threadName) {
 		return n.threadName[t]
 	}
 	return fmt.Sprintf("?%d", t)
@@ -199,6 +199,9 @@ func (n *Names) FormatValue(v int64, t *ir.Type) string {
 	case ir.TMutex:
 		if v == 0 {
 			return "free"
+		}
+		if v == ir.DestroyedMutex {
+			return "destroyed"
 		}
 		return "held(t" + n.ThreadName(int32(unbase(v)-1)) + ")"
 	}

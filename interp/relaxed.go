@@ -344,7 +344,7 @@ func (s *staticInfo) summary(f *ir.Func) []writeSum {
 		in := &f.Body[pc]
 		o := writeSum{blocks: map[int]bool{}}
 		switch in.Op {
-		case ir.IStore, ir.IRMW, ir.ICAS, ir.ILock, ir.IUnlock, ir.ITryLock, ir.IWait:
+		case ir.IStore, ir.IRMW, ir.ICAS, ir.ILock, ir.IUnlock, ir.ITryLock, ir.IWait, ir.IFree:
 			if b := staticBlock(in.Addr); b > 0 {
 				o.blocks[b] = true
 			} else {

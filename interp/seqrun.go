@@ -184,7 +184,7 @@ func CopyMem(mem [][]int64) [][]int64 {
 	out := make([][]int64, len(mem))
 	for i, blk := range mem {
 		if blk != nil {
-			out[i] = append([]int64(nil), blk...)
+			out[i] = append(make([]int64, 0, len(blk)), blk...) // a freed block stays empty, not nil
 		}
 	}
 	return out

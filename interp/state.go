@@ -16,6 +16,9 @@ func FinalState(x *Execution) string {
 	var parts []string
 	var mem *Memory
 	for i, g := range x.prog.Globals {
+		if g.Hidden {
+			continue
+		}
 		if x.cfg.Semantic && g.Type.Kind == ir.TRecord && g.Type.Record.IsObject {
 			if mem == nil {
 				mem = x.Memory()

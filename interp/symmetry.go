@@ -150,6 +150,7 @@ func (x *Execution) HashMem(put func(int64), seen func(int64)) {
 		}
 		put(int64(b))
 		put(int64(len(cells)))
+		put(int64(x.allocKind(b)))
 		for _, c := range cells {
 			put(c)
 			if seen != nil {

@@ -106,7 +106,7 @@ const (
 	INondet       // Dst = a nondeterministic value in [A, B]
 	IAtomicBegin
 	IAtomicEnd
-	IAlloc    // Dst = pointer to a fresh heap block of Record; Args give the initial value of each cell (missing ones are 0). Allocation is thread-local: no event.
+	IAlloc    // Dst = pointer to a fresh heap block of Record (A copies of it when A is not nil: a count in [1, 65536 / Record.Size], else the execution stops with a bound hit); Args give the initial value of each cell (missing ones are 0). Allocation is thread-local: no event.
 	ILoopHead // loop bound check, placed at the start of the loop body (executed once per iteration that enters the body): Dst = Dst + 1; if Dst > Bound (0: the global --unroll) the thread stops with "bound hit"
 	ISelf     // Dst = the current thread's handle
 	IFail     // an unconditional runtime error (Msg), e.g. reach_error()
@@ -117,9 +117,30 @@ const (
 	// ITLSStore is the running thread's copy of thread-local variable Slot
 	// = A (not a scheduling point, as ITLSLoad).
 	ITLSStore
+	// IFree is free(Addr) (visible): a null Addr does nothing; otherwise
+	// Addr must be the start of a live block allocated with Alloc
+	// AllocMalloc or AllocCalloc (else a double-free or invalid-free
+	// violation), and the block is freed: every later access to it is a
+	// use-after-free violation. Its event is a write of every cell of the
+	// block (seg.Event.Msg "free"), so it conflicts with every access to it.
+	IFree
 )
 
-var opNames = [...]string{"nop", "assign", "load", "store", "rmw", "cas", "fence", "lock", "unlock", "trylock", "wait", "signal", "broadcast", "spawn", "join", "call", "return", "jump", "branch", "assert", "assume", "nondet", "atomic_begin", "atomic_end", "alloc", "loophead", "self", "fail", "tls_load", "tls_store"}
+// DestroyedMutex is the value of a mutex's cell after the C front end's
+// pthread_mutex_destroy (as in GenMC): the interpreter reports a lock of it.
+const DestroyedMutex int64 = -1
+
+// AllocKind says what an IAlloc allocates.
+type AllocKind uint8
+
+// Allocation kinds.
+const (
+	AllocLocal  AllocKind = iota // a local in memory (or other front-end storage): not freeable
+	AllocMalloc                  // malloc: freeable; a read of a cell no write has written is an uninitialized-read violation
+	AllocCalloc                  // calloc: freeable, zeroed
+)
+
+var opNames = [...]string{"nop", "assign", "load", "store", "rmw", "cas", "fence", "lock", "unlock", "trylock", "wait", "signal", "broadcast", "spawn", "join", "call", "return", "jump", "branch", "assert", "assume", "nondet", "atomic_begin", "atomic_end", "alloc", "loophead", "self", "fail", "tls_load", "tls_store", "free"}
 
 func (o Op) String() string {
 	if int(o) < len(opNames) {
@@ -131,7 +152,7 @@ func (o Op) String() string {
 // IsVisible reports whether instructions with opcode o are scheduling points.
 func (o Op) IsVisible() bool {
 	switch o {
-	case ILoad, IStore, IRMW, ICAS, IFence, ILock, IUnlock, ITryLock, IWait, ISignal, IBroadcast, ISpawn, IJoin:
+	case ILoad, IStore, IRMW, ICAS, IFence, ILock, IUnlock, ITryLock, IWait, ISignal, IBroadcast, ISpawn, IJoin, IFree:
 		return true
 	}
 	return false
@@ -204,6 +225,7 @@ type Instr struct {
 	Target2   int
 	Msg       string
 	Record    *Record    // IAlloc
+	Alloc     AllocKind  // IAlloc
 	Assume    AssumeKind // IAssume
 	Bound     int        // ILoopHead: 0 means the global unroll bound
 	Slot      int        // ITLSLoad, ITLSStore: index into Program.TLS

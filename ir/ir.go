@@ -247,6 +247,9 @@ type Global struct {
 	Init  []int64 // initial value of each cell (len == Type.Size())
 	// Atomic marks globals declared atomic: plain accesses to them default to sc.
 	Atomic bool
+	// Hidden marks storage the front end adds (a C string literal's chars):
+	// not shown in final states.
+	Hidden bool
 	Pos    Pos
 }
 

@@ -82,7 +82,7 @@ func InstrString(in *Instr, f *Func, p *Program) string {
 		return fmt.Sprintf("%scas.%s.%s %s, %s, %s%s", dst(in.Dst), in.Order, in.FailOrder, x(in.Addr), x(in.A), x(in.B), ok)
 	case IFence:
 		return "fence." + in.Order.String()
-	case ILock, IUnlock, ISignal, IBroadcast:
+	case ILock, IUnlock, ISignal, IBroadcast, IFree:
 		return in.Op.String() + " " + x(in.Addr)
 	case ITryLock:
 		return dst(in.Dst) + "trylock " + x(in.Addr)
@@ -117,7 +117,17 @@ func InstrString(in *Instr, f *Func, p *Program) string {
 		if in.Record != nil {
 			rec = in.Record.Name
 		}
-		return fmt.Sprintf("%salloc %s(%s)", dst(in.Dst), rec, args())
+		kind := ""
+		switch in.Alloc {
+		case AllocMalloc:
+			kind = "malloc "
+		case AllocCalloc:
+			kind = "calloc "
+		}
+		if in.A != nil {
+			rec += " * " + x(in.A)
+		}
+		return fmt.Sprintf("%salloc %s%s(%s)", dst(in.Dst), kind, rec, args())
 	case ILoopHead:
 		return fmt.Sprintf("loophead %s bound %d", strings.TrimSuffix(dst(in.Dst), " = "), in.Bound)
 	case ISelf:

@@ -158,7 +158,7 @@ func (v *validator) instr(in *Instr) error {
 		if in.FailOrder == OrderRel || in.FailOrder == OrderAcqRel {
 			check(fmt.Errorf("failure order %s releases", in.FailOrder))
 		}
-	case ILock, IUnlock, ISignal, IBroadcast:
+	case ILock, IUnlock, ISignal, IBroadcast, IFree:
 		addr(in.Addr)
 	case ITryLock:
 		dst(in.Dst, true)
@@ -213,6 +213,9 @@ func (v *validator) instr(in *Instr) error {
 		}
 		for _, a := range in.Args {
 			val(a)
+		}
+		if in.A != nil {
+			val(in.A)
 		}
 	case ILoopHead:
 		dst(in.Dst, true)

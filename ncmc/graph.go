@@ -39,7 +39,7 @@ func exploreGraphs(ctx context.Context, t *Task) error {
 	var cex []choicePoint
 	err := graphRuns(prog, names, cfg, func() bool { return t.Budget(ctx) }, func(x *interp.Execution, ch *graphChooser) bool {
 		if !x.Pruned() && col.add(x) && cex == nil {
-			cex = append([]choicePoint(nil), ch.path...)
+			cex = append([]choicePoint{}, ch.path...) // non-nil: a path without choices is a counterexample too
 			if !opts.KeepGoing {
 				return false
 			}

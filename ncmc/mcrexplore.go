@@ -29,6 +29,8 @@ func mcrUnsupported(prog *ir.Program, opts Options) string {
 				return fmt.Sprintf("mcr does not support condition variables yet (%s at %s)", f.Body[i].Op, f.Body[i].Pos)
 			case ir.ITryLock:
 				return fmt.Sprintf("mcr does not support trylock yet (at %s)", f.Body[i].Pos)
+			case ir.IFree:
+				return fmt.Sprintf("mcr does not support free (at %s)", f.Body[i].Pos)
 			}
 		}
 	}

@@ -252,7 +252,7 @@ func exploreReference(ctx context.Context, t *Task) error {
 			continue
 		}
 		if col.add(x) && cex == nil {
-			cex = append([]choicePoint(nil), ch.path...)
+			cex = append([]choicePoint{}, ch.path...) // non-nil: a path without choices is a counterexample too
 			if !opts.KeepGoing {
 				break
 			}

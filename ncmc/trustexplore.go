@@ -64,7 +64,7 @@ func trustSupported(prog *ir.Program) string {
 	for _, f := range prog.Funcs {
 		for i := range f.Body {
 			switch f.Body[i].Op {
-			case ir.ITryLock, ir.IWait, ir.ISignal, ir.IBroadcast, ir.IAtomicBegin, ir.INondet:
+			case ir.ITryLock, ir.IWait, ir.ISignal, ir.IBroadcast, ir.IAtomicBegin, ir.INondet, ir.IFree:
 				return f.Body[i].Op.String()
 			}
 		}

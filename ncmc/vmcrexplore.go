@@ -38,6 +38,8 @@ func vmcrUnsupported(prog *ir.Program, opts Options) string {
 				return fmt.Sprintf("vmcr does not support condition variables yet (%s at %s)", f.Body[i].Op, f.Body[i].Pos)
 			case ir.IAtomicBegin:
 				return fmt.Sprintf("vmcr does not support atomic blocks yet (at %s)", f.Body[i].Pos)
+			case ir.IFree:
+				return fmt.Sprintf("vmcr does not support free (at %s)", f.Body[i].Pos)
 			}
 		}
 	}

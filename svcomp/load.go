@@ -17,7 +17,7 @@ import (
 // lets the program go on, maybe to a race.
 func Load(file, dataModel string, p Property) (*ir.Program, error) {
 	if IsC(file) {
-		return cfront.CompileFile(file, cfront.Options{DataModel: CDataModel(dataModel), NoDataRace: p == NoDataRace})
+		return cfront.CompileFile(file, cfront.Options{DataModel: CDataModel(dataModel), NoDataRace: p == NoDataRace, ZeroHeap: true})
 	}
 	return frontend.LoadFile(file)
 }
@@ -52,7 +52,7 @@ func approx(file, dataModel string, p Property, err error) (*Program, error) {
 	if !errors.As(err, &un) || !IsC(file) {
 		return nil, err
 	}
-	prog, approx, err2 := cfront.CompileFileApprox(file, cfront.Options{DataModel: CDataModel(dataModel), UnderApproximate: true, NoDataRace: p == NoDataRace})
+	prog, approx, err2 := cfront.CompileFileApprox(file, cfront.Options{DataModel: CDataModel(dataModel), UnderApproximate: true, NoDataRace: p == NoDataRace, ZeroHeap: true})
 	if err2 != nil {
 		return nil, err
 	}

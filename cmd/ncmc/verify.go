@@ -256,7 +256,9 @@ func (v *verifyCmd) load(property svcomp.Property) (*ir.Program, error) {
 		}
 	}
 	return cfront.CompileFile(v.File, cfront.Options{DataModel: svcomp.CDataModel(v.DataModel), NoDataRace: property == svcomp.NoDataRace,
-		Defines: v.Define, IncludePaths: v.IncludeDir, NoAtomicSections: v.Model == "ra" || v.Model == "rc11"})
+		Defines: v.Define, IncludePaths: v.IncludeDir, NoAtomicSections: v.Model == "ra" || v.Model == "rc11",
+		DropDeadLoads: !v.Races && (v.Model == "sc" || v.Model == "tso" || v.Model == "pso"),
+		ZeroHeap:      property != ""})
 }
 
 // cMacroName matches a C identifier (the name of a -D macro).

@@ -10,8 +10,9 @@ import (
 
 // TestAtomicPointerDecls checks which object an _Atomic in a pointer
 // declaration makes atomic: a plain store to an atomic object is an sc
-// store, to another object a non-atomic one; "_Atomic int *p" (an atomic
-// pointee, which cc's types do not record) is rejected.
+// store, to another object a non-atomic one; "_Atomic int *p" makes *p and
+// p[i] atomic (TestAtomicPointee); "_Atomic int **p" (an atomic pointee two
+// levels down, which cc's types do not record) is rejected.
 func TestAtomicPointerDecls(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -26,8 +27,10 @@ func TestAtomicPointerDecls(t *testing.T) {
 		{"qualified-inner-pointer", "int ** _Atomic p;", ir.OrderSC, ""},
 		{"specifier-pointer-to-atomic-typedef", "_Atomic(atomic_int *) p;", ir.OrderSC, ""},
 		{"plain-pointer", "int *p;", ir.OrderNA, ""},
-		{"atomic-pointee", "_Atomic int *p;", 0, "_Atomic on the type a pointer points to"},
-		{"atomic-middle", "int * _Atomic * p;", 0, "_Atomic on the type a pointer points to"},
+		{"atomic-pointee", "_Atomic int *p;", ir.OrderNA, ""},
+		{"atomic-pointee-parenthesized", "_Atomic(int) *p;", ir.OrderNA, ""},
+		{"atomic-middle", "int * _Atomic * p;", 0, "_Atomic on the type a pointer to a pointer points to"},
+		{"atomic-pointee-two-levels", "_Atomic int **p;", 0, "_Atomic on the type a pointer to a pointer points to"},
 		{"struct-member", "struct s { int * _Atomic q; } v; int *p;", ir.OrderNA, ""},
 	}
 	for _, c := range cases {
@@ -94,6 +97,41 @@ int main(void) {
 		res := verify(t, strings.Replace(prog, "COND", c.cond, 1), 4)
 		if res.Verdict != c.want {
 			t.Errorf("%s: verdict %v (%s), want %v", c.cond, res.Verdict, res.Reason, c.want)
+		}
+	}
+}
+
+// TestAtomicPointee: accesses through a variable (global, local or
+// parameter) declared "_Atomic int *p" are seq_cst, as through atomic_int *p.
+func TestAtomicPointee(t *testing.T) {
+	src := `#include <stdatomic.h>
+atomic_int x, y[2];
+_Atomic int *g = &x;
+void f(_Atomic int *q) { *q = 1; q[1] = 2; }
+int main(void) { _Atomic(int) *l = y; *g = 3; l[0] = 4; f(y); int *plain = (int *)y; *plain = 5; return 0; }
+`
+	prog, err := Compile("a.c", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var orders []ir.Order
+	for _, f := range prog.Funcs {
+		for i := range f.Body {
+			if in := &f.Body[i]; in.Op == ir.IStore && in.A != nil && in.A.Kind == ir.EConst && in.A.Val >= 1 && in.A.Val <= 5 {
+				for len(orders) < int(in.A.Val) {
+					orders = append(orders, 99)
+				}
+				orders[in.A.Val-1] = in.Order
+			}
+		}
+	}
+	want := []ir.Order{ir.OrderSC, ir.OrderSC, ir.OrderSC, ir.OrderSC, ir.OrderNA}
+	if len(orders) != len(want) {
+		t.Fatalf("stores %v, want %v", orders, want)
+	}
+	for i := range want {
+		if orders[i] != want[i] {
+			t.Errorf("store of %d: order %v, want %v", i+1, orders[i], want[i])
 		}
 	}
 }

@@ -190,6 +190,39 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 		return nil, true
 	case defined:
 		return nil, false
+	case (name == "strlen" || name == "strcmp" || name == "strncmp" || name == "strcpy" || name == "strncpy") && !defined:
+		return l.stringCall(name, args, pe, pos), true
+	case (name == "free" || name == "__builtin_free") && !defined:
+		if need(1) {
+			in := l.ins(ir.IFree, pos)
+			in.Addr = l.expr(args[0])
+			l.emit(in)
+		}
+		return ret0(), true
+	case (name == "pthread_mutex_destroy" || name == "mtx_destroy" || name == "pthread_mutex_init") && l.tr.destroysMutex && !defined:
+		// A destroyed mutex holds DestroyedMutex (-1, as in GenMC): locking
+		// it is a violation. When the program destroys a mutex, init
+		// stores the unlocked state (a mutex may be initialized again).
+		if len(args) == 0 {
+			need(1)
+			return ret0(), true
+		}
+		// a store and an sc fence: under tso and pso the store reaches
+		// memory before the thread goes on (no read of the mutex: mcr
+		// does not support reads of mutexes)
+		st := l.ins(ir.IStore, pos)
+		st.Addr, st.A, st.Order = l.expr(args[0]), cnst(ir.DestroyedMutex, ir.Mutex, pos), ir.OrderSC
+		if name == "pthread_mutex_init" {
+			st.A = cnst(0, ir.Mutex, pos)
+		}
+		for _, a := range args[1:] {
+			l.exprVoid(a)
+		}
+		l.emit(st)
+		fe := l.ins(ir.IFence, pos)
+		fe.Order = ir.OrderSC
+		l.emit(fe)
+		return ret0(), true
 	case noOps[name]:
 		for _, a := range args {
 			switch {
@@ -233,7 +266,13 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 		return ret0(), true
 	case (name == "mtx_init" || name == "cnd_init") && !defined:
 		if name == "mtx_init" && need(2) {
-			l.exprVoid(args[0])
+			if l.tr.destroysMutex {
+				st := l.ins(ir.IStore, pos)
+				st.Addr, st.A, st.Order = l.expr(args[0]), cnst(0, ir.Mutex, pos), ir.OrderSC
+				l.emit(st)
+			} else {
+				l.exprVoid(args[0])
+			}
 			// mtx_plain (0) and mtx_timed (2) behave alike here (no timed
 			// waits); mtx_recursive (1) does not.
 			if v, ok := l.tr.constInt(args[1]); !ok || v&1 != 0 {
@@ -519,21 +558,29 @@ func (l *fnl) spawn(routine, attr, arg cc.ExpressionNode, pos ir.Pos) *ir.Expr {
 }
 
 // malloc lowers malloc(n * sizeof(T)), calloc(n, sizeof(T)) and alloca with
-// a constant element count: a fresh heap block of that many T.
+// a constant element count: a fresh heap block of that many T. With a count
+// n that is not a constant (malloc and calloc), the block holds n copies of
+// the record, n evaluated when the allocation runs (ir.IAlloc's A).
 func (l *fnl) malloc(name string, pe *cc.PostfixExpression, args []cc.ExpressionNode, pos ir.Pos) *ir.Expr {
 	rt := l.tr.scalarType(pe.Type(), pos)
 	var count int64 = 1
 	var size cc.ExpressionNode
+	var dyn cc.ExpressionNode // a count known only at run time
 	switch {
 	case strings.HasSuffix(name, "calloc") && len(args) == 2:
 		n, ok := l.tr.constIntOrConstGlobal(args[0])
 		if !ok {
-			l.tr.unsupported(pos, "calloc with a count that is not a constant")
-			return cnst(0, rt, pos)
+			dyn = args[0]
+			n = 1
 		}
 		count, size = n, args[1]
 	case len(args) == 1:
 		size = args[0]
+		if _, _, ok := l.tr.sizeofShape(size); !ok && !strings.HasSuffix(name, "alloca") {
+			if t, c, ok := l.tr.dynSizeofShape(size); ok {
+				size, dyn = t, c
+			}
+		}
 	default:
 		l.tr.unsupported(pos, "%s with %d arguments", name, len(args))
 		return cnst(0, rt, pos)
@@ -567,6 +614,18 @@ func (l *fnl) malloc(name string, pe *cc.PostfixExpression, args []cc.Expression
 	}
 	in := l.ins(ir.IAlloc, pos)
 	in.Record = rec
+	if dyn != nil {
+		// n copies of the record, n evaluated at run time (IAlloc's A)
+		in.A = retype(l.convert(l.expr(dyn), dyn.Type(), l.tr.ast.LongLong, pos), ir.Int)
+	}
+	switch {
+	case strings.HasSuffix(name, "calloc"):
+		in.Alloc = ir.AllocCalloc
+	case strings.HasSuffix(name, "malloc") && l.tr.opts.ZeroHeap:
+		in.Alloc = ir.AllocCalloc
+	case strings.HasSuffix(name, "malloc"):
+		in.Alloc = ir.AllocMalloc
+	}
 	in.Dst = l.temp(rt, pos)
 	l.emit(in)
 	return l.local(in.Dst, pos)
@@ -607,6 +666,30 @@ func (tr *translator) sizeofShape(e cc.ExpressionNode) (cc.Type, int64, bool) {
 		}
 	}
 	return nil, 0, false
+}
+
+// dynSizeofShape matches e * sizeof(T) and sizeof(T) * e with e not a
+// constant: it returns the sizeof operand and e.
+func (tr *translator) dynSizeofShape(e cc.ExpressionNode) (cc.ExpressionNode, cc.ExpressionNode, bool) {
+	e = unparen(e)
+	for {
+		c, ok := e.(*cc.CastExpression)
+		if !ok || c.Case != cc.CastExpressionCast {
+			break
+		}
+		e = unparen(c.CastExpression)
+	}
+	x, ok := e.(*cc.MultiplicativeExpression)
+	if !ok || x.Case != cc.MultiplicativeExpressionMul {
+		return nil, nil, false
+	}
+	if _, _, ok := tr.sizeofShape(x.CastExpression); ok && isInteger(x.MultiplicativeExpression.Type()) {
+		return x.CastExpression, x.MultiplicativeExpression, true
+	}
+	if _, _, ok := tr.sizeofShape(x.MultiplicativeExpression); ok && isInteger(x.CastExpression.Type()) {
+		return x.MultiplicativeExpression, x.CastExpression, true
+	}
+	return nil, nil, false
 }
 
 // sizeofOperandOK reports whether sizeof's operand type is the type of the

@@ -73,6 +73,18 @@ type Options struct {
 	// own compare-exchange loops (barriers, locks, narrow RMWs under
 	// NoAtomicSections) then hit the bound when they retry.
 	KeepSpinIterations bool
+	// DropDeadLoads turns loads of globals whose values are never used
+	// into no-ops (deadload.go): exact under the interleaving models (sc,
+	// tso, pso) for everything but data races. It is ignored with
+	// NoAtomicSections (ra, rc11) or NoDataRace; ncmc verify sets it under
+	// sc, tso and pso without --races.
+	DropDeadLoads bool
+	// ZeroHeap makes malloc'd memory start zeroed, as calloc's, instead of
+	// uninitialized (a read before a write is then no violation): SV-COMP's
+	// unreach-call and no-data-race tasks read such memory as a value, and
+	// their verdicts do not count it as an error. svcomp.Load and ncmc
+	// verify --property set it.
+	ZeroHeap bool
 }
 
 // Unsupported is the error of a valid C program that uses constructs the
@@ -217,6 +229,10 @@ const eofSentinel = "__ncmc_eof_sentinel"
 // functions. The shim provides it empty.
 const x32Shim = "/ncmc-internal-x32-shim"
 
+// stdatomicShim is <stdatomic.h> in the ILP32 configuration: the host's,
+// after <stdint.h>, as clang's includes it.
+const stdatomicShim = "#include <stdint.h>\n#include_next <stdatomic.h>\n"
+
 // ncmcInclude is a virtual include directory searched after all others: it
 // holds the headers the front end provides (genmc.h, see genmcHeader).
 const ncmcInclude = "/ncmc-internal-include"
@@ -229,6 +245,10 @@ func (shimFS) Open(name string) (fs.File, error) {
 	switch name {
 	case x32Shim + "/gnu/stubs-x32.h":
 		return &memFile{name: "stubs-x32.h", r: bytes.NewReader(nil)}, nil
+	case x32Shim + "/stdatomic.h":
+		// clang's <stdatomic.h> includes <stdint.h> (GenMC's tests use
+		// intptr_t with only <stdatomic.h>); gcc's does not
+		return &memFile{name: "stdatomic.h", r: bytes.NewReader([]byte(stdatomicShim))}, nil
 	case ncmcInclude + "/genmc.h":
 		return &memFile{name: "genmc.h", r: bytes.NewReader([]byte(genmcHeader))}, nil
 	}

@@ -190,6 +190,10 @@ func (tr *translator) initWalk(t cc.Type, init *cc.Initializer, base int, pos ir
 			leaf(base, e, t) // struct copy
 			return
 		}
+		if t.Kind() == cc.Array && isStringLit(e) {
+			leaf(base, e, t) // char a[] = "...": the leaf expands it (stringCells)
+			return
+		}
 		tr.unsupported(tr.pos(e), "initializer of %s", t)
 		return
 	}
@@ -316,7 +320,7 @@ func (tr *translator) initAgg(t cc.Type, items []initItem, i *int, base int, bra
 			leaf(base+so, it.init.AssignmentExpression, st)
 		case st.Kind() == cc.Array && isStringLit(it.init.AssignmentExpression):
 			*i++
-			tr.unsupported(tr.pos(it.init), "string literals")
+			leaf(base+so, it.init.AssignmentExpression, st) // the leaf sees an array of char (stringCells)
 		default:
 			// Brace elision: the element's scalars come from the
 			// following items.
@@ -335,6 +339,21 @@ func isStringLit(e cc.ExpressionNode) bool {
 // cells[off] receives the value of each initialized scalar cell.
 func (l *fnl) initCells(t cc.Type, init *cc.Initializer, base int, cells []*ir.Expr, types []cc.Type, pos ir.Pos) {
 	l.tr.initWalk(t, init, base, pos, func(off int, e cc.ExpressionNode, et cc.Type) {
+		if et.Kind() == cc.Array {
+			vals, ok := l.tr.stringCells(et, e, l.tr.pos(e))
+			if !ok {
+				l.tr.unsupported(l.tr.pos(e), "initializer of %s", et)
+				return
+			}
+			elem := et.(*cc.ArrayType).Elem()
+			ct := l.tr.scalarType(elem, pos)
+			for i, v := range vals {
+				if off+i < len(cells) {
+					cells[off+i], types[off+i] = cnst(v, ct, pos), elem
+				}
+			}
+			return
+		}
 		if et.Kind() == cc.Struct {
 			// Struct copy: load every cell of the source.
 			src := l.lvalue(e)
@@ -359,6 +378,22 @@ func (tr *translator) constCells(t cc.Type, init *cc.Initializer, size int, pos 
 	ok := true
 	tr.initWalk(t, init, 0, pos, func(off int, e cc.ExpressionNode, et cc.Type) {
 		if !ok {
+			return
+		}
+		if et.Kind() == cc.Array {
+			sv, good := tr.stringCells(et, e, tr.pos(e))
+			if !good {
+				ok = false
+				if !quiet {
+					tr.unsupported(tr.pos(e), "initializer of %s", et)
+				}
+				return
+			}
+			for i, v := range sv {
+				if off+i < size {
+					vals[off+i] = v
+				}
+			}
 			return
 		}
 		v, good := tr.constValue(e, et)

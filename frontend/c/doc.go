@@ -2,6 +2,8 @@
 // ConcurrencySafety pthread tasks into an ir.Program.
 //
 // The program is preprocessed, parsed and type-checked by modernc.org/cc/v4
+// (in the ILP32 data model, <stdatomic.h> also includes <stdint.h>, as
+// clang's does: GenMC's tests rely on it)
 // against the host C library's headers (the host C compiler, gcc or cc, must
 // be installed: it supplies the predefined macros and include paths). The
 // default data model is ILP32, that of the SV-COMP concurrency tasks: the
@@ -48,6 +50,10 @@
 // unsupported. The elements of an array of an atomic type and objects
 // reached through a pointer to one are atomic.
 //
+// String literals, strlen, strcmp, strncmp, strcpy and strncpy: see
+// strings.go (a literal is a hidden read-only global array of char; the
+// functions are loops of one access per char).
+//
 // Integers keep their C types: arithmetic is done in 64 bits and the result
 // is narrowed to the operand type with ir.ECast, so unsigned types wrap
 // around and signed overflow wraps as gcc's code does; the usual arithmetic
@@ -59,7 +65,8 @@
 // runtime errors of the checker (C leaves them undefined). A pointer
 // converted to an integer keeps its whole (checker-internal) value, so it
 // can be tested and converted back, but arithmetic on it is not meaningful.
-// Floating point is unsupported.
+// Floating point is unsupported ("unsupported: floating-point types" at the
+// declaration or expression).
 //
 // Globals (and function-local statics) are IR globals, initialized with
 // their constant initializers (scalars, nested braces with brace elision,
@@ -68,8 +75,11 @@
 // instruction: reads are ILoads and writes IStores with order na, or sc for
 // objects declared _Atomic (directly or through a typedef such as
 // atomic_int); _Atomic(T *) p and T * _Atomic p make the pointer p atomic;
-// "_Atomic int *p" (an atomic pointee) is unsupported because the parser's
-// types do not record it. Locals are IR
+// accesses through a variable declared "_Atomic int *p" (*p, p[i]) are
+// atomic, as through atomic_int *p (the parser's types do not record the
+// atomic pointee, so it is read from the declaration's syntax; a copy of p
+// into a plain int * is not atomic, as C drops the qualifier with a
+// warning); "_Atomic int **p" is unsupported. Locals are IR
 // locals (invisible to other threads) unless their address is taken or
 // they are arrays or structs: such a local lives in a heap block allocated
 // once per call of its function (so every execution of its declaration,
@@ -82,15 +92,51 @@
 // Reading a register local that was declared without an initializer before
 // it is assigned on every path is unsupported (C leaves its value
 // indeterminate, and SV-COMP tasks sometimes use that as nondeterminism).
-// Memory locals and malloc'd blocks, on the other hand, start zeroed: a
-// program whose outcome depends on reading such uninitialized memory is
-// outside what is modelled. Struct assignment and initialization copy cell
+// Memory locals start zeroed (a program whose outcome depends on reading
+// such an uninitialized local is outside what is modelled; GenMC would
+// report the read). A malloc'd block starts uninitialized: each of its cells
+// holds interp.Uninit until it is written, and a read (load,
+// read-modify-write, compare-exchange) of such a cell is an
+// "uninitialized-read" violation, as GenMC reports a read of dynamic memory
+// that reads from the initializer; the read is reported in exactly the
+// executions where no write to the cell precedes it (a racing write that
+// comes first initializes it). calloc'd blocks start zeroed. Struct assignment and initialization copy cell
 // by cell; structs cannot be passed or returned by value.
 //
 // malloc(sizeof(T) * n), malloc(n * sizeof(T)), calloc(n, sizeof(T)) and
 // alloca with a constant n allocate a fresh block of n T (other sizes are
-// unsupported); allocation never fails, as SV-COMP assumes. free is a no-op:
-// a use after free is not detected.
+// unsupported); malloc(n * sizeof(T)) and calloc(n, sizeof(T)) with an n
+// that is not a constant allocate n elements when they run (IAlloc's A; a
+// count outside 1 to 65536 cells is a bound hit, so malloc(0) gives
+// unknown); allocation never fails, as SV-COMP assumes (ir.IAlloc with
+// ir.AllocMalloc, AllocCalloc; alloca is a local, AllocLocal).
+//
+// # Memory safety
+//
+// free(p) is ir.IFree, a visible step: free(NULL) does nothing; a pointer
+// that is not the start of a live malloc'd or calloc'd block is an
+// "invalid-free" violation (a global, a local, alloca memory, the middle of
+// a block), a block already freed a "double-free" one. Every later access
+// to a freed block (load, store, read-modify-write, lock, a store buffer
+// flushing into it under tso and pso) is a "use-after-free" violation.
+// Under sc, tso and pso the free is a write of every cell of the block, so
+// the explorers order it against every access to the block (the accesses
+// that come after it are found in some explored execution); the programs
+// using free run on the stateful explorer (vmcr and mcr do not take free).
+// Under ra and rc11 (graph explorer) an access is reported when it is added
+// to the execution after the free; an access that races with the free
+// without being ordered after it in any explored graph is not reported (a
+// data race between the free and the access, which GenMC reports as an
+// access to freed memory).
+//
+// pthread_mutex_destroy (mtx_destroy) stores ir.DestroyedMutex (-1, as
+// GenMC) into the mutex and fences; a later lock or trylock of it is a
+// "destroyed-mutex" violation, and when a program destroys mutexes,
+// pthread_mutex_init (mtx_init) stores the unlocked state, so a mutex can
+// be initialized again. Under ra and rc11 (Options.NoAtomicSections)
+// destroy and init stay no-ops: the graph models let a lock read only from
+// an unlock. Each violation kind has a counterexample (TestMemorySafety).
+// Memory leaks are not reported.
 //
 // # Statements and functions
 //
@@ -105,6 +151,14 @@
 // same way as a loop. An empty-bodied loop whose condition only reads
 // (while (c); while (c) {}) is a spin loop: it becomes a spin-assume of !c
 // (see docs/cir.md, "await").
+//
+// With Options.DropDeadLoads (ncmc verify under sc, tso and pso without
+// --races), a load of a global (a constant address that cannot fail)
+// whose value no instruction reads is a no-op (deadload.go): under an
+// interleaving model it changes no state, so no final state or violation is
+// lost or added; only executions that differ in what it read are merged
+// (TestDropDeadLoads). It is not done under ra and rc11, where an acquire
+// load orders what follows it, nor for data races.
 // More generally (spin.go), in a loop whose paths back to its head only
 // read shared memory (loads, compare-exchanges, fences) and assign locals,
 // an iteration in which no compare-exchange succeeded and every local
@@ -186,7 +240,8 @@
 //     attributes are ignored), pthread_join (with the thread's result),
 //     pthread_exit (in thread start routines and main only),
 //     pthread_self, pthread_equal; pthread_mutex_lock, unlock and trylock
-//     (0 or EBUSY), init and destroy (no-ops: mutexes start unlocked);
+//     (0 or EBUSY), init and destroy (mutexes start unlocked; see
+//     "Memory safety" for destroy);
 //     pthread_cond_wait, signal, broadcast, init, destroy. Condition
 //     variables have no spurious wake-ups (the IR's semantics).
 //     pthread_create and the mutex functions always succeed and return 0.
@@ -222,7 +277,7 @@
 //     IRMW/ICAS, except add and sub on integers narrower than 64 bits,
 //     which are a load and a store inside an atomic section (the same under
 //     interleaving semantics) so the stored value wraps around.
-//   - Output (printf, puts, ...), sleep/usleep/sched_yield and free are
+//   - Output (printf, puts, ...) and sleep/usleep/sched_yield are
 //     no-ops whose arguments are still evaluated; using the result of an
 //     output function is unsupported. __builtin_expect(e, c) is e.
 //

@@ -167,8 +167,7 @@ func (l *fnl) lvalue(n cc.ExpressionNode) lval {
 			l.tr.unsupported(pos, "reference to %s", d.Name())
 			return bad
 		case cc.PrimaryExpressionString, cc.PrimaryExpressionLString:
-			l.tr.unsupported(pos, "string literals")
-			return bad
+			return lval{reg: -1, addr: l.stringAddr(x, pos), t: x.Type()}
 		case cc.PrimaryExpressionStmt:
 			l.tr.unsupported(pos, "statement expression used as an lvalue")
 			return bad
@@ -213,7 +212,7 @@ func (l *fnl) lvalue(n cc.ExpressionNode) lval {
 				return bad
 			}
 			et := l.pointee(pt, x.CastExpression)
-			return lval{reg: -1, addr: p, t: et, atomic: typeAtomic(et)}
+			return lval{reg: -1, addr: p, t: et, atomic: typeAtomic(et) || exprPointsToAtomic(x.CastExpression)}
 		}
 	}
 	l.tr.unsupported(pos, "expression used as an lvalue")
@@ -319,7 +318,7 @@ func (l *fnl) index(x *cc.PostfixExpression) lval {
 	p := l.expr(base)
 	i := l.expr(idx)
 	elem := pt.(*cc.PointerType).Elem()
-	return lval{reg: -1, t: elem, atomic: typeAtomic(elem), addr: l.ptrAdd(p, i, idx.Type(), l.tr.cells(elem, pos), ir.OpAdd, pos)}
+	return lval{reg: -1, t: elem, atomic: typeAtomic(elem) || exprPointsToAtomic(base), addr: l.ptrAdd(p, i, idx.Type(), l.tr.cells(elem, pos), ir.OpAdd, pos)}
 }
 
 // ptrAdd computes p +/- i*stride.
@@ -610,8 +609,7 @@ func (l *fnl) primary(x *cc.PrimaryExpression) *ir.Expr {
 		l.tr.unsupported(pos, "floating-point constants")
 		return cnst(0, ir.Int, pos)
 	case cc.PrimaryExpressionString, cc.PrimaryExpressionLString:
-		l.tr.unsupported(pos, "string literals")
-		return cnst(0, &ir.Type{Kind: ir.TPtr}, pos)
+		return l.stringAddr(x, pos)
 	case cc.PrimaryExpressionExpr:
 		return l.expr(x.ExpressionList)
 	case cc.PrimaryExpressionStmt:

@@ -201,6 +201,9 @@ func (tr *translator) lowerFunc(fi *fnInfo) {
 	}
 	l.f.Body = body
 	l.checkUninit()
+	if tr.opts.DropDeadLoads && !tr.opts.NoAtomicSections && !tr.opts.NoDataRace {
+		dropDeadLoads(l.f)
+	}
 	if !tr.opts.KeepSpinIterations {
 		spinNoOps(l.f)
 	}

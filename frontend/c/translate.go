@@ -26,6 +26,13 @@ type translator struct {
 	opts           Options
 	prog           *ir.Program
 	errs           *diag.Collector // unsupported constructs
+	// destroysMutex: the program calls pthread_mutex_destroy or
+	// mtx_destroy, so mutex initialization must store the unlocked state
+	// (a destroyed mutex holds ir.DestroyedMutex). Never set under
+	// Options.NoAtomicSections (ra, rc11), where destroy is a no-op.
+	destroysMutex bool
+	// strs maps the bytes of a string literal to its global (strings.go).
+	strs map[string]int
 
 	ints        map[int]*ir.Type
 	records     map[any]*recInfo
@@ -527,11 +534,10 @@ func (tr *translator) isAtomicDecl(d *cc.Declarator) bool {
 		return true
 	}
 	atomic, pointee := atomicDeclarator(d)
-	if pointee {
-		// "_Atomic int *p": the pointee is the atomic object, and cc's
-		// types do not record it, so accesses through p could not be made
-		// atomic.
-		tr.unsupported(tr.pos(d), "_Atomic on the type a pointer points to (_Atomic int *p; use a typedef such as atomic_int *p, or atomic_load/atomic_store)")
+	if pointee && !pointsToAtomic(d) {
+		// "_Atomic int **p": cc's types do not record which level is
+		// atomic, so accesses through *p could not be made atomic.
+		tr.unsupported(tr.pos(d), "_Atomic on the type a pointer to a pointer points to (_Atomic int **p)")
 	}
 	return atomic
 }
@@ -561,6 +567,29 @@ func atomicDeclarator(d *cc.Declarator) (atomic, pointee bool) {
 		last = last.Pointer
 	}
 	return hasAtomicQual(last.TypeQualifiers), pointee || d.IsAtomic()
+}
+
+// pointsToAtomic reports whether d declares a pointer to an _Atomic object
+// by the syntax (_Atomic int *p, _Atomic(int) *p, const _Atomic int *p): a
+// single level of pointer whose pointee's specifiers are _Atomic. Accesses
+// through such a pointer (*p, p[i]) are seq_cst, as through atomic_int *p.
+func pointsToAtomic(d *cc.Declarator) bool {
+	if d == nil || d.Pointer == nil || d.Pointer.Pointer != nil || hasAtomicQual(d.Pointer.TypeQualifiers) {
+		return false
+	}
+	_, pointee := atomicDeclarator(d)
+	return pointee
+}
+
+// exprPointsToAtomic reports whether e names a variable declared as a
+// pointer to an _Atomic object (pointsToAtomic).
+func exprPointsToAtomic(e cc.ExpressionNode) bool {
+	if p, ok := unparen(e).(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
+		if d, ok := p.ResolvedTo().(*cc.Declarator); ok {
+			return pointsToAtomic(d)
+		}
+	}
+	return false
 }
 
 // hasAtomicQual reports whether a type qualifier list contains _Atomic.
