@@ -21,6 +21,15 @@ func (x *Execution) Clone(ch Chooser) *Execution {
 	}
 	y := *x
 	y.chooser = ch
+	invs := x.copyState(&y)
+	y.G = cloneGraph(x.G.Clone(), invs)
+	return &y
+}
+
+// copyState gives y (a copy of x's fields) its own memory, threads,
+// frames, locals and waiters; the logs are shared (capped). It returns
+// the copies of the unfinished invocations.
+func (x *Execution) copyState(y *Execution) map[*seg.Invocation]*seg.Invocation {
 	// Memory: one array for all blocks (each block capped).
 	n := 0
 	for _, b := range x.mem {
@@ -95,7 +104,12 @@ func (x *Execution) Clone(ch Chooser) *Execution {
 	y.Log = x.Log[:len(x.Log):len(x.Log)]
 	y.Commits = x.Commits[:len(x.Commits):len(x.Commits)]
 	y.Choices = x.Choices[:len(x.Choices):len(x.Choices)]
-	g := x.G.Clone()
+	return invs
+}
+
+// cloneGraph makes the begin events of the unfinished invocations of g, a
+// copy of a graph that shares its events, name their copies invs.
+func cloneGraph(g *seg.Graph, invs map[*seg.Invocation]*seg.Invocation) *seg.Graph {
 	// The begin events of the unfinished invocations name the copies.
 	copied := map[int32]bool{}
 	for old, c := range invs {
@@ -112,6 +126,5 @@ func (x *Execution) Clone(ch Chooser) *Execution {
 			ev.Inv = c
 		}
 	}
-	y.G = g
-	return &y
+	return g
 }

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"maps"
 
 	"ncmc/ir"
 	"ncmc/memmodel"
@@ -86,6 +87,7 @@ type relaxed struct {
 	naLocs   map[int64]bool // locations with a non-atomic access
 	tr       GraphDriver    // set: an explorer drives the execution (the trust glue, ncmc/trustexplore.go)
 	locksRun bool           // locks are enabled while held: the driver runs them (SetLocksRun)
+	heap     uint8          // ForkDriven: 0 not known yet, 1 the program does not allocate, 2 it does
 }
 
 // GraphModel returns the seg model a configuration explores graphs under,
@@ -516,6 +518,69 @@ type GraphDriver interface {
 // SetGraphDriver makes d drive x's graph exploration; x must explore
 // graphs (Config.Model ra or rc11, or Config.Axiomatic).
 func (x *Execution) SetGraphDriver(d GraphDriver) { x.rx.tr = d }
+
+// ForkDriven returns a copy of x, an execution driven by a GraphDriver
+// (SetGraphDriver), that runs on independently once given its own driver:
+// the trust explorer keeps it as the state to resume other graphs from
+// instead of running them from the start. Memory, threads, frames and the
+// graph-exploration state are copied; the past events of the graph and the
+// step log are shared as Clone shares them, so neither x nor the copy may
+// be released (Release) afterwards. It returns nil for executions that
+// Clone does not copy (race detection, traces) and for executions without
+// a driver.
+func (x *Execution) ForkDriven() *Execution {
+	r := x.rx
+	if r == nil || r.tr == nil {
+		return nil
+	}
+	if x.races != nil || x.collecting {
+		return nil
+	}
+	y := new(Execution)
+	*y = *x
+	invs := x.copyState(y)
+	// the graph: past events, thread tables and the initial values are
+	// shared (capped: appends copy), the modification order is copied
+	g := *x.G
+	g.Threads = append(make([][]seg.Event, 0, len(x.G.Threads)+2), x.G.Threads...)
+	for t, evs := range g.Threads {
+		g.Threads[t] = evs[:len(evs):len(evs)]
+	}
+	g.Names = g.Names[:len(g.Names):len(g.Names)]
+	g.Parent = g.Parent[:len(g.Parent):len(g.Parent)]
+	g.SpawnedBy = g.SpawnedBy[:len(g.SpawnedBy):len(g.SpawnedBy)]
+	if r.heap == 0 { // whether the program allocates (and so writes InitVal)
+		r.heap = 1
+		for _, f := range x.prog.Funcs {
+			for i := range f.Body {
+				if f.Body[i].Op == ir.IAlloc {
+					r.heap = 2
+				}
+			}
+		}
+	}
+	if r.heap == 2 {
+		g.InitVal = maps.Clone(x.G.InitVal)
+	}
+	g.MO = make(map[int64][]seg.EventID, len(x.G.MO))
+	for k, v := range x.G.MO {
+		g.MO[k] = v[:len(v):len(v)]
+	}
+	y.G = cloneGraph(&g, invs)
+	y.spare, y.scratch = spare{}, nil
+	c := *r
+	c.x = y
+	c.races = r.races[:len(r.races):len(r.races)]
+	if r.seen != nil {
+		c.seen = maps.Clone(r.seen)
+	}
+	if r.naLocs != nil {
+		c.naLocs = maps.Clone(r.naLocs)
+	}
+	c.nEvents = nil
+	y.rx = &c
+	return y
+}
 
 // SetLocksRun makes a lock enabled even while its mutex is held: the graph
 // driver's Access runs it (GenMC's model of a lock: a compare-and-swap

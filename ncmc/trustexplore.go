@@ -41,6 +41,71 @@ type trustGlue struct {
 	// lockBlocked: threads blocked by a lock that read a held mutex, with
 	// the mutex and the lock's position
 	lockBlocked []lockBlock
+	// checkpoints: before each step that adds a new access, x is copied
+	// (trustCheckpoint) for the forward revisits the access pushes
+	checkpoints bool
+	// shared: x shares arrays with a checkpoint (it was copied, or is a
+	// copy) and may not be released
+	shared bool
+}
+
+// trustCheckpoint is the state of an execution and its glue before a step
+// that added a new access (Explorer.SetCheckpoint): the graphs of the
+// forward revisits that the access pushed run on from it instead of
+// replaying their events from the start.
+type trustCheckpoint struct {
+	x           *interp.Execution
+	seen        []int
+	pending     []seg.EventID
+	lockBlocked []lockBlock
+}
+
+// checkpoint returns the current state, or nil if x cannot be copied.
+func (tg *trustGlue) checkpoint() *trustCheckpoint {
+	y := tg.x.ForkDriven()
+	if y == nil {
+		return nil
+	}
+	tg.shared = true
+	return &trustCheckpoint{x: y, seen: append([]int(nil), tg.seen...),
+		pending: append([]seg.EventID(nil), tg.pending...), lockBlocked: append([]lockBlock(nil), tg.lockBlocked...)}
+}
+
+// resume returns the glue of an execution that runs on from checkpoint
+// cp (in place if last, else from a copy) on the explorer's current graph.
+func resumeTrust(cp *trustCheckpoint, last bool, ex *trust.Explorer, model string) (*interp.Execution, *trustGlue) {
+	tg := &trustGlue{ex: ex, model: model, checkpoints: true, shared: true}
+	if last {
+		tg.x, tg.seen, tg.pending, tg.lockBlocked = cp.x, cp.seen, cp.pending, cp.lockBlocked
+	} else {
+		tg.x = cp.x.ForkDriven()
+		tg.seen = append([]int(nil), cp.seen...)
+		tg.pending = append([]seg.EventID(nil), cp.pending...)
+		tg.lockBlocked = append([]lockBlock(nil), cp.lockBlocked...)
+	}
+	tg.fresh = trust.InitRef
+	if f, ok := ex.Fresh(); ok {
+		tg.fresh = f
+	}
+	tg.x.SetGraphDriver(tg)
+	return tg.x, tg
+}
+
+// release hands x back for reuse unless it shares arrays with a checkpoint.
+func (tg *trustGlue) release() {
+	if !tg.shared {
+		tg.x.Release()
+	}
+}
+
+// isAccess reports whether op adds an access whose reads-from or coherence
+// choices the explorer may push as forward revisits.
+func isAccess(op ir.Op) bool {
+	switch op {
+	case ir.ILoad, ir.IStore, ir.IRMW, ir.ICAS, ir.ILock, ir.ITryLock, ir.IUnlock:
+		return true
+	}
+	return false
 }
 
 // lockBlock is a thread blocked on a mutex (trustGlue.lock).
@@ -120,9 +185,19 @@ func (tg *trustGlue) run() {
 		}
 		if best < 0 {
 			best = first
-		}
-		if best < 0 {
-			return // checkEnd finished the execution
+			if best < 0 {
+				return // checkEnd finished the execution
+			}
+			if tg.checkpoints {
+				if in, _ := x.NextInstr(best); in != nil && isAccess(in.Op) {
+					if cp := tg.checkpoint(); cp != nil {
+						tg.ex.SetCheckpoint(cp)
+						x.Step(interp.Action{T: best})
+						tg.ex.SetCheckpoint(nil)
+						continue
+					}
+				}
+			}
 		}
 		x.Step(interp.Action{T: best})
 	}
@@ -644,7 +719,14 @@ func runTrust(ctx context.Context, prog *ir.Program, names *interp.Names, cfg in
 		if e := ctx.Err(); e != nil {
 			return "cancelled: " + e.Error(), ex.Stats, nil
 		}
-		x, tg := newTrustExecution(prog, names, cfg, ex, model, false)
+		var x *interp.Execution
+		var tg *trustGlue
+		if cp, last := ex.Resume(); cp != nil {
+			x, tg = resumeTrust(cp.(*trustCheckpoint), last, ex, model)
+		} else {
+			x, tg = newTrustExecution(prog, names, cfg, ex, model, false)
+			tg.checkpoints = true
+		}
 		cur = x
 		tg.run()
 		if tg.err != nil {
@@ -653,7 +735,7 @@ func runTrust(ctx context.Context, prog *ir.Program, names *interp.Names, cfg in
 		tg.deadlocks()
 		tg.finish()
 		if x.Pruned() {
-			x.Release()
+			tg.release()
 			continue
 		}
 		if !visit(x) {
@@ -708,7 +790,7 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 	var cex *trust.Snapshot
 	stopKind := ""
 	visit := func(x *interp.Execution) bool {
-		defer x.Release() // the collector keeps nothing of x (keepGraph)
+		defer x.GraphDriver().(*trustGlue).release() // the collector keeps nothing of x (keepGraph)
 		if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
 			stopKind = "executions"
 			return false

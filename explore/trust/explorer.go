@@ -51,6 +51,10 @@ type Explorer struct {
 	// buffers of AddRead's candidates and placeWrite's placements
 	cbuf []Ref
 	pbuf []int
+	// cp is the checkpoint attached to the forward revisits pushed
+	// while it is set (SetCheckpoint); resume is the one of the revisit
+	// Next took
+	cp, resume *checkpoint
 	// Stats of the exploration so far.
 	Stats Stats
 	// InitVal returns the initial value of a location.
@@ -80,6 +84,15 @@ type item struct {
 	p      int32
 	x, w   Ref
 	r      Ref
+	cp     *checkpoint // forward revisits: the state to resume from (nil: none)
+}
+
+// checkpoint is an interpreter state that the forward revisits pushed
+// while it was set can resume from (SetCheckpoint), with the number of
+// pending revisits that hold it.
+type checkpoint struct {
+	v    any
+	refs int32
 }
 
 // New returns an explorer whose first graph is the empty graph.
@@ -95,6 +108,7 @@ func (e *Explorer) Next() bool {
 	for {
 		if e.first {
 			e.first = false
+			e.resume = nil
 			e.g = e.frames[len(e.frames)-1].g
 			e.Stats.Restores++
 			return true
@@ -111,8 +125,14 @@ func (e *Explorer) Next() bool {
 			continue
 		}
 		it := f.items[len(f.items)-1]
+		f.items[len(f.items)-1] = item{}
 		f.items = f.items[:len(f.items)-1]
 		e.pending--
+		e.resume = nil
+		if it.cp != nil {
+			it.cp.refs--
+			e.resume = it.cp
+		}
 		g := f.g
 		e.g = g
 		g.cut(it.rank)
@@ -167,6 +187,31 @@ func (e *Explorer) moveCO(loc int64, w Ref, p int) {
 	e.insertCO(loc, w, p)
 }
 
+// SetCheckpoint attaches v (nil: nothing) to the forward revisits (other
+// reads-from or coherence choices of a new event) pushed until the next
+// call: an interpreter state taken before the step that adds the event,
+// from which the graphs of those revisits can be run instead of from the
+// start (Resume). Every event of that state was added before the new
+// event, so the graph of the revisit, cut back to the new event, holds
+// them all unchanged; the interpreter replays the rest of it from there.
+func (e *Explorer) SetCheckpoint(v any) {
+	if v == nil {
+		e.cp = nil
+		return
+	}
+	e.cp = &checkpoint{v: v}
+}
+
+// Resume returns the checkpoint of the revisit that Next took (nil: the
+// graph is to be run from the start) and whether no other pending revisit
+// holds it (then the caller may use it in place instead of copying it).
+func (e *Explorer) Resume() (v any, last bool) {
+	if e.resume == nil {
+		return nil, false
+	}
+	return e.resume.v, e.resume.refs == 0
+}
+
 // Pending is the number of revisits still to explore.
 func (e *Explorer) Pending() int { return e.pending }
 
@@ -185,6 +230,10 @@ func (e *Explorer) Len(t int32) int { return e.g.Len(t) }
 func (e *Explorer) Event(t int32, i int) *Label { return &e.g.ev[t][i] }
 
 func (e *Explorer) push(it item) {
+	if it.kind != itemBack && e.cp != nil {
+		it.cp = e.cp
+		e.cp.refs++
+	}
 	f := e.frames[len(e.frames)-1]
 	f.items = append(f.items, it)
 	e.pending++
