@@ -523,29 +523,51 @@ func (x *Execution) SetGraphDriver(d GraphDriver) { x.rx.tr = d }
 // (SetGraphDriver), that runs on independently once given its own driver:
 // the trust explorer keeps it as the state to resume other graphs from
 // instead of running them from the start. Memory, threads, frames and the
-// graph-exploration state are copied; the past events of the graph and the
-// step log are shared as Clone shares them, so neither x nor the copy may
-// be released (Release) afterwards. It returns nil for executions that
-// Clone does not copy (race detection, traces) and for executions without
-// a driver.
-func (x *Execution) ForkDriven() *Execution {
+// graph-exploration state are copied, and so are the graph's events and
+// the step log; the thread tables and the other logs are shared as Clone
+// shares them, so neither x nor the copy may be released (Release)
+// afterwards. dead (nil: none) is an execution that
+// ForkDriven returned before and that is no longer used: the copy reuses
+// its storage. ForkDriven returns nil for executions that Clone does not
+// copy (race detection, traces) and for executions without a driver.
+func (x *Execution) ForkDriven(dead *Execution) *Execution {
 	r := x.rx
-	if r == nil || r.tr == nil {
+	if r == nil || r.tr == nil || x.races != nil || x.collecting {
 		return nil
 	}
-	if x.races != nil || x.collecting {
-		return nil
+	var fs *forkStore
+	var oldEv [][]seg.Event
+	var oldLog []StepInfo
+	if dead != nil && dead != x && dead.fork != nil {
+		fs, oldEv, oldLog = dead.fork, dead.G.Threads, dead.Log
+	} else {
+		fs, dead = &forkStore{}, new(Execution)
 	}
-	y := new(Execution)
+	y := dead
 	*y = *x
-	invs := x.copyState(y)
-	// the graph: past events, thread tables and the initial values are
-	// shared (capped: appends copy), the modification order is copied
-	g := *x.G
-	g.Threads = append(make([][]seg.Event, 0, len(x.G.Threads)+2), x.G.Threads...)
-	for t, evs := range g.Threads {
-		g.Threads[t] = evs[:len(evs):len(evs)]
+	y.fork = fs
+	invs := x.copyState(y, fs)
+	// the graph: the events and the step log are copied into the dead
+	// copy's arrays; thread tables and the initial values are shared
+	// (capped: appends copy), the modification order is copied
+	if fs.g == nil {
+		fs.g = new(seg.Graph)
 	}
+	g := fs.g
+	mo := g.MO
+	*g = *x.G
+	const room = 8
+	ths := grab(oldEv, len(x.G.Threads)+2) // oldEv's table, or a new one
+	for t, evs := range x.G.Threads {
+		var buf []seg.Event
+		if t < len(oldEv) {
+			buf = oldEv[t] // read before ths[t] overwrites it
+		}
+		buf = append(grab(buf, len(evs)+room), evs...)
+		ths = append(ths, buf)
+	}
+	g.Threads = ths
+	y.Log = append(grab(oldLog, len(x.Log)+room), x.Log...)
 	g.Names = g.Names[:len(g.Names):len(g.Names)]
 	g.Parent = g.Parent[:len(g.Parent):len(g.Parent)]
 	g.SpawnedBy = g.SpawnedBy[:len(g.SpawnedBy):len(g.SpawnedBy)]
@@ -562,13 +584,21 @@ func (x *Execution) ForkDriven() *Execution {
 	if r.heap == 2 {
 		g.InitVal = maps.Clone(x.G.InitVal)
 	}
-	g.MO = make(map[int64][]seg.EventID, len(x.G.MO))
-	for k, v := range x.G.MO {
-		g.MO[k] = v[:len(v):len(v)]
+	if mo == nil {
+		mo = make(map[int64][]seg.EventID, len(x.G.MO))
 	}
-	y.G = cloneGraph(&g, invs)
+	clear(mo)
+	for k, v := range x.G.MO {
+		mo[k] = v[:len(v):len(v)]
+	}
+	g.MO = mo
+	y.G = cloneGraph(g, invs)
 	y.spare, y.scratch = spare{}, nil
-	c := *r
+	if fs.rx == nil {
+		fs.rx = new(relaxed)
+	}
+	c := fs.rx
+	*c = *r
 	c.x = y
 	c.races = r.races[:len(r.races):len(r.races)]
 	if r.seen != nil {
@@ -578,7 +608,7 @@ func (x *Execution) ForkDriven() *Execution {
 		c.naLocs = maps.Clone(r.naLocs)
 	}
 	c.nEvents = nil
-	y.rx = &c
+	y.rx = c
 	return y
 }
 

@@ -45,8 +45,11 @@ type trustGlue struct {
 	// (trustCheckpoint) for the forward revisits the access pushes
 	checkpoints bool
 	// shared: x shares arrays with a checkpoint (it was copied, or is a
-	// copy) and may not be released
-	shared bool
+	// copy) and may not be released; forked: x is a copy
+	shared, forked bool
+	// dead holds the copies that are no longer used, whose storage the
+	// next copies reuse (shared by the executions of one exploration)
+	dead *[]*interp.Execution
 }
 
 // trustCheckpoint is the state of an execution and its glue before a step
@@ -62,7 +65,7 @@ type trustCheckpoint struct {
 
 // checkpoint returns the current state, or nil if x cannot be copied.
 func (tg *trustGlue) checkpoint() *trustCheckpoint {
-	y := tg.x.ForkDriven()
+	y := tg.x.ForkDriven(tg.takeDead())
 	if y == nil {
 		return nil
 	}
@@ -73,12 +76,12 @@ func (tg *trustGlue) checkpoint() *trustCheckpoint {
 
 // resume returns the glue of an execution that runs on from checkpoint
 // cp (in place if last, else from a copy) on the explorer's current graph.
-func resumeTrust(cp *trustCheckpoint, last bool, ex *trust.Explorer, model string) (*interp.Execution, *trustGlue) {
-	tg := &trustGlue{ex: ex, model: model, checkpoints: true, shared: true}
+func resumeTrust(cp *trustCheckpoint, last bool, ex *trust.Explorer, model string, dead *[]*interp.Execution) (*interp.Execution, *trustGlue) {
+	tg := &trustGlue{ex: ex, model: model, checkpoints: true, shared: true, forked: true, dead: dead}
 	if last {
 		tg.x, tg.seen, tg.pending, tg.lockBlocked = cp.x, cp.seen, cp.pending, cp.lockBlocked
 	} else {
-		tg.x = cp.x.ForkDriven()
+		tg.x = cp.x.ForkDriven(tg.takeDead())
 		tg.seen = append([]int(nil), cp.seen...)
 		tg.pending = append([]seg.EventID(nil), cp.pending...)
 		tg.lockBlocked = append([]lockBlock(nil), cp.lockBlocked...)
@@ -91,11 +94,31 @@ func resumeTrust(cp *trustCheckpoint, last bool, ex *trust.Explorer, model strin
 	return tg.x, tg
 }
 
-// release hands x back for reuse unless it shares arrays with a checkpoint.
+// release hands x back for reuse (by NewExecution, or if it is a copy, by
+// the next copy) once the caller is done with it.
 func (tg *trustGlue) release() {
-	if !tg.shared {
+	switch {
+	case !tg.shared:
 		tg.x.Release()
+	case tg.forked && tg.dead != nil:
+		*tg.dead = append(*tg.dead, tg.x)
 	}
+}
+
+// takeDead returns a dead copy whose storage a new copy may reuse (nil:
+// none).
+func (tg *trustGlue) takeDead() *interp.Execution {
+	if tg.dead == nil {
+		return nil
+	}
+	d := *tg.dead
+	if len(d) == 0 {
+		return nil
+	}
+	x := d[len(d)-1]
+	d[len(d)-1] = nil
+	*tg.dead = d[:len(d)-1]
+	return x
 }
 
 // isAccess reports whether op adds an access whose reads-from or coherence
@@ -632,11 +655,11 @@ func (tg *trustGlue) race(id, b seg.EventID) bool {
 	}
 }
 
-// finish gives x.G the reads-from and coherence of the explored graph and,
-// when races are recorded, lists the data races of the whole graph (a
-// graph restored from the worklist replays events whose races an earlier
-// execution found).
-func (tg *trustGlue) finish() {
+// finish, when races are recorded, lists the data races of the whole
+// graph (a graph restored from the worklist replays events whose races an
+// earlier execution found) and, if graph is set, gives x.G the reads-from
+// and coherence of the explored graph (finishGraph).
+func (tg *trustGlue) finish(graph bool) {
 	x := tg.x
 	g := tg.ex.Graph()
 	if x.Config().Races == interp.RacesRecord && !tg.x.Pruned() {
@@ -655,6 +678,15 @@ func (tg *trustGlue) finish() {
 			}
 		}
 	}
+	if graph {
+		tg.finishGraph()
+	}
+}
+
+// finishGraph gives x.G the reads-from and coherence of the explored graph.
+func (tg *trustGlue) finishGraph() {
+	x := tg.x
+	g := tg.ex.Graph()
 	for t := range x.G.Threads {
 		if t >= g.Threads() {
 			break
@@ -706,14 +738,17 @@ func trustModel(model string) trust.Model {
 // calling visit with every execution that ended and was not pruned, and
 // save, when visit asks for it, the graph to replay as a counterexample.
 // It stops when visit returns false or ctx ends (the reason is returned).
+// The executions visit gets have the reads-from and coherence of their
+// graphs in x.G if graphs is nil or returns true (else only their events).
 func runTrust(ctx context.Context, prog *ir.Program, names *interp.Names, cfg interp.Config, model string,
-	visit func(x *interp.Execution) bool, progress func(pending int)) (stopped string, st trust.Stats, err error) {
+	visit func(x *interp.Execution) bool, progress func(pending int), graphs func() bool) (stopped string, st trust.Stats, err error) {
 	// after a violation the other threads run on: the writes they add
 	// backward-revisit the reads before the violation, whose other
 	// graphs may not violate (TruSt explores a graph's alternatives only
 	// through the events added after it)
 	cfg.ContinueAfterViolation = true
 	var cur *interp.Execution
+	var dead []*interp.Execution
 	ex := trust.New(trustModel(model), func(loc int64) int64 { return cur.G.InitVal[loc] })
 	for ex.Next() {
 		if e := ctx.Err(); e != nil {
@@ -722,10 +757,10 @@ func runTrust(ctx context.Context, prog *ir.Program, names *interp.Names, cfg in
 		var x *interp.Execution
 		var tg *trustGlue
 		if cp, last := ex.Resume(); cp != nil {
-			x, tg = resumeTrust(cp.(*trustCheckpoint), last, ex, model)
+			x, tg = resumeTrust(cp.(*trustCheckpoint), last, ex, model, &dead)
 		} else {
 			x, tg = newTrustExecution(prog, names, cfg, ex, model, false)
-			tg.checkpoints = true
+			tg.checkpoints, tg.dead = true, &dead
 		}
 		cur = x
 		tg.run()
@@ -733,7 +768,7 @@ func runTrust(ctx context.Context, prog *ir.Program, names *interp.Names, cfg in
 			return "", ex.Stats, tg.err
 		}
 		tg.deadlocks()
-		tg.finish()
+		tg.finish(graphs == nil || graphs())
 		if x.Pruned() {
 			tg.release()
 			continue
@@ -803,7 +838,11 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 		}
 		return true
 	}
-	stopped, _, err := runTrust(ctx, prog, names, cfg, opts.Model, visit, func(p int) { col.progress(p) })
+	// the collector looks at a graph's reads-from and coherence for the
+	// first complete execution (Result.Graph when there is no
+	// counterexample) and for classes only
+	graphs := func() bool { return opts.Classes || col.firstGraph == nil }
+	stopped, _, err := runTrust(ctx, prog, names, cfg, opts.Model, visit, func(p int) { col.progress(p) }, graphs)
 	if err != nil {
 		return nil, err
 	}
@@ -827,7 +866,7 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 		tg.run()
 		tg.deadlocks()
 		if tg.err == nil {
-			tg.finish()
+			tg.finish(true)
 			res.Counterexample = x.Trace
 			if x.ViolationTraceLen() > 0 && x.ViolationTraceLen() <= len(x.Trace) {
 				res.Counterexample = x.Trace[:x.ViolationTraceLen()] // up to the violation
