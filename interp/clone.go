@@ -145,15 +145,15 @@ func cloneGraph(g *seg.Graph, invs map[*seg.Invocation]*seg.Invocation) *seg.Gra
 // forkStore holds the arrays of a copy made by ForkDriven, which a later
 // ForkDriven reuses once that copy is dead.
 type forkStore struct {
-	cells    []int64
-	mem      [][]int64
-	ths      []Thread
-	frs      []Frame
-	locs     []int64
-	threads  []*Thread
-	waiters  map[int64][]int32
-	g        *seg.Graph
-	rx       *relaxed
+	cells   []int64
+	mem     [][]int64
+	ths     []Thread
+	frs     []Frame
+	locs    []int64
+	threads []*Thread
+	waiters map[int64][]int32
+	g       *seg.Graph
+	rx      *relaxed
 }
 
 // grab returns buf emptied if it has room for n elements, else a new
