@@ -563,11 +563,17 @@ func (x *Execution) ForkDriven(dead *Execution) *Execution {
 		if t < len(oldEv) {
 			buf = oldEv[t] // read before ths[t] overwrites it
 		}
-		buf = append(grab(buf, len(evs)+room), evs...)
+		if cap(buf) < len(evs)+room {
+			buf = make([]seg.Event, 0, 2*len(evs)+room)
+		}
+		buf = append(buf[:0], evs...)
 		ths = append(ths, buf)
 	}
 	g.Threads = ths
-	y.Log = append(grab(oldLog, len(x.Log)+room), x.Log...)
+	if cap(oldLog) < len(x.Log)+room {
+		oldLog = make([]StepInfo, 0, 2*len(x.Log)+room)
+	}
+	y.Log = append(oldLog[:0], x.Log...)
 	g.Names = g.Names[:len(g.Names):len(g.Names)]
 	g.Parent = g.Parent[:len(g.Parent):len(g.Parent)]
 	g.SpawnedBy = g.SpawnedBy[:len(g.SpawnedBy):len(g.SpawnedBy)]

@@ -121,6 +121,18 @@ func (tg *trustGlue) takeDead() *interp.Execution {
 	return x
 }
 
+// mayBranch reports whether the access in may have other reads-from or
+// coherence choices than the first: only if its location has a write
+// besides the initial one (an address that does not evaluate is left to
+// the step to report).
+func (tg *trustGlue) mayBranch(fr *interp.Frame, in *ir.Instr) bool {
+	if in.Addr == nil {
+		return true
+	}
+	a, err := tg.x.Eval(fr, in.Addr)
+	return err != nil || len(tg.ex.Graph().CO(a)) > 0
+}
+
 // isAccess reports whether op adds an access whose reads-from or coherence
 // choices the explorer may push as forward revisits.
 func isAccess(op ir.Op) bool {
@@ -212,7 +224,7 @@ func (tg *trustGlue) run() {
 				return // checkEnd finished the execution
 			}
 			if tg.checkpoints {
-				if in, _ := x.NextInstr(best); in != nil && isAccess(in.Op) {
+				if in, fr := x.NextInstr(best); in != nil && isAccess(in.Op) && tg.mayBranch(fr, in) {
 					if cp := tg.checkpoint(); cp != nil {
 						tg.ex.SetCheckpoint(cp)
 						x.Step(interp.Action{T: best})
