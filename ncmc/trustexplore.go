@@ -3,6 +3,7 @@ package ncmc
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 
 	"ncmc/explore/trust"
@@ -59,19 +60,26 @@ type trustGlue struct {
 type trustCheckpoint struct {
 	x           *interp.Execution
 	seen        []int
-	pending     []seg.EventID
 	lockBlocked []lockBlock
 }
 
-// checkpoint returns the current state, or nil if x cannot be copied.
+// checkpoint returns the current state, or nil if x cannot be copied or
+// has a violation. A run from a checkpoint must find what a run of the
+// same graph from the start finds: such a run does not look again for data
+// races of the events it replays, so a copy made after one was found would
+// report it again (other violations, assertions and runtime errors, recur
+// in any run), and the races left to look for (pending) are not taken
+// along.
 func (tg *trustGlue) checkpoint() *trustCheckpoint {
+	if tg.x.HasViolation() {
+		return nil
+	}
 	y := tg.x.ForkDriven(tg.takeDead())
 	if y == nil {
 		return nil
 	}
 	tg.shared = true
-	return &trustCheckpoint{x: y, seen: append([]int(nil), tg.seen...),
-		pending: append([]seg.EventID(nil), tg.pending...), lockBlocked: append([]lockBlock(nil), tg.lockBlocked...)}
+	return &trustCheckpoint{x: y, seen: append([]int(nil), tg.seen...), lockBlocked: append([]lockBlock(nil), tg.lockBlocked...)}
 }
 
 // resume returns the glue of an execution that runs on from checkpoint
@@ -79,11 +87,10 @@ func (tg *trustGlue) checkpoint() *trustCheckpoint {
 func resumeTrust(cp *trustCheckpoint, last bool, ex *trust.Explorer, model string, dead *[]*interp.Execution) (*interp.Execution, *trustGlue) {
 	tg := &trustGlue{ex: ex, model: model, checkpoints: true, shared: true, forked: true, dead: dead}
 	if last {
-		tg.x, tg.seen, tg.pending, tg.lockBlocked = cp.x, cp.seen, cp.pending, cp.lockBlocked
+		tg.x, tg.seen, tg.lockBlocked = cp.x, cp.seen, cp.lockBlocked
 	} else {
 		tg.x = cp.x.ForkDriven(tg.takeDead())
 		tg.seen = append([]int(nil), cp.seen...)
-		tg.pending = append([]seg.EventID(nil), cp.pending...)
 		tg.lockBlocked = append([]lockBlock(nil), cp.lockBlocked...)
 	}
 	tg.fresh = trust.InitRef
@@ -754,30 +761,84 @@ func trustModel(model string) trust.Model {
 // graphs in x.G if graphs is nil or returns true (else only their events).
 func runTrust(ctx context.Context, prog *ir.Program, names *interp.Names, cfg interp.Config, model string,
 	visit func(x *interp.Execution) bool, progress func(pending int), graphs func() bool) (stopped string, st trust.Stats, err error) {
+	return runTrustCk(ctx, prog, names, cfg, model, visit, progress, graphs, true)
+}
+
+// runTrustCk is runTrust, with checkpoints or without.
+func runTrustCk(ctx context.Context, prog *ir.Program, names *interp.Names, cfg interp.Config, model string,
+	visit func(x *interp.Execution) bool, progress func(pending int), graphs func() bool, checkpoints bool) (stopped string, st trust.Stats, err error) {
+	r := newTrustRunner(prog, names, cfg, model, nil)
+	r.noCheckpoints = !checkpoints
+	for {
+		x, err := r.next(ctx, graphs)
+		if e := ctx.Err(); e != nil && err == nil && x == nil {
+			return "cancelled: " + e.Error(), r.ex.Stats, nil
+		}
+		if err != nil || x == nil {
+			return "", r.ex.Stats, err
+		}
+		if !visit(x) {
+			return "stopped by the caller", r.ex.Stats, nil
+		}
+		if progress != nil {
+			progress(r.ex.Pending())
+		}
+	}
+}
+
+// trustRunner runs the program on the graphs of one explorer.
+type trustRunner struct {
+	prog  *ir.Program
+	names *interp.Names
+	cfg   interp.Config
+	model string
+	ex    *trust.Explorer
+	// init: the initial values of the execution running, or of the last
+	// one (a map that no other execution writes, see interp's reuse)
+	init map[int64]int64
+	dead []*interp.Execution
+	// noCheckpoints: every graph runs from the start
+	noCheckpoints bool
+}
+
+// newTrustRunner returns a runner of ex (nil: a new exploration) whose
+// initial values come from its current execution.
+func newTrustRunner(prog *ir.Program, names *interp.Names, cfg interp.Config, model string, ex *trust.Explorer) *trustRunner {
 	// after a violation the other threads run on: the writes they add
 	// backward-revisit the reads before the violation, whose other
 	// graphs may not violate (TruSt explores a graph's alternatives only
 	// through the events added after it)
 	cfg.ContinueAfterViolation = true
-	var cur *interp.Execution
-	var dead []*interp.Execution
-	ex := trust.New(trustModel(model), func(loc int64) int64 { return cur.G.InitVal[loc] })
-	for ex.Next() {
-		if e := ctx.Err(); e != nil {
-			return "cancelled: " + e.Error(), ex.Stats, nil
-		}
+	r := &trustRunner{prog: prog, names: names, cfg: cfg, model: model}
+	if ex == nil {
+		ex = trust.New(trustModel(model), r.initVal)
+	}
+	r.ex = ex
+	return r
+}
+
+func (r *trustRunner) initVal(loc int64) int64 { return r.init[loc] }
+
+// next runs the program on the explorer's next graphs until an execution
+// ends without being pruned and returns it (nil when the exploration is
+// complete or ctx ends); its graph's reads-from and coherence are in x.G
+// if graphs is nil or returns true. The caller hands the execution back
+// (release) when it is done with it.
+func (r *trustRunner) next(ctx context.Context, graphs func() bool) (*interp.Execution, error) {
+	ex := r.ex
+	for ctx.Err() == nil && ex.Next() {
 		var x *interp.Execution
 		var tg *trustGlue
 		if cp, last := ex.Resume(); cp != nil {
-			x, tg = resumeTrust(cp.(*trustCheckpoint), last, ex, model, &dead)
+			x, tg = resumeTrust(cp.(*trustCheckpoint), last, ex, r.model, &r.dead)
 		} else {
-			x, tg = newTrustExecution(prog, names, cfg, ex, model, false)
-			tg.checkpoints, tg.dead = true, &dead
+			x, tg = newTrustExecution(r.prog, r.names, r.cfg, ex, r.model, false)
+			tg.checkpoints, tg.dead = !r.noCheckpoints, &r.dead
 		}
-		cur = x
+		r.init = x.G.InitVal
 		tg.run()
 		if tg.err != nil {
-			return "", ex.Stats, tg.err
+			return nil, tg.err
 		}
 		tg.deadlocks()
 		tg.finish(graphs == nil || graphs())
@@ -785,14 +846,9 @@ func runTrust(ctx context.Context, prog *ir.Program, names *interp.Names, cfg in
 			tg.release()
 			continue
 		}
-		if !visit(x) {
-			return "stopped by the caller", ex.Stats, nil
-		}
-		if progress != nil {
-			progress(ex.Pending())
-		}
+		return x, nil
 	}
-	return "", ex.Stats, nil
+	return nil, nil
 }
 
 func newTrustExecution(prog *ir.Program, names *interp.Names, cfg interp.Config, ex *trust.Explorer, model string, trace bool) (*interp.Execution, *trustGlue) {
@@ -854,7 +910,29 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 	// first complete execution (Result.Graph when there is no
 	// counterexample) and for classes only
 	graphs := func() bool { return opts.Classes || col.firstGraph == nil }
-	stopped, _, err := runTrust(ctx, prog, names, cfg, opts.Model, visit, func(p int) { col.progress(p) }, graphs)
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	var stopped string
+	if workers == 1 {
+		stopped, _, err = runTrustCk(ctx, prog, names, cfg, opts.Model, visit, func(p int) { col.progress(p) }, graphs, !opts.noCheckpoints)
+	} else {
+		consume := func(r trustResult) bool {
+			if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
+				stopKind = "executions"
+				return false
+			}
+			if col.addSummary(r.s, r.g) && cex == nil {
+				cex = r.cex
+				if !opts.KeepGoing {
+					return false
+				}
+			}
+			return true
+		}
+		stopped, _, err = runTrustParallel(ctx, prog, names, cfg, opts.Model, workers, col.summarize, opts.Classes, consume, func(p int) { col.progress(p) })
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -867,6 +945,7 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 		stopped = "" // the first violation ends a run without --keep-going
 	}
 	res := col.result("trust", stopped, stopKind)
+	res.Workers = workers
 	if cex != nil {
 		var x *interp.Execution
 		ex := trust.Replay(trustModel(opts.Model), cex, func(loc int64) int64 { return x.G.InitVal[loc] })

@@ -187,6 +187,38 @@ func (e *Explorer) moveCO(loc int64, w Ref, p int) {
 	e.insertCO(loc, w, p)
 }
 
+// Split takes from e the revisit that e would explore last and returns an
+// explorer whose only work is that revisit (initVal: its initial values),
+// or false if e has fewer than two revisits left. Exploring e to the end
+// and then the returned explorer visits the same graphs in the same order
+// as exploring e alone would: the revisit is the bottom item of the lowest
+// frame that has items, explored after everything above it, and its
+// explorer starts from a copy of that frame's graph (the revisit cuts it
+// back to its event and applies its choice, as Next would).
+func (e *Explorer) Split(initVal func(loc int64) int64) (*Explorer, bool) {
+	if e.pending < 2 {
+		return nil, false
+	}
+	for _, f := range e.frames {
+		if len(f.items) == 0 {
+			continue
+		}
+		it := f.items[0]
+		copy(f.items, f.items[1:])
+		f.items[len(f.items)-1] = item{}
+		f.items = f.items[:len(f.items)-1]
+		e.pending--
+		if it.cp != nil {
+			it.cp.refs-- // the other explorer replays the graph from the start
+			it.cp = nil
+		}
+		n := &Explorer{model: e.model, initVal: initVal, fresh: InitRef, pending: 1}
+		n.frames = []*frame{{g: f.g.copyTo(&n.ar), items: []item{it}}}
+		return n, true
+	}
+	return nil, false
+}
+
 // SetCheckpoint attaches v (nil: nothing) to the forward revisits (other
 // reads-from or coherence choices of a new event) pushed until the next
 // call: an interpreter state taken before the step that adds the event,

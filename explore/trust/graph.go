@@ -651,3 +651,42 @@ type snapshot struct {
 	stamp int32
 	fresh Ref // a revisited read whose data races are to be checked again (T < 0: none)
 }
+
+// copyTo returns a deep copy of g whose derived views live in arena ar:
+// labels, derived values, coherence orders and the indexes (readers in
+// the same order, so that the copy is explored exactly as g would be).
+func (g *Graph) copyTo(ar *arena) *Graph {
+	c := newGraph(g.model, ar)
+	c.stamp, c.nSC = g.stamp, g.nSC
+	c.ev = make([][]Label, len(g.ev))
+	c.d = make([][]derived, len(g.d))
+	view := func(v View) View {
+		if v == nil {
+			return nil
+		}
+		w := ar.alloc(len(v))
+		copy(w, v)
+		return w
+	}
+	for t := range g.ev {
+		c.ev[t] = append(make([]Label, 0, len(g.ev[t])+8), g.ev[t]...)
+		c.d[t] = make([]derived, len(g.d[t]), len(g.d[t])+8)
+		for i, d := range g.d[t] {
+			c.d[t][i] = derived{hb: view(d.hb), porf: view(d.porf), msg: view(d.msg), relF: view(d.relF), acq: view(d.acq), done: d.done}
+		}
+	}
+	for l, co := range g.co {
+		c.co[l] = append([]Ref(nil), co...)
+	}
+	for w, rs := range g.readers {
+		c.readers[w] = append([]Ref(nil), rs...)
+	}
+	for l, rs := range g.initReaders {
+		c.initReaders[l] = append([]Ref(nil), rs...)
+	}
+	for l, n := range g.naLocs {
+		c.naLocs[l] = n
+	}
+	c.spawns = append([]Ref(nil), g.spawns...)
+	return c
+}
