@@ -923,7 +923,7 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 				stopKind = "executions"
 				return false
 			}
-			if col.addSummary(r.s, r.g) && cex == nil {
+			if col.addSummary(r.s.(*execSummary), r.g) && cex == nil {
 				cex = r.cex
 				if !opts.KeepGoing {
 					return false
@@ -931,7 +931,12 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 			}
 			return true
 		}
-		stopped, _, err = runTrustParallel(ctx, prog, names, cfg, opts.Model, workers, col.summarize, opts.Classes, consume, func(p int) { col.progress(p) })
+		summarize := func(x *interp.Execution) (any, bool, bool) {
+			s := col.summarize(x)
+			// complete as the collector counts it (addSummary)
+			return s, s.msg != "", s.complete && s.msg == "" && s.internal == "" && s.boundHit == "" && !s.blocked
+		}
+		stopped, _, err = runTrustParallel(ctx, prog, names, cfg, opts.Model, workers, summarize, opts.Classes, consume, func(p int) { col.progress(p) })
 	}
 	if err != nil {
 		return nil, err

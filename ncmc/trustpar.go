@@ -30,7 +30,7 @@ import (
 
 // trustResult is what a worker hands on of one execution.
 type trustResult struct {
-	s *execSummary
+	s any // the caller's summary of the execution
 	// g: the graph of the task's first complete execution (nil for the
 	// others, which cannot be the first complete one of the exploration)
 	g *seg.Graph
@@ -62,13 +62,14 @@ type trustPar struct {
 }
 
 // runTrustParallel explores prog's consistent graphs under model with
-// workers goroutines. summarize turns an execution into its summary (in
-// the workers); consume gets the results in the order of the sequential
+// workers goroutines. summarize turns an execution into the caller's
+// summary and tells whether it has a violation and whether it is complete
+// (in the workers); consume gets the results in the order of the sequential
 // exploration and returns false to stop. keepGraphs asks for every
 // complete execution's reads-from and coherence (classes). It returns why
 // it stopped as runTrust does.
 func runTrustParallel(ctx context.Context, prog *ir.Program, names *interp.Names, cfg interp.Config, model string, workers int,
-	summarize func(x *interp.Execution) *execSummary, keepGraphs bool, consume func(r trustResult) bool,
+	summarize func(x *interp.Execution) (sum any, violation, complete bool), keepGraphs bool, consume func(r trustResult) bool,
 	progress func(pending int)) (stopped string, st trust.Stats, err error) {
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
@@ -150,7 +151,7 @@ func (p *trustPar) pending() int {
 
 // work takes tasks from the queue until the exploration is over.
 func (p *trustPar) work(ctx context.Context, prog *ir.Program, names *interp.Names, cfg interp.Config, model string,
-	summarize func(x *interp.Execution) *execSummary, keepGraphs bool) {
+	summarize func(x *interp.Execution) (any, bool, bool), keepGraphs bool) {
 	for {
 		p.mu.Lock()
 		var t *trustTask
@@ -194,7 +195,7 @@ func (p *trustPar) work(ctx context.Context, prog *ir.Program, names *interp.Nam
 // handing its results on in batches and splitting off work for idle
 // workers.
 func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, names *interp.Names, cfg interp.Config, model string,
-	summarize func(x *interp.Execution) *execSummary, keepGraphs bool) error {
+	summarize func(x *interp.Execution) (any, bool, bool), keepGraphs bool) error {
 	const batch = 64
 	var buf []trustResult
 	flush := func() {
@@ -215,11 +216,12 @@ func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, 
 			return nil
 		}
 		tg := x.GraphDriver().(*trustGlue)
-		res := trustResult{s: summarize(x)}
-		if res.s.msg != "" && !t.gotCex {
+		sum, violation, complete := summarize(x)
+		res := trustResult{s: sum}
+		if violation && !t.gotCex {
 			res.cex, t.gotCex = tg.ex.Save(), true
 		}
-		if res.s.complete && res.s.msg == "" && !t.gotGraph {
+		if complete && !violation && !t.gotGraph {
 			res.g, t.gotGraph = keepGraph(x.G), true
 		}
 		tg.release()
