@@ -129,15 +129,14 @@ func (tg *trustGlue) takeDead() *interp.Execution {
 }
 
 // mayBranch reports whether the access in may have other reads-from or
-// coherence choices than the first: only if its location has a write
-// besides the initial one (an address that does not evaluate is left to
-// the step to report).
-func (tg *trustGlue) mayBranch(fr *interp.Frame, in *ir.Instr) bool {
+// coherence choices than the first (trust.Explorer.MayBranch; an address
+// that does not evaluate is left to the step to report).
+func (tg *trustGlue) mayBranch(t int32, fr *interp.Frame, in *ir.Instr) bool {
 	if in.Addr == nil {
 		return true
 	}
 	a, err := tg.x.Eval(fr, in.Addr)
-	return err != nil || len(tg.ex.Graph().CO(a)) > 0
+	return err != nil || tg.ex.MayBranch(t, a)
 }
 
 // isAccess reports whether op adds an access whose reads-from or coherence
@@ -231,7 +230,7 @@ func (tg *trustGlue) run() {
 				return // checkEnd finished the execution
 			}
 			if tg.checkpoints {
-				if in, fr := x.NextInstr(best); in != nil && isAccess(in.Op) && tg.mayBranch(fr, in) {
+				if in, fr := x.NextInstr(best); in != nil && isAccess(in.Op) && tg.mayBranch(best, fr, in) {
 					if cp := tg.checkpoint(); cp != nil {
 						tg.ex.SetCheckpoint(cp)
 						x.Step(interp.Action{T: best})

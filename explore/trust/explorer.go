@@ -219,6 +219,27 @@ func (e *Explorer) Split(initVal func(loc int64) int64) (*Explorer, bool) {
 	return nil, false
 }
 
+// MayBranch reports whether the next event of thread t, an access to loc,
+// may have more than one reads-from choice (a read) or coherence
+// placement (a write) in the current graph: only then does adding it push
+// forward revisits (and is a checkpoint before it worth its copy). Both
+// counts are the writes of loc at or after the lower bound that the
+// thread's happens-before view sets (AddRead, placeWrite).
+func (e *Explorer) MayBranch(t int32, loc int64) bool {
+	g := e.g
+	n := len(g.co[loc])
+	if n == 0 {
+		return false
+	}
+	var hb View
+	if k := g.Len(t); k > 0 {
+		hb = g.d[t][k-1].hb
+	} else if s, ok := g.spawnOf(t); ok {
+		hb = g.der(s).hb
+	}
+	return n-g.lowerBound(loc, hb, Ref{t, int32(g.Len(t))}) >= 2
+}
+
 // SetCheckpoint attaches v (nil: nothing) to the forward revisits (other
 // reads-from or coherence choices of a new event) pushed until the next
 // call: an interpreter state taken before the step that adds the event,

@@ -119,15 +119,17 @@ func (v View) has(r Ref) bool {
 
 // arena hands out views from large chunks, so that computing the views of
 // a graph allocates little; a graph's views live until the next restore.
-type arena struct{ buf []int32 }
+type arena struct {
+	buf   []int32
+	chunk int // size of the last chunk (they grow to 1<<14)
+}
 
 func (a *arena) alloc(n int) View {
 	if cap(a.buf)-len(a.buf) < n {
-		c := 1 << 14
-		if n > c {
-			c = n
-		}
-		a.buf = make([]int32, 0, c)
+		// small chunks first: a parallel exploration's small tasks
+		// each have an arena
+		a.chunk = min(max(2*a.chunk, 1<<9), 1<<14)
+		a.buf = make([]int32, 0, max(a.chunk, n))
 	}
 	l := len(a.buf)
 	a.buf = a.buf[:l+n]
