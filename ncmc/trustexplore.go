@@ -33,7 +33,7 @@ import (
 type trustGlue struct {
 	x       *interp.Execution
 	ex      *trust.Explorer
-	model   string        // "ra" or "rc11"
+	model   string        // "ra", "rc11" or "sc"
 	seen    []int         // per thread, x.G events accounted for
 	added   []seg.EventID // accesses of the current step
 	pending []seg.EventID // accesses whose races are to be looked for
@@ -291,7 +291,7 @@ func (tg *trustGlue) Access(t *interp.Thread, fr *interp.Frame, in *ir.Instr, ad
 			}
 		} else {
 			var ok bool
-			if lab, ok = tg.ex.AddRead(id.T, addr, in.Order, nil); !ok {
+			if lab, ok = tg.ex.AddRead(id.T, addr, tg.ord(in.Order), nil); !ok {
 				x.Prune()
 				return true
 			}
@@ -315,7 +315,7 @@ func (tg *trustGlue) Access(t *interp.Thread, fr *interp.Frame, in *ir.Instr, ad
 				return true
 			}
 		} else {
-			if !tg.ex.AddWrite(id.T, addr, in.Order, v) {
+			if !tg.ex.AddWrite(id.T, addr, tg.ord(in.Order), v) {
 				x.Prune()
 				return true
 			}
@@ -349,7 +349,7 @@ func (tg *trustGlue) Access(t *interp.Thread, fr *interp.Frame, in *ir.Instr, ad
 			}
 		} else {
 			var ok bool
-			lab, ok = tg.ex.AddRead(id.T, addr, in.Order, &trust.Excl{CAS: in.Op == ir.ICAS, Expected: arg, FailOrder: in.FailOrder, Order: in.Order})
+			lab, ok = tg.ex.AddRead(id.T, addr, tg.ord(in.Order), &trust.Excl{CAS: in.Op == ir.ICAS, Expected: arg, FailOrder: tg.ord(in.FailOrder), Order: tg.ord(in.Order)})
 			if !ok {
 				x.Prune()
 				return true
@@ -422,7 +422,7 @@ func (tg *trustGlue) lock(t *interp.Thread, fr *interp.Frame, in *ir.Instr, addr
 		}
 	} else {
 		var ok bool
-		lab, ok = tg.ex.AddRead(id.T, addr, ir.OrderAcq, &trust.Excl{CAS: true, Expected: 0, FailOrder: ir.OrderAcq, Order: ir.OrderAcq})
+		lab, ok = tg.ex.AddRead(id.T, addr, tg.ord(ir.OrderAcq), &trust.Excl{CAS: true, Expected: 0, FailOrder: tg.ord(ir.OrderAcq), Order: tg.ord(ir.OrderAcq)})
 		if !ok {
 			x.Prune()
 			return
@@ -480,7 +480,7 @@ func (tg *trustGlue) unlock(t *interp.Thread, in *ir.Instr, addr int64, c *int64
 			return
 		}
 	} else {
-		if !tg.ex.AddWrite(id.T, addr, ir.OrderRel, 0) {
+		if !tg.ex.AddWrite(id.T, addr, tg.ord(ir.OrderRel), 0) {
 			x.Prune()
 			return
 		}
@@ -620,7 +620,7 @@ func (tg *trustGlue) sync(ti int32) bool {
 		var ok bool
 		switch e.Kind {
 		case seg.KFence:
-			ok = tg.ex.AddOther(id.T, trust.Fence, e.Order, 0, uint8(e.Kind))
+			ok = tg.ex.AddOther(id.T, trust.Fence, tg.ord(e.Order), 0, uint8(e.Kind))
 		case seg.KSpawn:
 			ok = tg.ex.AddOther(id.T, trust.Spawn, 0, e.Other, uint8(e.Kind))
 		case seg.KJoin:
@@ -745,11 +745,23 @@ func (tg *trustGlue) finishGraph() {
 	})
 }
 
+// trustModel is the explorer's model for ra, rc11 and sc: sc is rc11 with
+// every access and fence seq_cst (trustGlue.ord), which is SC (RC11 makes
+// programs whose accesses are all seq_cst sequentially consistent).
 func trustModel(model string) trust.Model {
 	if model == "ra" {
 		return trust.RA
 	}
 	return trust.RC11
+}
+
+// ord is the memory order the explorer sees for an access or fence of
+// order o: seq_cst under sc, o otherwise.
+func (tg *trustGlue) ord(o ir.Order) ir.Order {
+	if tg.model == "sc" {
+		return ir.OrderSC
+	}
+	return o
 }
 
 // runTrust explores prog's consistent graphs under model (ra or rc11),
@@ -886,6 +898,9 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 	names := interp.NewNames(prog)
 	col := newCollector(prog, names, opts)
 	cfg := interp.Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, MaxThreads: opts.MaxThreads, Model: model}
+	if opts.Model == "sc" {
+		cfg.Axiomatic = seg.LookupModel("sc") // graph exploration, driven by trust
+	}
 	if d, ok := ctx.Deadline(); ok {
 		cfg.Deadline = d
 	}
