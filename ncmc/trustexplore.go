@@ -937,20 +937,41 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 				stopKind = "executions"
 				return false
 			}
-			if col.addSummary(r.s.(*execSummary), r.g) && cex == nil {
+			s := r.s.(*execSummary)
+			if col.addSummary(s, r.g) && cex == nil {
 				cex = r.cex
 				if !opts.KeepGoing {
 					return false
 				}
 			}
+			if r.more > 0 { // complete executions with s's state, steps in s
+				z := *s
+				z.steps = 0
+				for range r.more {
+					col.addSummary(&z, nil)
+				}
+			}
 			return true
+		}
+		// consecutive complete executions with the same state, each counted
+		// as the collector counts it, fold into one result (not with an
+		// execution bound, which may stop between them, nor with classes)
+		var merge func(prev, cur any) bool
+		if opts.MaxExecutions == 0 && !opts.Classes {
+			merge = func(prev, cur any) bool {
+				a, b := prev.(*execSummary), cur.(*execSummary)
+				if !plainComplete(a) || !plainComplete(b) || a.state != b.state {
+					return false
+				}
+				a.steps += b.steps
+				return true
+			}
 		}
 		summarize := func(x *interp.Execution) (any, bool, bool) {
 			s := col.summarize(x)
-			// complete as the collector counts it (addSummary)
-			return s, s.msg != "", s.complete && s.msg == "" && s.internal == "" && s.boundHit == "" && !s.blocked
+			return s, s.msg != "", plainComplete(s)
 		}
-		stopped, _, err = runTrustParallel(ctx, prog, names, cfg, opts.Model, workers, summarize, opts.Classes, consume, func(p int) { col.progress(p) })
+		stopped, _, err = runTrustParallel(ctx, prog, names, cfg, opts.Model, workers, summarize, merge, opts.Classes, consume, func(p int) { col.progress(p) })
 	}
 	if err != nil {
 		return nil, err
@@ -986,6 +1007,12 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 		}
 	}
 	return res, nil
+}
+
+// plainComplete reports whether the collector counts s as a complete
+// execution (addSummary).
+func plainComplete(s *execSummary) bool {
+	return s.complete && s.msg == "" && s.internal == "" && s.boundHit == "" && !s.blocked
 }
 
 // useTrust reports whether Enumerate explores with the trust explorer.

@@ -31,6 +31,9 @@ import (
 // trustResult is what a worker hands on of one execution.
 type trustResult struct {
 	s any // the caller's summary of the execution
+	// more: how many executions after it the caller's merge folded into s
+	// (they follow it in the sequential order)
+	more int
 	// g: the graph of the task's first complete execution (nil for the
 	// others, which cannot be the first complete one of the exploration)
 	g *seg.Graph
@@ -64,13 +67,16 @@ type trustPar struct {
 // runTrustParallel explores prog's consistent graphs under model with
 // workers goroutines. summarize turns an execution into the caller's
 // summary and tells whether it has a violation and whether it is complete
-// (in the workers); consume gets the results in the order of the sequential
+// (in the workers); merge, if not nil, may fold the summary cur of the
+// next execution into prev (it reports whether it did: then consume gets
+// one result for both, with trustResult.more counting the folded ones),
+// which keeps the results a worker holds for later small; consume gets the results in the order of the sequential
 // exploration and returns false to stop. keepGraphs asks for every
 // complete execution's reads-from and coherence (classes). It returns why
 // it stopped as runTrust does.
 func runTrustParallel(ctx context.Context, prog *ir.Program, names *interp.Names, cfg interp.Config, model string, workers int,
-	summarize func(x *interp.Execution) (sum any, violation, complete bool), keepGraphs bool, consume func(r trustResult) bool,
-	progress func(pending int)) (stopped string, st trust.Stats, err error) {
+	summarize func(x *interp.Execution) (sum any, violation, complete bool), merge func(prev, cur any) bool, keepGraphs bool,
+	consume func(r trustResult) bool, progress func(pending int)) (stopped string, st trust.Stats, err error) {
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -83,7 +89,7 @@ func runTrustParallel(ctx context.Context, prog *ir.Program, names *interp.Names
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p.work(ctx, prog, names, cfg, model, summarize, keepGraphs)
+			p.work(ctx, prog, names, cfg, model, summarize, merge, keepGraphs)
 		}()
 	}
 	stop := func() {
@@ -151,7 +157,7 @@ func (p *trustPar) pending() int {
 
 // work takes tasks from the queue until the exploration is over.
 func (p *trustPar) work(ctx context.Context, prog *ir.Program, names *interp.Names, cfg interp.Config, model string,
-	summarize func(x *interp.Execution) (any, bool, bool), keepGraphs bool) {
+	summarize func(x *interp.Execution) (any, bool, bool), merge func(prev, cur any) bool, keepGraphs bool) {
 	for {
 		p.mu.Lock()
 		var t *trustTask
@@ -172,7 +178,7 @@ func (p *trustPar) work(ctx context.Context, prog *ir.Program, names *interp.Nam
 			p.idle.Add(-1)
 		}
 		p.mu.Unlock()
-		err := p.explore(ctx, t, prog, names, cfg, model, summarize, keepGraphs)
+		err := p.explore(ctx, t, prog, names, cfg, model, summarize, merge, keepGraphs)
 		p.mu.Lock()
 		t.done = true
 		p.busy--
@@ -195,7 +201,7 @@ func (p *trustPar) work(ctx context.Context, prog *ir.Program, names *interp.Nam
 // handing its results on in batches and splitting off work for idle
 // workers.
 func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, names *interp.Names, cfg interp.Config, model string,
-	summarize func(x *interp.Execution) (any, bool, bool), keepGraphs bool) error {
+	summarize func(x *interp.Execution) (any, bool, bool), merge func(prev, cur any) bool, keepGraphs bool) error {
 	const batch = 64
 	var buf []trustResult
 	flush := func() {
@@ -225,7 +231,11 @@ func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, 
 			res.g, t.gotGraph = keepGraph(x.G), true
 		}
 		tg.release()
-		buf = append(buf, res)
+		if k := len(buf) - 1; k >= 0 && merge != nil && res.g == nil && res.cex == nil && buf[k].g == nil && buf[k].cex == nil && merge(buf[k].s, res.s) {
+			buf[k].more++
+		} else {
+			buf = append(buf, res)
+		}
 		if len(buf) >= batch {
 			flush()
 		}
