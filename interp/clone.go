@@ -23,13 +23,27 @@ func (x *Execution) Clone(ch Chooser) *Execution {
 	}
 	y := *x
 	y.chooser = ch
+	invs := x.copyState(&y, nil)
+	y.G = cloneGraph(x.G.Clone(), invs)
+	return &y
+}
+
+// copyState gives y (a copy of x's fields) its own memory, threads,
+// frames, locals and waiters; the logs are shared (capped). It returns
+// the copies of the unfinished invocations. fs (nil: none) holds arrays
+// of a dead copy to reuse; it is given the arrays y uses.
+func (x *Execution) copyState(y *Execution, fs *forkStore) map[*seg.Invocation]*seg.Invocation {
+	if fs == nil {
+		fs = &forkStore{}
+	}
 	// Memory: one array for all blocks (each block capped).
 	n := 0
 	for _, b := range x.mem {
 		n += len(b)
 	}
-	cells := make([]int64, 0, n)
-	y.mem = make([][]int64, len(x.mem))
+	cells := grab(fs.cells, n)
+	y.mem = grab(fs.mem, len(x.mem))[:len(x.mem)]
+	clear(y.mem)
 	for i, b := range x.mem {
 		if b != nil {
 			k := len(cells)
@@ -49,11 +63,12 @@ func (x *Execution) Clone(ch Chooser) *Execution {
 			}
 		}
 	}
-	ths := make([]Thread, 0, nt)
-	frs := make([]Frame, 0, nf)
-	locs := make([]int64, 0, nl)
+	ths := grab(fs.ths, nt)
+	frs := grab(fs.frs, nf)
+	locs := grab(fs.locs, nl)
 	var invs map[*seg.Invocation]*seg.Invocation
-	y.threads = make([]*Thread, len(x.threads))
+	y.threads = grab(fs.threads, len(x.threads))[:len(x.threads)]
+	clear(y.threads)
 	for i, t := range x.threads {
 		if t == nil {
 			continue
@@ -86,8 +101,15 @@ func (x *Execution) Clone(ch Chooser) *Execution {
 		}
 		y.threads[i] = u
 	}
+	fs.cells, fs.mem, fs.ths, fs.frs, fs.locs, fs.threads = cells, y.mem, ths, frs, locs, y.threads
 	y.live = x.live[:len(x.live):len(x.live)]
-	y.waiters = make(map[int64][]int32, len(x.waiters))
+	if fs.waiters != nil {
+		clear(fs.waiters)
+		y.waiters = fs.waiters
+	} else {
+		y.waiters = make(map[int64][]int32, len(x.waiters))
+	}
+	fs.waiters = y.waiters
 	for k, v := range x.waiters {
 		y.waiters[k] = v[:len(v):len(v)]
 	}
@@ -98,7 +120,12 @@ func (x *Execution) Clone(ch Chooser) *Execution {
 	y.Log = x.Log[:len(x.Log):len(x.Log)]
 	y.Commits = x.Commits[:len(x.Commits):len(x.Commits)]
 	y.Choices = x.Choices[:len(x.Choices):len(x.Choices)]
-	g := x.G.Clone()
+	return invs
+}
+
+// cloneGraph makes the begin events of the unfinished invocations of g, a
+// copy of a graph that shares its events, name their copies invs.
+func cloneGraph(g *seg.Graph, invs map[*seg.Invocation]*seg.Invocation) *seg.Graph {
 	// The begin events of the unfinished invocations name the copies.
 	copied := map[int32]bool{}
 	for old, c := range invs {
@@ -115,6 +142,28 @@ func (x *Execution) Clone(ch Chooser) *Execution {
 			ev.Inv = c
 		}
 	}
-	y.G = g
-	return &y
+	return g
+}
+
+// forkStore holds the arrays of a copy made by ForkDriven, which a later
+// ForkDriven reuses once that copy is dead.
+type forkStore struct {
+	cells   []int64
+	mem     [][]int64
+	ths     []Thread
+	frs     []Frame
+	locs    []int64
+	threads []*Thread
+	waiters map[int64][]int32
+	g       *seg.Graph
+	rx      *relaxed
+}
+
+// grab returns buf emptied if it has room for n elements, else a new
+// slice with that room.
+func grab[T any](buf []T, n int) []T {
+	if cap(buf) >= n {
+		return buf[:0]
+	}
+	return make([]T, 0, n)
 }

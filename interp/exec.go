@@ -265,6 +265,8 @@ type Execution struct {
 	// spare holds the storage of a released execution that this one
 	// reuses (Release, sizes.go).
 	spare spare
+	// fork holds the arrays of a copy made by ForkDriven (nil: not one)
+	fork *forkStore
 }
 
 // NewExecution starts an execution of prog: globals initialised and the main

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"maps"
 
 	"ncmc/ir"
 	"ncmc/memmodel"
@@ -86,6 +87,7 @@ type relaxed struct {
 	naLocs   map[int64]bool // locations with a non-atomic access
 	tr       GraphDriver    // set: an explorer drives the execution (the trust glue, ncmc/trustexplore.go)
 	locksRun bool           // locks are enabled while held: the driver runs them (SetLocksRun)
+	heap     uint8          // ForkDriven: 0 not known yet, 1 the program does not allocate, 2 it does
 }
 
 // GraphModel returns the seg model a configuration explores graphs under,
@@ -516,6 +518,105 @@ type GraphDriver interface {
 // SetGraphDriver makes d drive x's graph exploration; x must explore
 // graphs (Config.Model ra or rc11, or Config.Axiomatic).
 func (x *Execution) SetGraphDriver(d GraphDriver) { x.rx.tr = d }
+
+// ForkDriven returns a copy of x, an execution driven by a GraphDriver
+// (SetGraphDriver), that runs on independently once given its own driver:
+// the trust explorer keeps it as the state to resume other graphs from
+// instead of running them from the start. Memory, threads, frames and the
+// graph-exploration state are copied, and so are the graph's events and
+// the step log; the thread tables and the other logs are shared as Clone
+// shares them, so neither x nor the copy may be released (Release)
+// afterwards. dead (nil: none) is an execution that
+// ForkDriven returned before and that is no longer used: the copy reuses
+// its storage. ForkDriven returns nil for executions that Clone does not
+// copy (race detection, traces) and for executions without a driver.
+func (x *Execution) ForkDriven(dead *Execution) *Execution {
+	r := x.rx
+	if r == nil || r.tr == nil || x.races != nil || x.collecting {
+		return nil
+	}
+	var fs *forkStore
+	var oldEv [][]seg.Event
+	var oldLog []StepInfo
+	if dead != nil && dead != x && dead.fork != nil {
+		fs, oldEv, oldLog = dead.fork, dead.G.Threads, dead.Log
+	} else {
+		fs, dead = &forkStore{}, new(Execution)
+	}
+	y := dead
+	*y = *x
+	y.fork = fs
+	invs := x.copyState(y, fs)
+	// the graph: the events and the step log are copied into the dead
+	// copy's arrays; thread tables and the initial values are shared
+	// (capped: appends copy), the modification order is copied
+	if fs.g == nil {
+		fs.g = new(seg.Graph)
+	}
+	g := fs.g
+	mo := g.MO
+	*g = *x.G
+	const room = 8
+	ths := grab(oldEv, len(x.G.Threads)+2) // oldEv's table, or a new one
+	for t, evs := range x.G.Threads {
+		var buf []seg.Event
+		if t < len(oldEv) {
+			buf = oldEv[t] // read before ths[t] overwrites it
+		}
+		if cap(buf) < len(evs)+room {
+			buf = make([]seg.Event, 0, 2*len(evs)+room)
+		}
+		buf = append(buf[:0], evs...)
+		ths = append(ths, buf)
+	}
+	g.Threads = ths
+	if cap(oldLog) < len(x.Log)+room {
+		oldLog = make([]StepInfo, 0, 2*len(x.Log)+room)
+	}
+	y.Log = append(oldLog[:0], x.Log...)
+	g.Names = g.Names[:len(g.Names):len(g.Names)]
+	g.Parent = g.Parent[:len(g.Parent):len(g.Parent)]
+	g.SpawnedBy = g.SpawnedBy[:len(g.SpawnedBy):len(g.SpawnedBy)]
+	if r.heap == 0 { // whether the program allocates (and so writes InitVal)
+		r.heap = 1
+		for _, f := range x.prog.Funcs {
+			for i := range f.Body {
+				if f.Body[i].Op == ir.IAlloc {
+					r.heap = 2
+				}
+			}
+		}
+	}
+	if r.heap == 2 {
+		g.InitVal = maps.Clone(x.G.InitVal)
+	}
+	if mo == nil {
+		mo = make(map[int64][]seg.EventID, len(x.G.MO))
+	}
+	clear(mo)
+	for k, v := range x.G.MO {
+		mo[k] = v[:len(v):len(v)]
+	}
+	g.MO = mo
+	y.G = cloneGraph(g, invs)
+	y.spare, y.scratch = spare{}, nil
+	if fs.rx == nil {
+		fs.rx = new(relaxed)
+	}
+	c := fs.rx
+	*c = *r
+	c.x = y
+	c.races = r.races[:len(r.races):len(r.races)]
+	if r.seen != nil {
+		c.seen = maps.Clone(r.seen)
+	}
+	if r.naLocs != nil {
+		c.naLocs = maps.Clone(r.naLocs)
+	}
+	c.nEvents = nil
+	y.rx = c
+	return y
+}
 
 // SetLocksRun makes a lock enabled even while its mutex is held: the graph
 // driver's Access runs it (GenMC's model of a lock: a compare-and-swap

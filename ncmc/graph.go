@@ -128,7 +128,7 @@ func Enumerate(ctx context.Context, prog *ir.Program, opts EnumOptions, visit fu
 				return false
 			}
 			return true
-		}, nil)
+		}, nil, nil)
 		if st.Stopped == "" {
 			st.Stopped = stopped
 		}

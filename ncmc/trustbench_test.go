@@ -34,7 +34,7 @@ func BenchmarkTrustFile(b *testing.B) {
 	cfg := interp.Config{Unroll: 20, MaxSteps: DefaultMaxSteps, Model: m}
 	for i := 0; i < b.N; i++ {
 		execs := 0
-		_, st, err := runTrust(context.Background(), p, names, cfg, model, func(*interp.Execution) bool { execs++; return true }, nil)
+		_, st, err := runTrust(context.Background(), p, names, cfg, model, func(*interp.Execution) bool { execs++; return true }, nil, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package ncmc
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 
 	"ncmc/explore/trust"
@@ -32,7 +33,7 @@ import (
 type trustGlue struct {
 	x       *interp.Execution
 	ex      *trust.Explorer
-	model   string        // "ra" or "rc11"
+	model   string        // "ra", "rc11" or "sc"
 	seen    []int         // per thread, x.G events accounted for
 	added   []seg.EventID // accesses of the current step
 	pending []seg.EventID // accesses whose races are to be looked for
@@ -41,6 +42,111 @@ type trustGlue struct {
 	// lockBlocked: threads blocked by a lock that read a held mutex, with
 	// the mutex and the lock's position
 	lockBlocked []lockBlock
+	// checkpoints: before each step that adds a new access, x is copied
+	// (trustCheckpoint) for the forward revisits the access pushes
+	checkpoints bool
+	// shared: x shares arrays with a checkpoint (it was copied, or is a
+	// copy) and may not be released; forked: x is a copy
+	shared, forked bool
+	// dead holds the copies that are no longer used, whose storage the
+	// next copies reuse (shared by the executions of one exploration)
+	dead *[]*interp.Execution
+}
+
+// trustCheckpoint is the state of an execution and its glue before a step
+// that added a new access (Explorer.SetCheckpoint): the graphs of the
+// forward revisits that the access pushed run on from it instead of
+// replaying their events from the start.
+type trustCheckpoint struct {
+	x           *interp.Execution
+	seen        []int
+	lockBlocked []lockBlock
+}
+
+// checkpoint returns the current state, or nil if x cannot be copied or
+// has a violation. A run from a checkpoint must find what a run of the
+// same graph from the start finds: such a run does not look again for data
+// races of the events it replays, so a copy made after one was found would
+// report it again (other violations, assertions and runtime errors, recur
+// in any run), and the races left to look for (pending) are not taken
+// along.
+func (tg *trustGlue) checkpoint() *trustCheckpoint {
+	if tg.x.HasViolation() {
+		return nil
+	}
+	y := tg.x.ForkDriven(tg.takeDead())
+	if y == nil {
+		return nil
+	}
+	tg.shared = true
+	return &trustCheckpoint{x: y, seen: append([]int(nil), tg.seen...), lockBlocked: append([]lockBlock(nil), tg.lockBlocked...)}
+}
+
+// resume returns the glue of an execution that runs on from checkpoint
+// cp (in place if last, else from a copy) on the explorer's current graph.
+func resumeTrust(cp *trustCheckpoint, last bool, ex *trust.Explorer, model string, dead *[]*interp.Execution) (*interp.Execution, *trustGlue) {
+	tg := &trustGlue{ex: ex, model: model, checkpoints: true, shared: true, forked: true, dead: dead}
+	if last {
+		tg.x, tg.seen, tg.lockBlocked = cp.x, cp.seen, cp.lockBlocked
+	} else {
+		tg.x = cp.x.ForkDriven(tg.takeDead())
+		tg.seen = append([]int(nil), cp.seen...)
+		tg.lockBlocked = append([]lockBlock(nil), cp.lockBlocked...)
+	}
+	tg.fresh = trust.InitRef
+	if f, ok := ex.Fresh(); ok {
+		tg.fresh = f
+	}
+	tg.x.SetGraphDriver(tg)
+	return tg.x, tg
+}
+
+// release hands x back for reuse (by NewExecution, or if it is a copy, by
+// the next copy) once the caller is done with it.
+func (tg *trustGlue) release() {
+	switch {
+	case !tg.shared:
+		tg.x.Release()
+	case tg.forked && tg.dead != nil:
+		*tg.dead = append(*tg.dead, tg.x)
+	}
+}
+
+// takeDead returns a dead copy whose storage a new copy may reuse (nil:
+// none).
+func (tg *trustGlue) takeDead() *interp.Execution {
+	if tg.dead == nil {
+		return nil
+	}
+	d := *tg.dead
+	if len(d) == 0 {
+		return nil
+	}
+	x := d[len(d)-1]
+	d[len(d)-1] = nil
+	*tg.dead = d[:len(d)-1]
+	return x
+}
+
+// mayBranch reports whether the access in may have other reads-from or
+// coherence choices than the first (trust.Explorer.MayBranch; an address
+// that does not evaluate is left to the step to report).
+func (tg *trustGlue) mayBranch(t int32, fr *interp.Frame, in *ir.Instr) bool {
+	if in.Addr == nil {
+		return true
+	}
+	a, err := tg.x.Eval(fr, in.Addr)
+	return err != nil || tg.ex.MayBranch(t, a)
+}
+
+// isAccess reports whether op adds an access whose reads-from or coherence
+// choices the explorer may push as forward revisits.
+func isAccess(op ir.Op) bool {
+	switch op {
+	case ir.ILoad, ir.IStore, ir.IRMW, ir.ICAS, ir.ILock, ir.ITryLock, ir.IUnlock:
+		return true
+	}
+	return false
 }
 
 // lockBlock is a thread blocked on a mutex (trustGlue.lock).
@@ -120,9 +226,19 @@ func (tg *trustGlue) run() {
 		}
 		if best < 0 {
 			best = first
-		}
-		if best < 0 {
-			return // checkEnd finished the execution
+			if best < 0 {
+				return // checkEnd finished the execution
+			}
+			if tg.checkpoints {
+				if in, fr := x.NextInstr(best); in != nil && isAccess(in.Op) && tg.mayBranch(best, fr, in) {
+					if cp := tg.checkpoint(); cp != nil {
+						tg.ex.SetCheckpoint(cp)
+						x.Step(interp.Action{T: best})
+						tg.ex.SetCheckpoint(nil)
+						continue
+					}
+				}
+			}
 		}
 		x.Step(interp.Action{T: best})
 	}
@@ -175,7 +291,7 @@ func (tg *trustGlue) Access(t *interp.Thread, fr *interp.Frame, in *ir.Instr, ad
 			}
 		} else {
 			var ok bool
-			if lab, ok = tg.ex.AddRead(id.T, addr, in.Order, nil); !ok {
+			if lab, ok = tg.ex.AddRead(id.T, addr, tg.ord(in.Order), nil); !ok {
 				x.Prune()
 				return true
 			}
@@ -199,7 +315,7 @@ func (tg *trustGlue) Access(t *interp.Thread, fr *interp.Frame, in *ir.Instr, ad
 				return true
 			}
 		} else {
-			if !tg.ex.AddWrite(id.T, addr, in.Order, v) {
+			if !tg.ex.AddWrite(id.T, addr, tg.ord(in.Order), v) {
 				x.Prune()
 				return true
 			}
@@ -233,7 +349,7 @@ func (tg *trustGlue) Access(t *interp.Thread, fr *interp.Frame, in *ir.Instr, ad
 			}
 		} else {
 			var ok bool
-			lab, ok = tg.ex.AddRead(id.T, addr, in.Order, &trust.Excl{CAS: in.Op == ir.ICAS, Expected: arg, FailOrder: in.FailOrder, Order: in.Order})
+			lab, ok = tg.ex.AddRead(id.T, addr, tg.ord(in.Order), &trust.Excl{CAS: in.Op == ir.ICAS, Expected: arg, FailOrder: tg.ord(in.FailOrder), Order: tg.ord(in.Order)})
 			if !ok {
 				x.Prune()
 				return true
@@ -306,7 +422,7 @@ func (tg *trustGlue) lock(t *interp.Thread, fr *interp.Frame, in *ir.Instr, addr
 		}
 	} else {
 		var ok bool
-		lab, ok = tg.ex.AddRead(id.T, addr, ir.OrderAcq, &trust.Excl{CAS: true, Expected: 0, FailOrder: ir.OrderAcq, Order: ir.OrderAcq})
+		lab, ok = tg.ex.AddRead(id.T, addr, tg.ord(ir.OrderAcq), &trust.Excl{CAS: true, Expected: 0, FailOrder: tg.ord(ir.OrderAcq), Order: tg.ord(ir.OrderAcq)})
 		if !ok {
 			x.Prune()
 			return
@@ -364,7 +480,7 @@ func (tg *trustGlue) unlock(t *interp.Thread, in *ir.Instr, addr int64, c *int64
 			return
 		}
 	} else {
-		if !tg.ex.AddWrite(id.T, addr, ir.OrderRel, 0) {
+		if !tg.ex.AddWrite(id.T, addr, tg.ord(ir.OrderRel), 0) {
 			x.Prune()
 			return
 		}
@@ -504,7 +620,7 @@ func (tg *trustGlue) sync(ti int32) bool {
 		var ok bool
 		switch e.Kind {
 		case seg.KFence:
-			ok = tg.ex.AddOther(id.T, trust.Fence, e.Order, 0, uint8(e.Kind))
+			ok = tg.ex.AddOther(id.T, trust.Fence, tg.ord(e.Order), 0, uint8(e.Kind))
 		case seg.KSpawn:
 			ok = tg.ex.AddOther(id.T, trust.Spawn, 0, e.Other, uint8(e.Kind))
 		case seg.KJoin:
@@ -557,11 +673,11 @@ func (tg *trustGlue) race(id, b seg.EventID) bool {
 	}
 }
 
-// finish gives x.G the reads-from and coherence of the explored graph and,
-// when races are recorded, lists the data races of the whole graph (a
-// graph restored from the worklist replays events whose races an earlier
-// execution found).
-func (tg *trustGlue) finish() {
+// finish, when races are recorded, lists the data races of the whole
+// graph (a graph restored from the worklist replays events whose races an
+// earlier execution found) and, if graph is set, gives x.G the reads-from
+// and coherence of the explored graph (finishGraph).
+func (tg *trustGlue) finish(graph bool) {
 	x := tg.x
 	g := tg.ex.Graph()
 	if x.Config().Races == interp.RacesRecord && !tg.x.Pruned() {
@@ -580,6 +696,15 @@ func (tg *trustGlue) finish() {
 			}
 		}
 	}
+	if graph {
+		tg.finishGraph()
+	}
+}
+
+// finishGraph gives x.G the reads-from and coherence of the explored graph.
+func (tg *trustGlue) finishGraph() {
+	x := tg.x
+	g := tg.ex.Graph()
 	for t := range x.G.Threads {
 		if t >= g.Threads() {
 			break
@@ -620,6 +745,9 @@ func (tg *trustGlue) finish() {
 	})
 }
 
+// trustModel is the explorer's model for ra, rc11 and sc: sc is rc11 with
+// every access and fence seq_cst (trustGlue.ord), which is SC (RC11 makes
+// programs whose accesses are all seq_cst sequentially consistent).
 func trustModel(model string) trust.Model {
 	if model == "ra" {
 		return trust.RA
@@ -627,43 +755,111 @@ func trustModel(model string) trust.Model {
 	return trust.RC11
 }
 
+// ord is the memory order the explorer sees for an access or fence of
+// order o: seq_cst under sc, o otherwise.
+func (tg *trustGlue) ord(o ir.Order) ir.Order {
+	if tg.model == "sc" {
+		return ir.OrderSC
+	}
+	return o
+}
+
 // runTrust explores prog's consistent graphs under model (ra or rc11),
 // calling visit with every execution that ended and was not pruned, and
 // save, when visit asks for it, the graph to replay as a counterexample.
 // It stops when visit returns false or ctx ends (the reason is returned).
+// The executions visit gets have the reads-from and coherence of their
+// graphs in x.G if graphs is nil or returns true (else only their events).
 func runTrust(ctx context.Context, prog *ir.Program, names *interp.Names, cfg interp.Config, model string,
-	visit func(x *interp.Execution) bool, progress func(pending int)) (stopped string, st trust.Stats, err error) {
+	visit func(x *interp.Execution) bool, progress func(pending int), graphs func() bool) (stopped string, st trust.Stats, err error) {
+	return runTrustCk(ctx, prog, names, cfg, model, visit, progress, graphs, true)
+}
+
+// runTrustCk is runTrust, with checkpoints or without.
+func runTrustCk(ctx context.Context, prog *ir.Program, names *interp.Names, cfg interp.Config, model string,
+	visit func(x *interp.Execution) bool, progress func(pending int), graphs func() bool, checkpoints bool) (stopped string, st trust.Stats, err error) {
+	r := newTrustRunner(prog, names, cfg, model, nil)
+	r.noCheckpoints = !checkpoints
+	for {
+		x, err := r.next(ctx, graphs)
+		if e := ctx.Err(); e != nil && err == nil && x == nil {
+			return "cancelled: " + e.Error(), r.ex.Stats, nil
+		}
+		if err != nil || x == nil {
+			return "", r.ex.Stats, err
+		}
+		if !visit(x) {
+			return "stopped by the caller", r.ex.Stats, nil
+		}
+		if progress != nil {
+			progress(r.ex.Pending())
+		}
+	}
+}
+
+// trustRunner runs the program on the graphs of one explorer.
+type trustRunner struct {
+	prog  *ir.Program
+	names *interp.Names
+	cfg   interp.Config
+	model string
+	ex    *trust.Explorer
+	// init: the initial values of the execution running, or of the last
+	// one (a map that no other execution writes, see interp's reuse)
+	init map[int64]int64
+	dead []*interp.Execution
+	// noCheckpoints: every graph runs from the start
+	noCheckpoints bool
+}
+
+// newTrustRunner returns a runner of ex (nil: a new exploration) whose
+// initial values come from its current execution.
+func newTrustRunner(prog *ir.Program, names *interp.Names, cfg interp.Config, model string, ex *trust.Explorer) *trustRunner {
 	// after a violation the other threads run on: the writes they add
 	// backward-revisit the reads before the violation, whose other
 	// graphs may not violate (TruSt explores a graph's alternatives only
 	// through the events added after it)
 	cfg.ContinueAfterViolation = true
-	var cur *interp.Execution
-	ex := trust.New(trustModel(model), func(loc int64) int64 { return cur.G.InitVal[loc] })
-	for ex.Next() {
-		if e := ctx.Err(); e != nil {
-			return "cancelled: " + e.Error(), ex.Stats, nil
+	r := &trustRunner{prog: prog, names: names, cfg: cfg, model: model}
+	if ex == nil {
+		ex = trust.New(trustModel(model), r.initVal)
+	}
+	r.ex = ex
+	return r
+}
+
+func (r *trustRunner) initVal(loc int64) int64 { return r.init[loc] }
+
+// next runs the program on the explorer's next graphs until an execution
+// ends without being pruned and returns it (nil when the exploration is
+// complete or ctx ends); its graph's reads-from and coherence are in x.G
+// if graphs is nil or returns true. The caller hands the execution back
+// (release) when it is done with it.
+func (r *trustRunner) next(ctx context.Context, graphs func() bool) (*interp.Execution, error) {
+	ex := r.ex
+	for ctx.Err() == nil && ex.Next() {
+		var x *interp.Execution
+		var tg *trustGlue
+		if cp, last := ex.Resume(); cp != nil {
+			x, tg = resumeTrust(cp.(*trustCheckpoint), last, ex, r.model, &r.dead)
+		} else {
+			x, tg = newTrustExecution(r.prog, r.names, r.cfg, ex, r.model, false)
+			tg.checkpoints, tg.dead = !r.noCheckpoints, &r.dead
 		}
-		x, tg := newTrustExecution(prog, names, cfg, ex, model, false)
-		cur = x
+		r.init = x.G.InitVal
 		tg.run()
 		if tg.err != nil {
-			return "", ex.Stats, tg.err
+			return nil, tg.err
 		}
 		tg.deadlocks()
-		tg.finish()
+		tg.finish(graphs == nil || graphs())
 		if x.Pruned() {
-			x.Release()
+			tg.release()
 			continue
 		}
-		if !visit(x) {
-			return "stopped by the caller", ex.Stats, nil
-		}
-		if progress != nil {
-			progress(ex.Pending())
-		}
+		return x, nil
 	}
-	return "", ex.Stats, nil
+	return nil, nil
 }
 
 func newTrustExecution(prog *ir.Program, names *interp.Names, cfg interp.Config, ex *trust.Explorer, model string, trace bool) (*interp.Execution, *trustGlue) {
@@ -702,13 +898,16 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 	names := interp.NewNames(prog)
 	col := newCollector(prog, names, opts)
 	cfg := interp.Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, MaxThreads: opts.MaxThreads, Model: model}
+	if opts.Model == "sc" {
+		cfg.Axiomatic = seg.LookupModel("sc") // graph exploration, driven by trust
+	}
 	if d, ok := ctx.Deadline(); ok {
 		cfg.Deadline = d
 	}
 	var cex *trust.Snapshot
 	stopKind := ""
 	visit := func(x *interp.Execution) bool {
-		defer x.Release() // the collector keeps nothing of x (keepGraph)
+		defer x.GraphDriver().(*trustGlue).release() // the collector keeps nothing of x (keepGraph)
 		if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
 			stopKind = "executions"
 			return false
@@ -721,7 +920,59 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 		}
 		return true
 	}
-	stopped, _, err := runTrust(ctx, prog, names, cfg, opts.Model, visit, func(p int) { col.progress(p) })
+	// the collector looks at a graph's reads-from and coherence for the
+	// first complete execution (Result.Graph when there is no
+	// counterexample) and for classes only
+	graphs := func() bool { return opts.Classes || col.firstGraph == nil }
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	var stopped string
+	if workers == 1 {
+		stopped, _, err = runTrustCk(ctx, prog, names, cfg, opts.Model, visit, func(p int) { col.progress(p) }, graphs, !opts.noCheckpoints)
+	} else {
+		consume := func(r trustResult) bool {
+			if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
+				stopKind = "executions"
+				return false
+			}
+			s := r.s.(*execSummary)
+			if col.addSummary(s, r.g) && cex == nil {
+				cex = r.cex
+				if !opts.KeepGoing {
+					return false
+				}
+			}
+			if r.more > 0 { // complete executions with s's state, steps in s
+				z := *s
+				z.steps = 0
+				for range r.more {
+					col.addSummary(&z, nil)
+				}
+			}
+			return true
+		}
+		// consecutive complete executions with the same state, each counted
+		// as the collector counts it, fold into one result (not with an
+		// execution bound, which may stop between them, nor with classes)
+		var merge func(prev, cur any) bool
+		if opts.MaxExecutions == 0 && !opts.Classes {
+			merge = func(prev, cur any) bool {
+				a, b := prev.(*execSummary), cur.(*execSummary)
+				if !plainComplete(a) || !plainComplete(b) || a.state != b.state {
+					return false
+				}
+				a.steps += b.steps
+				return true
+			}
+		}
+		summarize := func(x *interp.Execution) (any, bool, bool) {
+			s := col.summarize(x)
+			return s, s.msg != "", plainComplete(s)
+		}
+		stopped, _, err = runTrustParallel(ctx, prog, names, cfg, opts.Model, workers, summarize, merge, opts.Classes, consume, func(p int) { col.progress(p) })
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -734,6 +985,7 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 		stopped = "" // the first violation ends a run without --keep-going
 	}
 	res := col.result("trust", stopped, stopKind)
+	res.Workers = workers
 	if cex != nil {
 		var x *interp.Execution
 		ex := trust.Replay(trustModel(opts.Model), cex, func(loc int64) int64 { return x.G.InitVal[loc] })
@@ -745,7 +997,7 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 		tg.run()
 		tg.deadlocks()
 		if tg.err == nil {
-			tg.finish()
+			tg.finish(true)
 			res.Counterexample = x.Trace
 			if x.ViolationTraceLen() > 0 && x.ViolationTraceLen() <= len(x.Trace) {
 				res.Counterexample = x.Trace[:x.ViolationTraceLen()] // up to the violation
@@ -755,6 +1007,12 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 		}
 	}
 	return res, nil
+}
+
+// plainComplete reports whether the collector counts s as a complete
+// execution (addSummary).
+func plainComplete(s *execSummary) bool {
+	return s.complete && s.msg == "" && s.internal == "" && s.boundHit == "" && !s.blocked
 }
 
 // useTrust reports whether Enumerate explores with the trust explorer.

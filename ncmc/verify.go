@@ -71,6 +71,9 @@ type Options struct {
 	// nativeBudget, in tests, bounds the native decider's search (so that
 	// it answers unknown and Z3 takes over more often).
 	nativeBudget int
+	// noCheckpoints, in tests, makes the trust explorer run every graph
+	// from the start (no checkpoints to resume from)
+	noCheckpoints bool
 	// Debug, if set, receives a line per execution and per seed (for developers).
 	Debug func(format string, args ...any)
 	// Workers is the number of parallel workers (0: the number of CPUs):

@@ -28,7 +28,7 @@ type verifyCmd struct {
 	MaxSteps      int           `name:"max-steps" help:"Visible steps allowed per execution before it counts as a bound hit." default:"100000"`
 	MaxThreads    int           `name:"max-threads" help:"Threads one execution may have, main included; a spawn beyond it is a bound hit (unknown)." default:"1000"`
 	Timeout       time.Duration `help:"Wall-clock limit, e.g. 30s or 5m (0: none); hitting it gives unknown." default:"0"`
-	Workers       int           `help:"Parallel workers of the mcr explorer (each with its own Z3 context) and of the vmcr explorer (subtrees; 0: number of CPUs). The verdict and outcome set do not depend on it; under vmcr neither do the counts and the counterexample." default:"0"`
+	Workers       int           `help:"Parallel workers of the mcr explorer (each with its own Z3 context) and of the vmcr and trust explorers (subtrees; 0: number of CPUs). The verdict and outcome set do not depend on it; under vmcr and trust neither do the counts and the counterexample." default:"0"`
 	KeepGoing     bool          `name:"keep-going" help:"Explore past the first violation and list every outcome."`
 	Classes       bool          `help:"Count distinct execution classes (read-value vectors, reads-from graphs)."`
 	StateCache    bool          `name:"state-cache" help:"Reference and ncmc explorers: cut off runs that reach a state seen before (outcomes and verdict unchanged; counts cover the remaining runs). With ncmc it replaces source-set DPOR by sleep sets with state caching."`

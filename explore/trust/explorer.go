@@ -51,6 +51,10 @@ type Explorer struct {
 	// buffers of AddRead's candidates and placeWrite's placements
 	cbuf []Ref
 	pbuf []int
+	// cp is the checkpoint attached to the forward revisits pushed
+	// while it is set (SetCheckpoint); resume is the one of the revisit
+	// Next took
+	cp, resume *checkpoint
 	// Stats of the exploration so far.
 	Stats Stats
 	// InitVal returns the initial value of a location.
@@ -80,6 +84,15 @@ type item struct {
 	p      int32
 	x, w   Ref
 	r      Ref
+	cp     *checkpoint // forward revisits: the state to resume from (nil: none)
+}
+
+// checkpoint is an interpreter state that the forward revisits pushed
+// while it was set can resume from (SetCheckpoint), with the number of
+// pending revisits that hold it.
+type checkpoint struct {
+	v    any
+	refs int32
 }
 
 // New returns an explorer whose first graph is the empty graph.
@@ -95,6 +108,7 @@ func (e *Explorer) Next() bool {
 	for {
 		if e.first {
 			e.first = false
+			e.resume = nil
 			e.g = e.frames[len(e.frames)-1].g
 			e.Stats.Restores++
 			return true
@@ -111,8 +125,14 @@ func (e *Explorer) Next() bool {
 			continue
 		}
 		it := f.items[len(f.items)-1]
+		f.items[len(f.items)-1] = item{}
 		f.items = f.items[:len(f.items)-1]
 		e.pending--
+		e.resume = nil
+		if it.cp != nil {
+			it.cp.refs--
+			e.resume = it.cp
+		}
 		g := f.g
 		e.g = g
 		g.cut(it.rank)
@@ -167,6 +187,84 @@ func (e *Explorer) moveCO(loc int64, w Ref, p int) {
 	e.insertCO(loc, w, p)
 }
 
+// Split takes from e the revisit that e would explore last and returns an
+// explorer whose only work is that revisit (initVal: its initial values),
+// or false if e has fewer than two revisits left. Exploring e to the end
+// and then the returned explorer visits the same graphs in the same order
+// as exploring e alone would: the revisit is the bottom item of the lowest
+// frame that has items, explored after everything above it, and its
+// explorer starts from a copy of that frame's graph (the revisit cuts it
+// back to its event and applies its choice, as Next would).
+func (e *Explorer) Split(initVal func(loc int64) int64) (*Explorer, bool) {
+	if e.pending < 2 {
+		return nil, false
+	}
+	for _, f := range e.frames {
+		if len(f.items) == 0 {
+			continue
+		}
+		it := f.items[0]
+		copy(f.items, f.items[1:])
+		f.items[len(f.items)-1] = item{}
+		f.items = f.items[:len(f.items)-1]
+		e.pending--
+		if it.cp != nil {
+			it.cp.refs-- // the other explorer replays the graph from the start
+			it.cp = nil
+		}
+		n := &Explorer{model: e.model, initVal: initVal, fresh: InitRef, pending: 1}
+		n.frames = []*frame{{g: f.g.copyTo(&n.ar), items: []item{it}}}
+		return n, true
+	}
+	return nil, false
+}
+
+// MayBranch reports whether the next event of thread t, an access to loc,
+// may have more than one reads-from choice (a read) or coherence
+// placement (a write) in the current graph: only then does adding it push
+// forward revisits (and is a checkpoint before it worth its copy). Both
+// counts are the writes of loc at or after the lower bound that the
+// thread's happens-before view sets (AddRead, placeWrite).
+func (e *Explorer) MayBranch(t int32, loc int64) bool {
+	g := e.g
+	n := len(g.co[loc])
+	if n == 0 {
+		return false
+	}
+	var hb View
+	if k := g.Len(t); k > 0 {
+		hb = g.d[t][k-1].hb
+	} else if s, ok := g.spawnOf(t); ok {
+		hb = g.der(s).hb
+	}
+	return n-g.lowerBound(loc, hb, Ref{t, int32(g.Len(t))}) >= 2
+}
+
+// SetCheckpoint attaches v (nil: nothing) to the forward revisits (other
+// reads-from or coherence choices of a new event) pushed until the next
+// call: an interpreter state taken before the step that adds the event,
+// from which the graphs of those revisits can be run instead of from the
+// start (Resume). Every event of that state was added before the new
+// event, so the graph of the revisit, cut back to the new event, holds
+// them all unchanged; the interpreter replays the rest of it from there.
+func (e *Explorer) SetCheckpoint(v any) {
+	if v == nil {
+		e.cp = nil
+		return
+	}
+	e.cp = &checkpoint{v: v}
+}
+
+// Resume returns the checkpoint of the revisit that Next took (nil: the
+// graph is to be run from the start) and whether no other pending revisit
+// holds it (then the caller may use it in place instead of copying it).
+func (e *Explorer) Resume() (v any, last bool) {
+	if e.resume == nil {
+		return nil, false
+	}
+	return e.resume.v, e.resume.refs == 0
+}
+
 // Pending is the number of revisits still to explore.
 func (e *Explorer) Pending() int { return e.pending }
 
@@ -185,6 +283,10 @@ func (e *Explorer) Len(t int32) int { return e.g.Len(t) }
 func (e *Explorer) Event(t int32, i int) *Label { return &e.g.ev[t][i] }
 
 func (e *Explorer) push(it item) {
+	if it.kind != itemBack && e.cp != nil {
+		it.cp = e.cp
+		e.cp.refs++
+	}
 	f := e.frames[len(e.frames)-1]
 	f.items = append(f.items, it)
 	e.pending++

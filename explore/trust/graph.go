@@ -119,15 +119,17 @@ func (v View) has(r Ref) bool {
 
 // arena hands out views from large chunks, so that computing the views of
 // a graph allocates little; a graph's views live until the next restore.
-type arena struct{ buf []int32 }
+type arena struct {
+	buf   []int32
+	chunk int // size of the last chunk (they grow to 1<<14)
+}
 
 func (a *arena) alloc(n int) View {
 	if cap(a.buf)-len(a.buf) < n {
-		c := 1 << 14
-		if n > c {
-			c = n
-		}
-		a.buf = make([]int32, 0, c)
+		// small chunks first: a parallel exploration's small tasks
+		// each have an arena
+		a.chunk = min(max(2*a.chunk, 1<<9), 1<<14)
+		a.buf = make([]int32, 0, max(a.chunk, n))
 	}
 	l := len(a.buf)
 	a.buf = a.buf[:l+n]
@@ -650,4 +652,43 @@ type snapshot struct {
 	co    map[int64][]Ref
 	stamp int32
 	fresh Ref // a revisited read whose data races are to be checked again (T < 0: none)
+}
+
+// copyTo returns a deep copy of g whose derived views live in arena ar:
+// labels, derived values, coherence orders and the indexes (readers in
+// the same order, so that the copy is explored exactly as g would be).
+func (g *Graph) copyTo(ar *arena) *Graph {
+	c := newGraph(g.model, ar)
+	c.stamp, c.nSC = g.stamp, g.nSC
+	c.ev = make([][]Label, len(g.ev))
+	c.d = make([][]derived, len(g.d))
+	view := func(v View) View {
+		if v == nil {
+			return nil
+		}
+		w := ar.alloc(len(v))
+		copy(w, v)
+		return w
+	}
+	for t := range g.ev {
+		c.ev[t] = append(make([]Label, 0, len(g.ev[t])+8), g.ev[t]...)
+		c.d[t] = make([]derived, len(g.d[t]), len(g.d[t])+8)
+		for i, d := range g.d[t] {
+			c.d[t][i] = derived{hb: view(d.hb), porf: view(d.porf), msg: view(d.msg), relF: view(d.relF), acq: view(d.acq), done: d.done}
+		}
+	}
+	for l, co := range g.co {
+		c.co[l] = append([]Ref(nil), co...)
+	}
+	for w, rs := range g.readers {
+		c.readers[w] = append([]Ref(nil), rs...)
+	}
+	for l, rs := range g.initReaders {
+		c.initReaders[l] = append([]Ref(nil), rs...)
+	}
+	for l, n := range g.naLocs {
+		c.naLocs[l] = n
+	}
+	c.spawns = append([]Ref(nil), g.spawns...)
+	return c
 }
