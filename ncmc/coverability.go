@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/maphash"
+	"ncmc/explore"
 
 	"ncmc/interp"
 	"ncmc/ir"
@@ -418,7 +419,7 @@ func (k *kmRun) step(a interp.Action) {
 
 // exploreCoverability is the coverability explorer (see above).
 func exploreCoverability(ctx context.Context, t *Task) error {
-	prog, opts, names, col := t.Prog, t.Opts, t.Names, t.col
+	prog, opts, names := t.Prog, t.Opts, t.Names
 	if why := coverabilityUnsupported(prog); why != "" {
 		t.Stop("the coverability explorer does not apply: "+why, "unsupported")
 		return nil
@@ -429,7 +430,7 @@ func exploreCoverability(ctx context.Context, t *Task) error {
 	cfg := t.Config()
 	cfg.UnboundedLoops, cfg.Symmetry, cfg.MaxThreadSteps = true, true, 20*opts.MaxSteps
 	live := newLiveness(prog)
-	ch := &dfsChooser{}
+	ch := &explore.DFSChooser{}
 	visited := map[[2]uint64][]*kmState{} // by shared part
 	// The hashes of abstract states: 128 bits under two seeds of this
 	// exploration (states are compared by hash only).
@@ -458,14 +459,14 @@ func exploreCoverability(ctx context.Context, t *Task) error {
 				interrupted = true
 				break
 			}
-			if opts.Races && race == "" && ch.depth >= len(ch.path) {
+			if opts.Races && race == "" && ch.Depth >= len(ch.Path) {
 				race = k.race() // states of the replayed prefix were checked before
 			}
 			if race != "" && !opts.KeepGoing {
 				break
 			}
 			en := x.Enabled()
-			if ch.depth >= len(ch.path) {
+			if ch.Depth >= len(ch.Path) {
 				// Cut the run at a state covered by one seen before: all
 				// the seen state's successors are (or will be) explored,
 				// and by monotonicity they cover this state's.
@@ -474,13 +475,13 @@ func exploreCoverability(ctx context.Context, t *Task) error {
 					break
 				}
 				visited[cur.shared] = append(visited[cur.shared], cur)
-				col.stats.States++
+				t.Stats().States++
 				if deadlockFree && !k.deadlockSafe(en) {
 					deadlockFree = false
 				}
 			}
 			k.path = append(k.path, cur)
-			k.step(ch.schedule(en))
+			k.step(ch.Schedule(en))
 			if x.Finished() {
 				break
 			}
@@ -492,8 +493,8 @@ func exploreCoverability(ctx context.Context, t *Task) error {
 		if err != nil {
 			return err
 		}
-		if ch.err != nil {
-			return ch.err
+		if ch.Err != nil {
+			return ch.Err
 		}
 		if interrupted {
 			t.StopTime(ctx.Err())
@@ -503,28 +504,26 @@ func exploreCoverability(ctx context.Context, t *Task) error {
 			break
 		}
 		if pruned {
-			col.stats.Pruned++
-			col.progress(ch.pending())
-			if !ch.next() {
+			t.Stats().Pruned++
+			t.Progress(ch.Pending())
+			if !ch.Next() {
 				break
 			}
 			continue
 		}
-		col.stats.Executions++
-		col.stats.Steps += int64(x.Steps())
+		t.Stats().Executions++
+		t.Stats().Steps += int64(x.Steps())
 		if msg, kind, _ := x.Violation(); msg != "" {
-			col.stats.Violations++
+			t.Stats().Violations++
 			if abstractViolation == "" {
 				abstractViolation = msg
 			}
 			runtimeErr = runtimeErr || kind == "runtime-error"
 		} else if x.BoundHit() != "" {
-			col.stats.BoundHits++
-			if col.boundHit == "" {
-				col.boundHit = x.BoundHit()
-			}
+			t.Stats().BoundHits++
+			t.BoundHit(x.BoundHit())
 		} else if x.Blocked() {
-			col.stats.Blocked++
+			t.Stats().Blocked++
 			// The states this one covers lack some anonymous threads,
 			// maybe the blocked ones: are they deadlocks?
 			if deadlockFree {
@@ -533,17 +532,17 @@ func exploreCoverability(ctx context.Context, t *Task) error {
 				}
 			}
 		} else {
-			col.stats.Complete++
+			t.Stats().Complete++
 		}
 		if abstractViolation != "" && !opts.KeepGoing && !opts.Races {
 			break
 		}
-		col.progress(ch.pending())
-		if !ch.next() {
+		t.Progress(ch.Pending())
+		if !ch.Next() {
 			break
 		}
 	}
-	states := col.stats.States
+	states := t.Stats().States
 	t.Amend(func(res *Result) { kmVerdict(res, opts, states, deadlockFree, race, abstractViolation, runtimeErr) })
 	return nil
 }

@@ -3,6 +3,7 @@ package ncmc
 import (
 	"context"
 	"fmt"
+	"ncmc/explore"
 	"strings"
 
 	"ncmc/memmodel"
@@ -93,16 +94,16 @@ func (statefulExplorer) Explore(ctx context.Context, t *Task) error {
 
 func checkOperational(e Explorer, t *Task) error {
 	if !t.Model.Operational() {
-		return unsupported(e, false, "%s explores interleavings: it supports the %s models, not %s", e.Name(), strings.Join(memmodel.Operational(), ", "), t.Model.Name)
+		return explore.Unsupportedf(e, false, "%s explores interleavings: it supports the %s models, not %s", e.Name(), strings.Join(memmodel.Operational(), ", "), t.Model.Name)
 	}
 	if t.Opts.Races && t.Model.Exec != memmodel.Interleaving {
-		return unsupported(e, false, "data-race detection is available under sc, ra and rc11 (not %s)", t.Model.Name)
+		return explore.Unsupportedf(e, false, "data-race detection is available under sc, ra and rc11 (not %s)", t.Model.Name)
 	}
 	return nil
 }
 
 // mcrExplorer is maximal causality reduction (mcrexplore.go, package mcr).
-type mcrExplorer struct{}
+type mcrExplorer struct{ hooks hooks }
 
 func (mcrExplorer) Name() string { return "mcr" }
 func (mcrExplorer) Doc() string {
@@ -110,13 +111,13 @@ func (mcrExplorer) Doc() string {
 }
 func (e mcrExplorer) Check(t *Task) error {
 	if !t.Model.Operational() {
-		return unsupported(e, false, "%s", mcrModels())
+		return explore.Unsupportedf(e, false, "%s", mcrModels())
 	}
 	if t.Opts.Races {
-		return unsupported(e, false, "data-race detection is not available with the mcr explorer")
+		return explore.Unsupportedf(e, false, "data-race detection is not available with the mcr explorer")
 	}
 	if why := mcrUnsupported(t.Prog, t.Opts); why != "" {
-		return unsupported(e, true, "%s", why)
+		return explore.Unsupportedf(e, true, "%s", why)
 	}
 	return nil
 }
@@ -126,7 +127,7 @@ func mcrModels() string {
 	return fmt.Sprintf("mcr supports the %s models", strings.Join(memmodel.Operational(), ", "))
 }
 
-func (mcrExplorer) Explore(ctx context.Context, t *Task) error { return exploreMCR(ctx, t) }
+func (e mcrExplorer) Explore(ctx context.Context, t *Task) error { return exploreMCR(ctx, t, e.hooks) }
 
 // dporExplorer is the DPOR explorer (ncmcexplore.go): "dpor", and "ncmc"
 // for the same algorithm with commutativity specs.
@@ -136,12 +137,12 @@ func (e dporExplorer) Name() string { return e.name }
 func (e dporExplorer) Doc() string  { return e.doc }
 func (e dporExplorer) Check(t *Task) error {
 	if t.Opts.Races {
-		return unsupported(e, false, "data-race detection is not available with the %s explorer", e.name)
+		return explore.Unsupportedf(e, false, "data-race detection is not available with the %s explorer", e.name)
 	}
 	if t.Model.Exec != memmodel.Interleaving {
-		return unsupported(e, false, "the %s explorer (--spec) supports only the sc memory model, not %s", e.name, t.Model.Name)
+		return explore.Unsupportedf(e, false, "the %s explorer (--spec) supports only the sc memory model, not %s", e.name, t.Model.Name)
 	}
-	return checkSpecs(t.Prog, t.Opts.Specs)
+	return explore.CheckSpecs(t.Prog, t.Opts.Specs)
 }
 func (dporExplorer) Explore(ctx context.Context, t *Task) error { return exploreNCMC(ctx, t) }
 
@@ -175,7 +176,7 @@ func (graphExplorer) Doc() string {
 }
 func (e graphExplorer) Check(t *Task) error {
 	if t.Opts.Races && t.Model.Race == "" {
-		return unsupported(e, false, "the %s model defines no data races for graph exploration; use the reference explorer", t.Model.Name)
+		return explore.Unsupportedf(e, false, "the %s model defines no data races for graph exploration; use the reference explorer", t.Model.Name)
 	}
 	if err := checkGraphProgram(t.Prog); err != nil {
 		return err
@@ -194,7 +195,7 @@ func (coverabilityExplorer) Doc() string {
 }
 func (e coverabilityExplorer) Check(t *Task) error {
 	if t.Model.Exec != memmodel.Interleaving {
-		return unsupported(e, false, "the coverability explorer supports the sc memory model only")
+		return explore.Unsupportedf(e, false, "the coverability explorer supports the sc memory model only")
 	}
 	return nil
 }
@@ -213,10 +214,10 @@ func (trustExplorer) Doc() string {
 }
 func (e trustExplorer) Check(t *Task) error {
 	if t.Model.Exec != memmodel.GraphOnly {
-		return unsupported(e, false, "the trust explorer supports the ra and rc11 models, not %s", t.Model.Name)
+		return explore.Unsupportedf(e, false, "the trust explorer supports the ra and rc11 models, not %s", t.Model.Name)
 	}
 	if op := trustSupported(t.Prog); op != "" {
-		return unsupported(e, true, "the trust explorer does not model %s", op)
+		return explore.Unsupportedf(e, true, "the trust explorer does not model %s", op)
 	}
 	return checkGraphProgram(t.Prog)
 }
@@ -234,10 +235,10 @@ func (vmcrExplorer) Doc() string {
 }
 func (e vmcrExplorer) Check(t *Task) error {
 	if t.Opts.Races {
-		return unsupported(e, false, "data-race detection is not available with the vmcr explorer")
+		return explore.Unsupportedf(e, false, "data-race detection is not available with the vmcr explorer")
 	}
 	if why := vmcrUnsupported(t.Prog, t.Opts); why != "" {
-		return unsupported(e, t.Model.Exec == memmodel.Interleaving, "%s", why)
+		return explore.Unsupportedf(e, t.Model.Exec == memmodel.Interleaving, "%s", why)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package ncmc
 import (
 	"context"
 	"fmt"
+	"ncmc/explore"
 	"strings"
 
 	"ncmc/interp"
@@ -27,7 +28,7 @@ func checkGraphProgram(prog *ir.Program) error {
 // exploreGraphs is the reference explorer for ra and rc11: a DFS over
 // schedules, rf and mo choices that visits each consistent graph once.
 func exploreGraphs(ctx context.Context, t *Task) error {
-	prog, opts, names, col := t.Prog, t.Opts, t.Names, t.col
+	prog, opts, names := t.Prog, t.Opts, t.Names
 	if err := checkGraphProgram(prog); err != nil {
 		return err
 	}
@@ -36,22 +37,22 @@ func exploreGraphs(ctx context.Context, t *Task) error {
 		// an operational model explored as graphs under its axioms
 		cfg.Axiomatic = t.Model.Axioms
 	}
-	var cex []choicePoint
+	var cex []explore.ChoicePoint
 	err := graphRuns(prog, names, cfg, func() bool { return t.Budget(ctx) }, func(x *interp.Execution, ch *graphChooser) bool {
-		if !x.Pruned() && col.add(x) && cex == nil {
-			cex = append([]choicePoint(nil), ch.path...)
+		if !x.Pruned() && t.Add(x) && cex == nil {
+			cex = append([]explore.ChoicePoint(nil), ch.Path...)
 			if !opts.KeepGoing {
 				return false
 			}
 		}
-		col.progress(ch.pending())
+		t.Progress(ch.Pending())
 		return true
 	})
 	if err != nil {
 		return err
 	}
 	if cex != nil {
-		t.replayCounterexample(cfg, cex)
+		t.ReplayCounterexample(cfg, cex)
 	}
 	return nil
 }
@@ -175,9 +176,9 @@ func graphRuns(prog *ir.Program, names *interp.Names, cfg interp.Config, budget 
 		ch.start()
 		x := interp.NewExecution(prog, names, cfg, ch, false)
 		x.UseGraphCache(ch.cache)
-		x.Run(ch.schedule)
-		if ch.err != nil {
-			return ch.err
+		x.Run(ch.Schedule)
+		if ch.Err != nil {
+			return ch.Err
 		}
 		if !visit(x, ch) || !ch.advance() {
 			return nil
@@ -188,13 +189,13 @@ func graphRuns(prog *ir.Program, names *interp.Names, cfg interp.Config, budget 
 // graphChooser is the DFS chooser of graph exploration, with the cache its
 // executions share.
 type graphChooser struct {
-	dfsChooser
+	explore.DFSChooser
 	cache *interp.GraphCache
 }
 
 func newGraphChooser() *graphChooser {
 	c := &graphChooser{}
-	c.cache = interp.NewGraphCache(func() int { return c.depth })
+	c.cache = interp.NewGraphCache(func() int { return c.Depth })
 	return c
 }
 
@@ -204,10 +205,10 @@ func (c *graphChooser) start() { c.cache.Start() }
 // advance moves the DFS to its next leaf and drops the memo entries the
 // changed choice invalidates.
 func (c *graphChooser) advance() bool {
-	if !c.next() {
+	if !c.Next() {
 		return false
 	}
-	c.cache.Invalidate(len(c.path) - 1)
+	c.cache.Invalidate(len(c.Path) - 1)
 	return true
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"ncmc/explore"
 	"runtime"
 	"strings"
 	"sync"
@@ -188,7 +189,8 @@ type mcrState struct {
 	seen    map[string]bool
 	active  int
 	done    bool
-	col     *collector
+	t       *explore.Task
+	hooks   hooks
 	cex     *mcr.Seed
 	err     error
 	stopped string
@@ -230,10 +232,10 @@ func (st *mcrState) next(ctx context.Context) *mcr.Seed {
 			return nil
 		}
 		if err := ctx.Err(); err != nil {
-			st.stop(budgetReason(err, st.opts), "time")
+			st.stop(explore.BudgetReason(err, st.opts), "time")
 			return nil
 		}
-		if st.opts.MaxExecutions > 0 && st.col.stats.Executions+st.active+len(st.results) >= st.opts.MaxExecutions && len(st.queue) > 0 {
+		if st.opts.MaxExecutions > 0 && st.t.Stats().Executions+st.active+len(st.results) >= st.opts.MaxExecutions && len(st.queue) > 0 {
 			if st.active+len(st.results) == 0 {
 				st.stop(fmt.Sprintf("execution bound %d hit", st.opts.MaxExecutions), "executions")
 				return nil
@@ -285,8 +287,8 @@ func (st *mcrState) finish(r mcrResult, replay time.Duration) {
 	if st.done {
 		clear(st.results)
 	}
-	st.col.stats.SMTQueries = st.gstats.Queries
-	st.col.stats.SMTTime = st.gstats.SMTTime
+	st.t.Stats().SMTQueries = st.gstats.Queries
+	st.t.Stats().SMTTime = st.gstats.SMTTime
 }
 
 // apply counts the execution of one seed and queues its new seeds.
@@ -307,7 +309,7 @@ func (st *mcrState) apply(r mcrResult) {
 		st.done = true
 		return
 	}
-	if r.x != nil && st.col.add(r.x) && st.cex == nil {
+	if r.x != nil && st.t.Add(r.x) && st.cex == nil {
 		st.cex = r.sd
 		if !st.opts.KeepGoing {
 			st.done = true
@@ -328,8 +330,8 @@ func (st *mcrState) apply(r mcrResult) {
 			st.queue = append(st.queue, &r.seeds[i])
 		}
 	}
-	st.col.stats.Seeds = st.nseeds
-	st.col.progress(len(st.queue))
+	st.t.Stats().Seeds = st.nseeds
+	st.t.Progress(len(st.queue))
 }
 
 // interruption returns why seed generation that failed with err was
@@ -405,8 +407,8 @@ func (st *mcrState) worker(ctx context.Context) {
 			for i := range seeds {
 				if seeds[i].Native {
 					seeds[i].From = sd
-					if st.opts.corruptNative != nil {
-						st.opts.corruptNative(&seeds[i])
+					if st.hooks.corruptNative != nil {
+						st.hooks.corruptNative(&seeds[i])
 					}
 				}
 			}
@@ -417,7 +419,7 @@ func (st *mcrState) worker(ctx context.Context) {
 				// after its execution and queries are counted.
 				err = nil
 				seeds = nil
-				stop, stopKind = budgetReason(cause, st.opts), "time"
+				stop, stopKind = explore.BudgetReason(cause, st.opts), "time"
 			} else if errors.Is(err, smt.ErrTimeout) {
 				// A query ran out of its own time bound (QueryTimeout):
 				// a bound hit like the others, so the answer is unknown.
@@ -450,10 +452,10 @@ func (st *mcrState) worker(ctx context.Context) {
 // generator returns a seed generator using decider (Options.Decider), with
 // the NCMC thesis's rule if the exploration uses it.
 func (st *mcrState) generator(decider string) (*mcr.Generator, *thesisRule) {
-	gopts := mcr.Options{QueryTimeout: st.opts.QueryTimeout, Decider: decider, Compare: st.opts.CompareDeciders, NativeBudget: st.opts.nativeBudget}
+	gopts := mcr.Options{QueryTimeout: st.opts.QueryTimeout, Decider: decider, Compare: st.opts.CompareDeciders, NativeBudget: st.hooks.nativeBudget}
 	var rule *thesisRule
 	if st.thesis {
-		rule = &thesisRule{sb: newSemBuilder(st.prog, st.opts)}
+		rule = &thesisRule{sb: explore.NewSemBuilder(st.prog, st.opts)}
 		gopts.Scoped = rule
 	}
 	return mcr.NewGenerator(gopts), rule
@@ -479,18 +481,28 @@ func (st *mcrState) z3Seeds(ctx context.Context, parent *mcr.Seed) ([]mcr.Seed, 
 	return seeds, gen.Stats, err
 }
 
-func exploreMCR(ctx context.Context, t *Task) error {
+// hooks are what tests change in the mcr explorer.
+type hooks struct {
+	// corruptNative alters every native seed the explorer generates (to
+	// check that a native witness that fails replay is recovered from).
+	corruptNative func(*mcr.Seed)
+	// nativeBudget bounds the native decider's search (so that it answers
+	// unknown and Z3 takes over more often).
+	nativeBudget int
+}
+
+func exploreMCR(ctx context.Context, t *Task, h hooks) error {
 	cfg := t.Config()
 	cfg.ContinueAfterViolation = true
-	return runMCR(ctx, t, cfg, false)
+	return runMCR(ctx, t, cfg, false, h)
 }
 
 // runMCR is the mcr exploration of t with interpreter configuration cfg;
 // with thesis, under the NCMC thesis's scoped-read rule.
-func runMCR(ctx context.Context, t *Task, cfg interp.Config, thesis bool) error {
+func runMCR(ctx context.Context, t *Task, cfg interp.Config, thesis bool, h hooks) error {
 	prog, opts, names := t.Prog, t.Opts, t.Names
 	st := &mcrState{prog: prog, names: names, opts: opts, final: observedLocs(prog),
-		cfg: cfg, thesis: thesis, col: t.col, seen: map[string]bool{}, results: map[int]mcrResult{}}
+		cfg: cfg, thesis: thesis, t: t, hooks: h, seen: map[string]bool{}, results: map[int]mcrResult{}}
 	st.wake = sync.NewCond(&st.mu)
 	first := &mcr.Seed{Choices: map[int32][]int{}, Why: "initial execution"}
 	st.queue = []*mcr.Seed{first}
@@ -513,16 +525,16 @@ func runMCR(ctx context.Context, t *Task, cfg interp.Config, thesis bool) error 
 		return st.err
 	}
 	if st.stopped == "" && ctx.Err() != nil && len(st.queue) > 0 {
-		st.stopped, st.stopKnd = budgetReason(ctx.Err(), opts), "time"
+		st.stopped, st.stopKnd = explore.BudgetReason(ctx.Err(), opts), "time"
 	}
-	st.col.stats.Seeds = st.nseeds
-	st.col.stats.SMTQueries = st.gstats.Queries
-	st.col.stats.SMTTime = st.gstats.SMTTime
-	st.col.stats.Native = st.gstats.Native
-	st.col.stats.Z3Calls = st.gstats.Z3
-	st.col.stats.Fallbacks = st.gstats.Fallbacks
-	st.col.stats.NativeReplayFailures = st.nativeFails
-	st.col.stats.ReplayTime = st.replay
+	st.t.Stats().Seeds = st.nseeds
+	st.t.Stats().SMTQueries = st.gstats.Queries
+	st.t.Stats().SMTTime = st.gstats.SMTTime
+	st.t.Stats().Native = st.gstats.Native
+	st.t.Stats().Z3Calls = st.gstats.Z3
+	st.t.Stats().Fallbacks = st.gstats.Fallbacks
+	st.t.Stats().NativeReplayFailures = st.nativeFails
+	st.t.Stats().ReplayTime = st.replay
 	t.Stop(st.stopped, st.stopKnd)
 	t.Workers(workers)
 	if st.cex != nil {

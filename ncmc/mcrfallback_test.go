@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"ncmc/frontend"
+	"ncmc/ir"
 	"ncmc/mcr"
 )
 
@@ -46,7 +47,7 @@ fn main() { let p = spawn a(); let q = spawn b(); join(p); join(q); }
 			}
 		}
 	}
-	got, err := Verify(context.Background(), prog, Options{Explorer: "mcr", KeepGoing: true, Workers: 1, corruptNative: corrupt})
+	got, err := runHooked(prog, Options{KeepGoing: true, Workers: 1}, hooks{corruptNative: corrupt})
 	if err != nil {
 		t.Fatalf("a failed native witness must not end the exploration: %v", err)
 	}
@@ -77,7 +78,7 @@ func TestMCRNativeUnknownFallback(t *testing.T) {
 			if want.Explorer != "mcr" || want.Verdict == Unknown {
 				continue
 			}
-			got, err := Verify(context.Background(), prog, Options{Explorer: "mcr", Model: model, KeepGoing: true, Workers: 1, MaxExecutions: 500, nativeBudget: 1})
+			got, err := runHooked(prog, Options{Model: model, KeepGoing: true, Workers: 1, MaxExecutions: 500}, hooks{nativeBudget: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,4 +104,13 @@ func TestMCRNativeUnknownFallback(t *testing.T) {
 		t.Error("no query fell back to Z3")
 	}
 	t.Logf("%d fallbacks to Z3", fallbacks)
+}
+
+// runHooked runs the mcr explorer with test hooks h.
+func runHooked(prog *ir.Program, opts Options, h hooks) (*Result, error) {
+	t, err := NewTask(prog, opts)
+	if err != nil {
+		return nil, err
+	}
+	return Run(context.Background(), mcrExplorer{hooks: h}, t)
 }

@@ -2,7 +2,7 @@ package ncmc
 
 import (
 	"context"
-	"fmt"
+	"ncmc/explore"
 
 	"ncmc/interp"
 )
@@ -19,98 +19,6 @@ import (
 // branching point (cloneExec) instead of re-executing its path from the
 // start. TestStateCacheDifferential compares it with the plain oracle.
 
-// choicePoint is one node of the DFS path: n alternatives, k taken.
-type choicePoint struct {
-	n, k int
-	kind int // 0: schedule, 1+: ChoiceKind+1 (sanity check on replay)
-}
-
-// dfsChooser replays the recorded path and extends it with first choices.
-type dfsChooser struct {
-	path  []choicePoint
-	depth int
-	err   error
-}
-
-func (c *dfsChooser) pick(kind, n int) int {
-	if c.depth < len(c.path) {
-		p := c.path[c.depth]
-		if p.n != n || p.kind != kind {
-			if c.err == nil {
-				c.err = fmt.Errorf("internal error: replay diverged at choice %d (had %d alternatives of kind %d, now %d of kind %d)", c.depth, p.n, p.kind, n, kind)
-			}
-			if p.k >= n {
-				p.k = n - 1
-			}
-		}
-		c.depth++
-		return p.k
-	}
-	c.path = append(c.path, choicePoint{n: n, kind: kind})
-	c.depth++
-	return 0
-}
-
-// Choose implements Chooser.
-func (c *dfsChooser) Choose(_ int32, kind interp.ChoiceKind, n int) int {
-	return c.pick(int(kind)+1, n)
-}
-
-func (c *dfsChooser) schedule(en []interp.Action) interp.Action {
-	if len(en) == 1 {
-		return en[0]
-	}
-	return en[c.pick(0, len(en))]
-}
-
-// next moves to the next unexplored leaf; false when the tree is exhausted.
-func (c *dfsChooser) next() bool {
-	c.depth = 0
-	for len(c.path) > 0 {
-		top := &c.path[len(c.path)-1]
-		if top.k+1 < top.n {
-			top.k++
-			return true
-		}
-		c.path = c.path[:len(c.path)-1]
-	}
-	return false
-}
-
-func (c *dfsChooser) pending() int {
-	q := 0
-	for _, p := range c.path {
-		q += p.n - 1 - p.k
-	}
-	return q
-}
-
-// replayChooser follows a recorded path exactly (for counterexamples).
-type replayChooser struct {
-	path  []choicePoint
-	depth int
-}
-
-func (c *replayChooser) pick(n int) int {
-	if c.depth < len(c.path) {
-		k := c.path[c.depth].k
-		c.depth++
-		if k < n {
-			return k
-		}
-	}
-	return 0
-}
-
-func (c *replayChooser) Choose(_ int32, kind interp.ChoiceKind, n int) int { return c.pick(n) }
-
-func (c *replayChooser) schedule(en []interp.Action) interp.Action {
-	if len(en) == 1 {
-		return en[0]
-	}
-	return en[c.pick(len(en))]
-}
-
 // refSnap is a copy of the state before the scheduling choice at depth
 // depth of the DFS path (never run itself).
 type refSnap struct {
@@ -118,29 +26,6 @@ type refSnap struct {
 	x     *interp.Execution
 	cells int // execSize of x
 }
-
-// maxSnapCells bounds the size of the state copies an explorer keeps on
-// its DFS path (about 64 MB of cells); past it, deeper branching points
-// are reached by re-execution from the deepest copy.
-const maxSnapCells = 1 << 23
-
-// snapBudget is the size of the state copies an explorer keeps on its DFS
-// path, bounded by maxSnapCells (the stateful and the ncmc explorer).
-type snapBudget struct{ cells int }
-
-// take reserves room for a copy of x: its size (execSize) and whether it
-// fits.
-func (b *snapBudget) take(x *interp.Execution) (int, bool) {
-	size := execSize(x)
-	if b.cells+size > maxSnapCells {
-		return 0, false
-	}
-	b.cells += size
-	return size, true
-}
-
-// release returns the room of a copy of the given size.
-func (b *snapBudget) release(size int) { b.cells -= size }
 
 // snapDue reports whether the branching point at depth deserves a copy:
 // every one on short paths, and on long ones (a spin loop or a spawning
@@ -155,13 +40,10 @@ func snapDue(snaps []refSnap, depth int) bool {
 	return depth-last >= max(1, last/32)
 }
 
-// execSize estimates what copying x costs, in cells (interp.Execution.Size).
-func execSize(x *interp.Execution) int { return x.Size() }
-
 // exploreReference is the reference explorer (the oracle), and with
 // Options.StateCache the stateful explorer.
 func exploreReference(ctx context.Context, t *Task) error {
-	prog, opts, names, col := t.Prog, t.Opts, t.Names, t.col
+	prog, opts, names := t.Prog, t.Opts, t.Names
 	if opts.StateCache {
 		t.Ran("stateful")
 	}
@@ -173,8 +55,8 @@ func exploreReference(ctx context.Context, t *Task) error {
 		// inside one step.
 		cfg.MaxThreadSteps = 20 * opts.MaxSteps
 	}
-	ch := &dfsChooser{}
-	var cex []choicePoint
+	ch := &explore.DFSChooser{}
+	var cex []explore.ChoicePoint
 	var visited map[[2]uint64]bool
 	if opts.StateCache {
 		visited = map[[2]uint64]bool{}
@@ -187,22 +69,22 @@ func exploreReference(ctx context.Context, t *Task) error {
 	// re-executes from the start.
 	var snaps []refSnap
 	snapshots := visited != nil
-	var budget snapBudget
+	var budget explore.SnapBudget
 	for {
 		if t.Budget(ctx) {
 			break
 		}
 		// A copy taken before the choice at depth d stays valid while the
 		// path keeps its first d choices.
-		for len(snaps) > 0 && snaps[len(snaps)-1].depth >= len(ch.path) {
-			budget.release(snaps[len(snaps)-1].cells)
+		for len(snaps) > 0 && snaps[len(snaps)-1].depth >= len(ch.Path) {
+			budget.Release(snaps[len(snaps)-1].cells)
 			snaps = snaps[:len(snaps)-1]
 		}
 		var x *interp.Execution
 		if len(snaps) > 0 {
 			s := snaps[len(snaps)-1]
 			x = s.x.Clone(ch)
-			ch.depth = s.depth
+			ch.Depth = s.depth
 		} else {
 			x = interp.NewExecution(prog, names, cfg, ch, false)
 			x.CheckEnd()
@@ -215,7 +97,7 @@ func exploreReference(ctx context.Context, t *Task) error {
 				interrupted = true
 				break
 			}
-			if visited != nil && ch.depth >= len(ch.path) {
+			if visited != nil && ch.Depth >= len(ch.Path) {
 				h := x.StateHash()
 				if visited[h] {
 					pruned = true
@@ -224,46 +106,46 @@ func exploreReference(ctx context.Context, t *Task) error {
 				visited[h] = true
 			}
 			en := x.Enabled()
-			if snapshots && len(en) > 1 && ch.depth >= len(ch.path) && snapDue(snaps, ch.depth) {
-				if size, ok := budget.take(x); ok {
+			if snapshots && len(en) > 1 && ch.Depth >= len(ch.Path) && snapDue(snaps, ch.Depth) {
+				if size, ok := budget.Take(x); ok {
 					if c := x.Clone(nil); c != nil {
-						snaps = append(snaps, refSnap{depth: ch.depth, x: c, cells: size})
+						snaps = append(snaps, refSnap{depth: ch.Depth, x: c, cells: size})
 					} else {
-						budget.release(size)
+						budget.Release(size)
 						snapshots = false // this execution cannot be copied (race detection)
 					}
 				}
 			}
-			x.Step(ch.schedule(en))
+			x.Step(ch.Schedule(en))
 		}
-		if ch.err != nil {
-			return ch.err
+		if ch.Err != nil {
+			return ch.Err
 		}
 		if interrupted {
 			t.StopTime(ctx.Err())
 			break
 		}
 		if pruned {
-			col.stats.Pruned++
-			col.progress(ch.pending())
-			if !ch.next() {
+			t.Stats().Pruned++
+			t.Progress(ch.Pending())
+			if !ch.Next() {
 				break
 			}
 			continue
 		}
-		if col.add(x) && cex == nil {
-			cex = append([]choicePoint(nil), ch.path...)
+		if t.Add(x) && cex == nil {
+			cex = append([]explore.ChoicePoint(nil), ch.Path...)
 			if !opts.KeepGoing {
 				break
 			}
 		}
-		col.progress(ch.pending())
-		if !ch.next() {
+		t.Progress(ch.Pending())
+		if !ch.Next() {
 			break
 		}
 	}
 	if cex != nil {
-		t.replayCounterexample(cfg, cex)
+		t.ReplayCounterexample(cfg, cex)
 	}
 	return nil
 }

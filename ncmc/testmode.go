@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"ncmc/explore"
 	"strings"
 	"time"
 
@@ -110,14 +111,14 @@ func (o *TestOptions) normalize() error {
 	if o.Runs < 0 || o.Depth < 1 || o.Steps < 0 || o.Preemptions < 0 || o.Unroll < 0 || o.MaxSteps < 0 || o.MaxThreads < 0 || o.MaxThreadSteps < 0 || o.Timeout < 0 {
 		return errors.New("bad test options: runs, steps, preemptions and bounds must not be negative; depth must be at least 1")
 	}
-	if _, err := operationalModel(o.Model); err != nil {
+	if _, err := explore.OperationalModel(o.Model); err != nil {
 		return err
 	}
 	return nil
 }
 
 func (o *TestOptions) config() interp.Config {
-	model, _ := operationalModel(o.Model)
+	model, _ := explore.OperationalModel(o.Model)
 	return interp.Config{Unroll: o.Unroll, MaxSteps: o.MaxSteps, MaxThreads: o.MaxThreads, Model: model, MaxThreadSteps: o.MaxThreadSteps}
 }
 
@@ -299,7 +300,7 @@ type hunt struct {
 	names *interp.Names
 	opts  TestOptions
 	cfg   interp.Config
-	col   *collector
+	col   *explore.Collector
 	start time.Time
 
 	rec      recorder
@@ -324,18 +325,18 @@ func newHunt(prog *ir.Program, opts TestOptions) *hunt {
 	names := interp.NewNames(prog)
 	vopts := Options{Model: opts.Model, Progress: opts.Progress, ProgressEvery: opts.ProgressEvery}
 	return &hunt{prog: prog, names: names, opts: opts, cfg: opts.config(),
-		col: newCollector(prog, names, vopts), start: time.Now()}
+		col: explore.NewCollector(prog, names, vopts), start: time.Now()}
 }
 
 // finish records a finished execution x whose steps are in h.rec; it reports
 // whether the search should stop (a bug without KeepGoing).
 func (h *hunt) finish(x *interp.Execution, origin string) bool {
-	if !h.col.add(x) {
+	if !h.col.Add(x) {
 		return false
 	}
 	h.hits++
 	if h.cex == nil {
-		h.firstRun = h.col.stats.Executions
+		h.firstRun = h.col.Stats.Executions
 		h.firstTime = time.Since(h.start)
 		h.cex = h.rec.schedule(h, x, origin)
 		_, _, h.cexPos = x.Violation()
@@ -346,7 +347,7 @@ func (h *hunt) finish(x *interp.Execution, origin string) bool {
 // budget reports whether a budget ends the search now.
 func (h *hunt) budget(ctx context.Context) bool {
 	if err := ctx.Err(); err != nil {
-		h.stopped, h.stopKind = budgetReason(err, Options{Timeout: h.opts.Timeout}), "time"
+		h.stopped, h.stopKind = explore.BudgetReason(err, Options{Timeout: h.opts.Timeout}), "time"
 		return true
 	}
 	return false
@@ -354,10 +355,10 @@ func (h *hunt) budget(ctx context.Context) bool {
 
 func (h *hunt) result() *TestResult {
 	r := &TestResult{Strategy: h.opts.Strategy, Model: h.opts.Model, Seed: h.opts.Seed,
-		Stats: h.col.stats, Hits: h.hits, PCT: h.pct, Bounds: h.bounds}
+		Stats: h.col.Stats, Hits: h.hits, PCT: h.pct, Bounds: h.bounds}
 	r.Elapsed = time.Since(h.start)
 	r.Stats.Elapsed = r.Elapsed
-	vr := h.col.result(h.opts.Strategy, h.stopped, h.stopKind)
+	vr := h.col.Result(h.opts.Strategy, h.stopped, h.stopKind)
 	r.Outcomes = vr.Outcomes
 	r.Graph = vr.Graph
 	r.Reason, r.Kind = vr.Reason, vr.Kind
@@ -498,16 +499,16 @@ func (h *hunt) runRandomized(ctx context.Context, pct bool) {
 			origin += fmt.Sprintf(" depth=%d k=%d", p.d, p.kUsed)
 		}
 		stop := h.finish(x, origin)
-		h.col.progress(h.opts.Runs - run - 1)
+		h.col.Progress(h.opts.Runs - run - 1)
 		if stop {
 			break
 		}
 	}
 	if p != nil {
-		h.pct = p.info(h.col.stats.Executions)
+		h.pct = p.info(h.col.Stats.Executions)
 		h.guar = pctGuarantee(h.pct, h.cex != nil)
 	} else {
-		h.guar = fmt.Sprintf("random walk: %d runs; a random walk gives no depth-based guarantee", h.col.stats.Executions)
+		h.guar = fmt.Sprintf("random walk: %d runs; a random walk gives no depth-based guarantee", h.col.Stats.Executions)
 	}
 }
 

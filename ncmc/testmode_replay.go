@@ -3,6 +3,7 @@ package ncmc
 import (
 	"bufio"
 	"fmt"
+	"ncmc/explore"
 	"strconv"
 	"strings"
 
@@ -274,7 +275,7 @@ func Replay(prog *ir.Program, s *Schedule) (*ReplayResult, error) {
 	if prog == nil || prog.Main == nil {
 		return nil, fmt.Errorf("program has no main function")
 	}
-	model, err := operationalModel(s.Model)
+	model, err := explore.OperationalModel(s.Model)
 	if err != nil {
 		return nil, err
 	}
