@@ -5,8 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/maphash"
-	"ncmc/explore"
 
+	"ncmc/explore"
 	"ncmc/interp"
 	"ncmc/ir"
 )

@@ -3,9 +3,10 @@ package ncmc
 import (
 	"context"
 	"fmt"
-	"ncmc/explore"
 	"strings"
 
+	"ncmc/explore"
+	"ncmc/explore/reference"
 	"ncmc/memmodel"
 )
 
@@ -15,8 +16,8 @@ import (
 // explorer is its implementation plus one line here.
 func Explorers() []Explorer {
 	return []Explorer{
-		referenceExplorer{},
-		statefulExplorer{},
+		reference.Explorer{},
+		reference.Stateful{},
 		mcrExplorer{},
 		vmcrExplorer{},
 		dporExplorer{name: "dpor", doc: "sleep sets and source sets (optimal-style DPOR) over interleavings; sc"},
@@ -64,42 +65,6 @@ func LookupExplorer(name string) (Explorer, error) {
 
 func unsupported(e Explorer, program bool, format string, args ...any) *Unsupported {
 	return &Unsupported{Explorer: e.Name(), Reason: fmt.Sprintf(format, args...), Program: program}
-}
-
-// referenceExplorer enumerates every interleaving: the oracle.
-type referenceExplorer struct{}
-
-func (referenceExplorer) Name() string { return "reference" }
-func (referenceExplorer) Doc() string {
-	return "enumerates every interleaving (sc, tso, pso); the oracle; with --state-cache it is the stateful explorer"
-}
-func (e referenceExplorer) Check(t *Task) error { return checkOperational(e, t) }
-func (referenceExplorer) Explore(ctx context.Context, t *Task) error {
-	return exploreReference(ctx, t)
-}
-
-// statefulExplorer is the reference explorer with the state cache: runs
-// that reach a state seen before are cut off (snapshots, symmetry).
-type statefulExplorer struct{}
-
-func (statefulExplorer) Name() string { return "stateful" }
-func (statefulExplorer) Doc() string {
-	return "the reference explorer with a state cache: runs that reach a state seen before are cut off (outcomes and verdict unchanged)"
-}
-func (e statefulExplorer) Check(t *Task) error { return checkOperational(e, t) }
-func (statefulExplorer) Explore(ctx context.Context, t *Task) error {
-	t.Opts.StateCache = true
-	return exploreReference(ctx, t)
-}
-
-func checkOperational(e Explorer, t *Task) error {
-	if !t.Model.Operational() {
-		return explore.Unsupportedf(e, false, "%s explores interleavings: it supports the %s models, not %s", e.Name(), strings.Join(memmodel.Operational(), ", "), t.Model.Name)
-	}
-	if t.Opts.Races && t.Model.Exec != memmodel.Interleaving {
-		return explore.Unsupportedf(e, false, "data-race detection is available under sc, ra and rc11 (not %s)", t.Model.Name)
-	}
-	return nil
 }
 
 // mcrExplorer is maximal causality reduction (mcrexplore.go, package mcr).

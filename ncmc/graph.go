@@ -3,9 +3,9 @@ package ncmc
 import (
 	"context"
 	"fmt"
-	"ncmc/explore"
 	"strings"
 
+	"ncmc/explore"
 	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/memmodel"

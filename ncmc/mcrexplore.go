@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"ncmc/explore"
 	"runtime"
 	"strings"
 	"sync"
 	"time"
 
+	"ncmc/explore"
 	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/mcr"

@@ -2,9 +2,9 @@ package ncmc
 
 import (
 	"context"
-	"ncmc/explore"
 
 	"ncmc/commspec"
+	"ncmc/explore"
 	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/seg"

@@ -2,8 +2,8 @@ package ncmc
 
 import (
 	"context"
-	"ncmc/explore"
 
+	"ncmc/explore"
 	"ncmc/interp"
 	"ncmc/mcr"
 	"ncmc/seg"

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"ncmc/explore/reference"
 	"ncmc/ir"
 	"ncmc/memmodel"
 )
@@ -98,7 +99,7 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 	case AutoExplorer:
 		// mcr where it applies; otherwise the stateful explorer, and the
 		// result says why
-		mcr.fallback = &stage{explorer: statefulExplorer{}, note: "explored with the stateful reference explorer instead"}
+		mcr.fallback = &stage{explorer: reference.Stateful{}, note: "explored with the stateful reference explorer instead"}
 		if model.Exec != memmodel.Interleaving || opts.Races {
 			return []stage{mcr}, nil
 		}
@@ -141,9 +142,9 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 			}}}, nil
 	case "vmcr":
 		return []stage{{explorer: vmcrExplorer{}, note: note,
-			fallback: &stage{explorer: statefulExplorer{}, note: "explored with the stateful reference explorer instead"}}}, nil
+			fallback: &stage{explorer: reference.Stateful{}, note: "explored with the stateful reference explorer instead"}}}, nil
 	case "mcr":
-		mcr.fallback = &stage{explorer: referenceExplorer{}, note: "explored with the reference explorer instead"}
+		mcr.fallback = &stage{explorer: reference.Explorer{}, note: "explored with the reference explorer instead"}
 		return []stage{mcr}, nil
 	}
 	return one(name, note)

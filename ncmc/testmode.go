@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"ncmc/explore"
 	"strings"
 	"time"
 
+	"ncmc/explore"
 	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/seg"

@@ -3,10 +3,10 @@ package ncmc
 import (
 	"bufio"
 	"fmt"
-	"ncmc/explore"
 	"strconv"
 	"strings"
 
+	"ncmc/explore"
 	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/seg"

@@ -1,12 +1,7 @@
-package ncmc
-
-import (
-	"context"
-	"ncmc/explore"
-
-	"ncmc/interp"
-)
-
+// Package reference holds the reference explorer, the oracle of every
+// faster explorer, and the stateful explorer (the reference explorer with
+// a state cache).
+//
 // The reference explorer is the oracle of every faster explorer: it
 // enumerates every interleaving of visible steps (and every nondeterministic
 // choice) by depth-first search over the tree of choices, re-executing the
@@ -16,8 +11,18 @@ import (
 // With the state cache (Options.StateCache) it is the stateful explorer of
 // the sweep's exhaustive stages: runs are cut at states seen before, and a
 // run that backtracks resumes from a copy of the state at its deepest
-// branching point (cloneExec) instead of re-executing its path from the
+// branching point (interp.Execution.Clone) instead of re-executing its path from the
 // start. TestStateCacheDifferential compares it with the plain oracle.
+package reference
+
+import (
+	"context"
+	"strings"
+
+	"ncmc/explore"
+	"ncmc/interp"
+	"ncmc/memmodel"
+)
 
 // refSnap is a copy of the state before the scheduling choice at depth
 // depth of the DFS path (never run itself).
@@ -42,7 +47,7 @@ func snapDue(snaps []refSnap, depth int) bool {
 
 // exploreReference is the reference explorer (the oracle), and with
 // Options.StateCache the stateful explorer.
-func exploreReference(ctx context.Context, t *Task) error {
+func exploreReference(ctx context.Context, t *explore.Task) error {
 	prog, opts, names := t.Prog, t.Opts, t.Names
 	if opts.StateCache {
 		t.Ran("stateful")
@@ -146,6 +151,58 @@ func exploreReference(ctx context.Context, t *Task) error {
 	}
 	if cex != nil {
 		t.ReplayCounterexample(cfg, cex)
+	}
+	return nil
+}
+
+// Explorer is the reference explorer: every interleaving, the oracle.
+type Explorer struct{}
+
+// Name implements explore.Explorer.
+func (Explorer) Name() string { return "reference" }
+
+// Doc implements explore.Explorer.
+func (Explorer) Doc() string {
+	return "enumerates every interleaving (sc, tso, pso); the oracle; with --state-cache it is the stateful explorer"
+}
+
+// Check implements explore.Explorer.
+func (e Explorer) Check(t *explore.Task) error { return CheckOperational(e, t) }
+
+// Explore implements explore.Explorer.
+func (Explorer) Explore(ctx context.Context, t *explore.Task) error {
+	return exploreReference(ctx, t)
+}
+
+// Stateful is the reference explorer with the state cache: runs that
+// reach a state seen before are cut off (snapshots, symmetry).
+type Stateful struct{}
+
+// Name implements explore.Explorer.
+func (Stateful) Name() string { return "stateful" }
+
+// Doc implements explore.Explorer.
+func (Stateful) Doc() string {
+	return "the reference explorer with a state cache: runs that reach a state seen before are cut off (outcomes and verdict unchanged)"
+}
+
+// Check implements explore.Explorer.
+func (e Stateful) Check(t *explore.Task) error { return CheckOperational(e, t) }
+
+// Explore implements explore.Explorer.
+func (Stateful) Explore(ctx context.Context, t *explore.Task) error {
+	t.Opts.StateCache = true
+	return exploreReference(ctx, t)
+}
+
+// CheckOperational is the Check of explorers of interleavings: the model
+// is operational (sc, tso, pso), and race detection asks for sc.
+func CheckOperational(e explore.Explorer, t *explore.Task) error {
+	if !t.Model.Operational() {
+		return explore.Unsupportedf(e, false, "%s explores interleavings: it supports the %s models, not %s", e.Name(), strings.Join(memmodel.Operational(), ", "), t.Model.Name)
+	}
+	if t.Opts.Races && t.Model.Exec != memmodel.Interleaving {
+		return explore.Unsupportedf(e, false, "data-race detection is available under sc, ra and rc11 (not %s)", t.Model.Name)
 	}
 	return nil
 }
