@@ -2,6 +2,7 @@ package ncmc
 
 import (
 	"ncmc/explore"
+	"ncmc/explore/graph"
 	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/seg"
@@ -44,3 +45,13 @@ func (c *collector) summarize(x *interp.Execution) *execSummary {
 func (c *collector) addSummary(s *execSummary, g *seg.Graph) bool { return c.c.AddSummary(s.s, g) }
 
 func budgetReason(err error, opts Options) string { return explore.BudgetReason(err, opts) }
+
+func checkGraphProgram(prog *ir.Program) error { return graph.CheckProgram(prog) }
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}

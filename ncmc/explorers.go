@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"ncmc/explore"
+	"ncmc/explore/graph"
 	"ncmc/explore/reference"
 	"ncmc/memmodel"
 )
@@ -23,7 +24,7 @@ func Explorers() []Explorer {
 		dporExplorer{name: "dpor", doc: "sleep sets and source sets (optimal-style DPOR) over interleavings; sc"},
 		dporExplorer{name: "ncmc", doc: "with --spec: invocations of linearizable methods as atomic steps, commuting ones not reordered (docs/ncmc.md); dpor without specs; sc"},
 		thesisExplorer{},
-		graphExplorer{},
+		graph.Explorer{},
 		trustExplorer{},
 		coverabilityExplorer{},
 	}
@@ -130,26 +131,6 @@ func (e thesisExplorer) Check(t *Task) error {
 }
 func (thesisExplorer) Explore(ctx context.Context, t *Task) error { return verifyNCMCThesis(ctx, t) }
 
-// graphExplorer builds each consistent execution graph once, choosing
-// reads-from and modification order against the model's axioms
-// (interp/relaxed.go).
-type graphExplorer struct{}
-
-func (graphExplorer) Name() string { return "graph" }
-func (graphExplorer) Doc() string {
-	return "builds each consistent execution graph once, rf and mo choices checked against the model's axioms (every model; the explorer of ra and rc11)"
-}
-func (e graphExplorer) Check(t *Task) error {
-	if t.Opts.Races && t.Model.Race == "" {
-		return explore.Unsupportedf(e, false, "the %s model defines no data races for graph exploration; use the reference explorer", t.Model.Name)
-	}
-	if err := checkGraphProgram(t.Prog); err != nil {
-		return err
-	}
-	return nil
-}
-func (graphExplorer) Explore(ctx context.Context, t *Task) error { return exploreGraphs(ctx, t) }
-
 // coverabilityExplorer is the Karp–Miller construction over
 // interchangeable threads (coverability.go).
 type coverabilityExplorer struct{}
@@ -184,7 +165,7 @@ func (e trustExplorer) Check(t *Task) error {
 	if op := trustSupported(t.Prog); op != "" {
 		return explore.Unsupportedf(e, true, "the trust explorer does not model %s", op)
 	}
-	return checkGraphProgram(t.Prog)
+	return graph.CheckProgram(t.Prog)
 }
 func (trustExplorer) Explore(ctx context.Context, t *Task) error {
 	return adoptResult(t, func() (*Result, error) { return exploreTrust(ctx, t.Prog, t.Opts) })

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"ncmc/explore/graph"
 	"ncmc/explore/reference"
 	"ncmc/ir"
 	"ncmc/memmodel"
@@ -82,7 +83,7 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 		// trust where it applies; otherwise the graph explorer, and the
 		// result says why
 		return []stage{{explorer: trustExplorer{}, note: joinNotes(notes...),
-			fallback: &stage{explorer: graphExplorer{}, note: "explored with the graph explorer instead"}}}, nil
+			fallback: &stage{explorer: graph.Explorer{}, note: "explored with the graph explorer instead"}}}, nil
 	}
 	note := ""
 	if opts.Races && name != "reference" && name != "stateful" && name != "coverability" {

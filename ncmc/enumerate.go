@@ -5,57 +5,16 @@ import (
 	"fmt"
 	"strings"
 
-	"ncmc/explore"
+	"ncmc/explore/graph"
 	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/memmodel"
 	"ncmc/seg"
 )
 
-// ---- exploration ----
-
-func checkGraphProgram(prog *ir.Program) error {
-	for _, f := range prog.Funcs {
-		for i := range f.Body {
-			if f.Body[i].Op == ir.IAtomicBegin {
-				return fmt.Errorf("%s: atomic blocks are not supported under ra and rc11 (their interleaving semantics does not make memory accesses atomic)", f.Body[i].Pos)
-			}
-		}
-	}
-	return nil
-}
-
-// exploreGraphs is the reference explorer for ra and rc11: a DFS over
-// schedules, rf and mo choices that visits each consistent graph once.
-func exploreGraphs(ctx context.Context, t *Task) error {
-	prog, opts, names := t.Prog, t.Opts, t.Names
-	if err := checkGraphProgram(prog); err != nil {
-		return err
-	}
-	cfg := t.Config()
-	if t.Model.Exec != memmodel.GraphOnly {
-		// an operational model explored as graphs under its axioms
-		cfg.Axiomatic = t.Model.Axioms
-	}
-	var cex []explore.ChoicePoint
-	err := graphRuns(prog, names, cfg, func() bool { return t.Budget(ctx) }, func(x *interp.Execution, ch *graphChooser) bool {
-		if !x.Pruned() && t.Add(x) && cex == nil {
-			cex = append([]explore.ChoicePoint(nil), ch.Path...)
-			if !opts.KeepGoing {
-				return false
-			}
-		}
-		t.Progress(ch.Pending())
-		return true
-	})
-	if err != nil {
-		return err
-	}
-	if cex != nil {
-		t.ReplayCounterexample(cfg, cex)
-	}
-	return nil
-}
+// Enumerate is herd's entry point to graph exploration. It stays beside
+// the trust glue (trustexplore.go), which it calls for ra and rc11, until
+// that glue moves to explore/trust.
 
 // EnumOptions configure Enumerate.
 type EnumOptions struct {
@@ -112,7 +71,7 @@ func Enumerate(ctx context.Context, prog *ir.Program, opts EnumOptions, visit fu
 		return st, fmt.Errorf("operational exploration exists only for %s", strings.Join(memmodel.Operational(), ", "))
 	}
 	if interp.GraphModel(cfg) != nil {
-		if err := checkGraphProgram(prog); err != nil {
+		if err := graph.CheckProgram(prog); err != nil {
 			return st, err
 		}
 	}
@@ -146,7 +105,7 @@ func Enumerate(ctx context.Context, prog *ir.Program, opts EnumOptions, visit fu
 		}
 		return false
 	}
-	err = graphRuns(prog, interp.NewNames(prog), cfg, budget, func(x *interp.Execution, _ *graphChooser) bool {
+	err = graph.Runs(prog, interp.NewNames(prog), cfg, budget, func(x *interp.Execution, _ *graph.Chooser) bool {
 		if x.Pruned() {
 			st.Pruned++
 			return true
@@ -159,63 +118,4 @@ func Enumerate(ctx context.Context, prog *ir.Program, opts EnumOptions, visit fu
 		return true
 	})
 	return st, err
-}
-
-// graphRuns is the one loop of graph exploration, shared by the graph
-// explorer and Enumerate: a DFS over schedules and rf/mo choices that
-// runs each consistent execution graph once. Before each execution it asks
-// budget whether to stop; it passes every execution, pruned ones included
-// (Execution.Pruned), to visit with the chooser (whose path reproduces
-// it), and stops when visit returns false.
-func graphRuns(prog *ir.Program, names *interp.Names, cfg interp.Config, budget func() bool, visit func(*interp.Execution, *graphChooser) bool) error {
-	ch := newGraphChooser()
-	for {
-		if budget() {
-			return nil
-		}
-		ch.start()
-		x := interp.NewExecution(prog, names, cfg, ch, false)
-		x.UseGraphCache(ch.cache)
-		x.Run(ch.Schedule)
-		if ch.Err != nil {
-			return ch.Err
-		}
-		if !visit(x, ch) || !ch.advance() {
-			return nil
-		}
-	}
-}
-
-// graphChooser is the DFS chooser of graph exploration, with the cache its
-// executions share.
-type graphChooser struct {
-	explore.DFSChooser
-	cache *interp.GraphCache
-}
-
-func newGraphChooser() *graphChooser {
-	c := &graphChooser{}
-	c.cache = interp.NewGraphCache(func() int { return c.Depth })
-	return c
-}
-
-// start prepares the cache for a new execution.
-func (c *graphChooser) start() { c.cache.Start() }
-
-// advance moves the DFS to its next leaf and drops the memo entries the
-// changed choice invalidates.
-func (c *graphChooser) advance() bool {
-	if !c.Next() {
-		return false
-	}
-	c.cache.Invalidate(len(c.Path) - 1)
-	return true
-}
-
-// b2i is 1 for true, 0 for false.
-func b2i(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
 }
