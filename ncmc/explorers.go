@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"ncmc/explore"
+	"ncmc/explore/coverability"
 	"ncmc/explore/graph"
 	"ncmc/explore/reference"
 	"ncmc/memmodel"
@@ -26,7 +27,7 @@ func Explorers() []Explorer {
 		thesisExplorer{},
 		graph.Explorer{},
 		trustExplorer{},
-		coverabilityExplorer{},
+		coverability.Explorer{},
 	}
 }
 
@@ -130,24 +131,6 @@ func (e thesisExplorer) Check(t *Task) error {
 	return nil
 }
 func (thesisExplorer) Explore(ctx context.Context, t *Task) error { return verifyNCMCThesis(ctx, t) }
-
-// coverabilityExplorer is the Karp–Miller construction over
-// interchangeable threads (coverability.go).
-type coverabilityExplorer struct{}
-
-func (coverabilityExplorer) Name() string { return "coverability" }
-func (coverabilityExplorer) Doc() string {
-	return "sc, programs whose threads are interchangeable and whose spawned handles are never used (e.g. main spawning in an endless loop): the Karp-Miller construction, which can prove programs with unboundedly many threads safe; it never answers violation"
-}
-func (e coverabilityExplorer) Check(t *Task) error {
-	if t.Model.Exec != memmodel.Interleaving {
-		return explore.Unsupportedf(e, false, "the coverability explorer supports the sc memory model only")
-	}
-	return nil
-}
-func (coverabilityExplorer) Explore(ctx context.Context, t *Task) error {
-	return exploreCoverability(ctx, t)
-}
 
 // trustExplorer is the TruSt-style graph explorer of ra and rc11
 // (explore/trust, glue in trustexplore.go): each consistent execution

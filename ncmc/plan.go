@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"ncmc/explore/coverability"
 	"ncmc/explore/graph"
 	"ncmc/explore/reference"
 	"ncmc/ir"
@@ -121,12 +122,12 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 		// answer verified; the coverability explorer may. Without a
 		// timeout it gets AutoCoverabilityTime (its state space can be
 		// too big to finish, e.g. a 32-bit counter).
-		return []stage{first, retry, {explorer: coverabilityExplorer{}, timeout: AutoCoverabilityTime,
+		return []stage{first, retry, {explorer: coverability.Explorer{}, timeout: AutoCoverabilityTime,
 			when: func(ctx context.Context, prev *Result) bool {
 				if prev.Verdict != Unknown || prev.Stats.BoundHits == 0 || ctx.Err() != nil {
 					return false
 				}
-				ok, _ := CoverabilityApplies(prog)
+				ok, _ := coverability.Applies(prog)
 				return ok
 			},
 			merge: func(res, km *Result, start time.Time) *Result {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"ncmc/explore"
+	"ncmc/explore/coverability"
 	"ncmc/ir"
 	"ncmc/memmodel"
 )
@@ -92,3 +93,15 @@ func Verify(ctx context.Context, prog *ir.Program, opts Options) (*Result, error
 
 // joinNotes joins the non-empty notes of a result with "; ".
 func joinNotes(notes ...string) string { return explore.JoinNotes(notes...) }
+
+// RaceFree is the Kind of a coverability result that proved the program
+// free of data races but not verified (coverability.RaceFree).
+const RaceFree = coverability.RaceFree
+
+// CoverabilityApplies reports whether the coverability explorer applies to
+// prog and is worth running, or says why not (coverability.Applies).
+func CoverabilityApplies(prog *ir.Program) (bool, string) { return coverability.Applies(prog) }
+
+// SpawnsInLoop reports whether main spawns on a cycle of its control flow
+// (coverability.SpawnsInLoop).
+func SpawnsInLoop(prog *ir.Program) bool { return coverability.SpawnsInLoop(prog) }

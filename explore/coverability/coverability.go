@@ -1,19 +1,6 @@
-package ncmc
-
-import (
-	"context"
-	"encoding/binary"
-	"fmt"
-	"hash/maphash"
-
-	"ncmc/explore"
-	"ncmc/interp"
-	"ncmc/ir"
-)
-
-// The coverability explorer proves programs that create unboundedly many
-// threads (main spawning in an endless loop, as in SV-COMP's pthread-ext
-// tasks) free of violations, which no explorer of concrete executions can:
+// Package coverability is the coverability explorer. It proves programs
+// that create unboundedly many threads (main spawning in an endless loop,
+// as in SV-COMP's pthread-ext tasks) free of violations, which no explorer of concrete executions can:
 // their state space is infinite.
 //
 // It is the Karp–Miller construction over the stateful reference
@@ -36,11 +23,25 @@ import (
 // concrete counterexample is built.
 //
 // What makes the abstraction exact for the programs it accepts
-// (coverabilityUnsupported): thread identity is unobservable (SymmetryOK)
+// (unsupported): thread identity is unobservable (SymmetryOK)
 // and no spawned thread's handle is ever read (every spawn's result is
 // dead), so a thread's number, name and the spawner's count of children
 // do not influence behaviour and are left out of the state. Locals that
 // are dead at a thread's position are left out too (liveness).
+
+package coverability
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"hash/maphash"
+
+	"ncmc/explore"
+	"ncmc/interp"
+	"ncmc/ir"
+	"ncmc/memmodel"
+)
 
 // kmOmega is the count of an ω class.
 const kmOmega = -1
@@ -186,9 +187,9 @@ func (l liveness) live(f *ir.Func, pc, i int) bool {
 	return in[pc][i/64]&(1<<(i%64)) != 0
 }
 
-// coverabilityUnsupported says why the coverability explorer cannot
+// unsupported says why the coverability explorer cannot
 // explore prog, or "".
-func coverabilityUnsupported(prog *ir.Program) string {
+func unsupported(prog *ir.Program) string {
 	if !interp.SymmetryOK(prog) {
 		return "the program can tell threads apart (thread handles of the running thread, heap allocation, condition variables, objects, or spawns outside main)"
 	}
@@ -418,9 +419,9 @@ func (k *kmRun) step(a interp.Action) {
 }
 
 // exploreCoverability is the coverability explorer (see above).
-func exploreCoverability(ctx context.Context, t *Task) error {
+func exploreCoverability(ctx context.Context, t *explore.Task) error {
 	prog, opts, names := t.Prog, t.Opts, t.Names
-	if why := coverabilityUnsupported(prog); why != "" {
+	if why := unsupported(prog); why != "" {
 		t.Stop("the coverability explorer does not apply: "+why, "unsupported")
 		return nil
 	}
@@ -543,35 +544,37 @@ func exploreCoverability(ctx context.Context, t *Task) error {
 		}
 	}
 	states := t.Stats().States
-	t.Amend(func(res *Result) { kmVerdict(res, opts, states, deadlockFree, race, abstractViolation, runtimeErr) })
+	t.Amend(func(res *explore.Result) {
+		kmVerdict(res, opts, states, deadlockFree, race, abstractViolation, runtimeErr)
+	})
 	return nil
 }
 
 // kmVerdict turns the verdict of the collector into the coverability
 // explorer's: a verified run proves safety for any number of threads, a
 // violation it reaches is abstract (unknown).
-func kmVerdict(res *Result, opts Options, states int, deadlockFree bool, race, abstractViolation string, runtimeErr bool) {
-	if res.Verdict == Verified {
+func kmVerdict(res *explore.Result, opts explore.Options, states int, deadlockFree bool, race, abstractViolation string, runtimeErr bool) {
+	if res.Verdict == explore.Verified {
 		res.Reason = fmt.Sprintf("every reachable state is covered (%d abstract states)", states)
 		if !deadlockFree {
-			res.Verdict, res.Kind = Unknown, "deadlock-unchecked"
+			res.Verdict, res.Kind = explore.Unknown, "deadlock-unchecked"
 			res.Reason = fmt.Sprintf("no assertion failure or runtime error is reachable (%d abstract states), but the coverability explorer cannot rule out a deadlock in this program (a deadlock is not preserved by adding threads, so covering states do not show it)", states)
 		}
 	}
 	switch {
 	case race != "":
-		res.Verdict, res.Kind = Unknown, "abstract-race"
+		res.Verdict, res.Kind = explore.Unknown, "abstract-race"
 		res.Reason = "the coverability explorer reached a " + race + ", in a run that stands for many executions; no concrete counterexample is built"
-	case opts.Races && (abstractViolation != "" || res.Verdict != Verified) && res.Stopped == "" && res.Stats.BoundHits == 0 && !runtimeErr:
+	case opts.Races && (abstractViolation != "" || res.Verdict != explore.Verified) && res.Stopped == "" && res.Stats.BoundHits == 0 && !runtimeErr:
 		// Every reachable state is covered and none has a race; other
 		// violations only end executions.
-		res.Verdict, res.Kind = Unknown, RaceFree
+		res.Verdict, res.Kind = explore.Unknown, RaceFree
 		res.Reason = fmt.Sprintf("no data race is reachable for any number of threads (%d abstract states)", states)
 		if abstractViolation != "" {
 			res.Reason += "; a violation is reachable (" + abstractViolation + "), which the coverability explorer does not report as a counterexample"
 		}
 	case abstractViolation != "":
-		res.Verdict, res.Kind = Unknown, "abstract-violation"
+		res.Verdict, res.Kind = explore.Unknown, "abstract-violation"
 		res.Reason = "the coverability explorer reached a violation (" + abstractViolation + ") in a run that stands for many executions; no concrete counterexample is built"
 	}
 }
@@ -651,13 +654,13 @@ func (k *kmRun) race() string {
 	return ""
 }
 
-// CoverabilityApplies reports whether the coverability explorer applies to
+// Applies reports whether the coverability explorer applies to
 // prog and is worth running: its threads are interchangeable, no spawned
 // handle is used, and main spawns inside a loop (unboundedly many threads;
 // with a bounded number the stateful reference explorer does the same
 // work). Otherwise it says why not.
-func CoverabilityApplies(prog *ir.Program) (bool, string) {
-	if why := coverabilityUnsupported(prog); why != "" {
+func Applies(prog *ir.Program) (bool, string) {
+	if why := unsupported(prog); why != "" {
 		return false, why
 	}
 	if !SpawnsInLoop(prog) {
@@ -706,4 +709,28 @@ func SpawnsInLoop(prog *ir.Program) bool {
 		}
 	}
 	return false
+}
+
+// Explorer is the coverability explorer.
+type Explorer struct{}
+
+// Name implements explore.Explorer.
+func (Explorer) Name() string { return "coverability" }
+
+// Doc implements explore.Explorer.
+func (Explorer) Doc() string {
+	return "sc, programs whose threads are interchangeable and whose spawned handles are never used (e.g. main spawning in an endless loop): the Karp-Miller construction, which can prove programs with unboundedly many threads safe; it never answers violation"
+}
+
+// Check implements explore.Explorer.
+func (e Explorer) Check(t *explore.Task) error {
+	if t.Model.Exec != memmodel.Interleaving {
+		return explore.Unsupportedf(e, false, "the coverability explorer supports the sc memory model only")
+	}
+	return nil
+}
+
+// Explore implements explore.Explorer.
+func (Explorer) Explore(ctx context.Context, t *explore.Task) error {
+	return exploreCoverability(ctx, t)
 }
