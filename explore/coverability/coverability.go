@@ -28,7 +28,6 @@
 // dead), so a thread's number, name and the spawner's count of children
 // do not influence behaviour and are left out of the state. Locals that
 // are dead at a thread's position are left out too (liveness).
-
 package coverability
 
 import (
