@@ -7,6 +7,7 @@ import (
 
 	"ncmc/explore"
 	"ncmc/explore/coverability"
+	"ncmc/explore/dpor"
 	"ncmc/explore/graph"
 	"ncmc/explore/reference"
 	"ncmc/memmodel"
@@ -22,8 +23,8 @@ func Explorers() []Explorer {
 		reference.Stateful{},
 		mcrExplorer{},
 		vmcrExplorer{},
-		dporExplorer{name: "dpor", doc: "sleep sets and source sets (optimal-style DPOR) over interleavings; sc"},
-		dporExplorer{name: "ncmc", doc: "with --spec: invocations of linearizable methods as atomic steps, commuting ones not reordered (docs/ncmc.md); dpor without specs; sc"},
+		dpor.Explorer{},
+		dpor.Explorer{Specs: true},
 		thesisExplorer{},
 		graph.Explorer{},
 		trustExplorer{},
@@ -96,23 +97,6 @@ func mcrModels() string {
 
 func (e mcrExplorer) Explore(ctx context.Context, t *Task) error { return exploreMCR(ctx, t, e.hooks) }
 
-// dporExplorer is the DPOR explorer (ncmcexplore.go): "dpor", and "ncmc"
-// for the same algorithm with commutativity specs.
-type dporExplorer struct{ name, doc string }
-
-func (e dporExplorer) Name() string { return e.name }
-func (e dporExplorer) Doc() string  { return e.doc }
-func (e dporExplorer) Check(t *Task) error {
-	if t.Opts.Races {
-		return explore.Unsupportedf(e, false, "data-race detection is not available with the %s explorer", e.name)
-	}
-	if t.Model.Exec != memmodel.Interleaving {
-		return explore.Unsupportedf(e, false, "the %s explorer (--spec) supports only the sc memory model, not %s", e.name, t.Model.Name)
-	}
-	return explore.CheckSpecs(t.Prog, t.Opts.Specs)
-}
-func (dporExplorer) Explore(ctx context.Context, t *Task) error { return exploreNCMC(ctx, t) }
-
 // thesisExplorer is mcr under the NCMC thesis's scoped-read rule
 // (ncmcthesis.go).
 type thesisExplorer struct{}
@@ -122,7 +106,7 @@ func (thesisExplorer) Doc() string {
 	return "with --spec: mcr under the NCMC thesis's scoped-read pruning (known to miss behaviours); sc"
 }
 func (e thesisExplorer) Check(t *Task) error {
-	if err := (dporExplorer{name: "ncmc"}).Check(t); err != nil {
+	if err := (dpor.Explorer{Specs: true}).Check(t); err != nil {
 		return err
 	}
 	if why := mcrUnsupported(t.Prog, t.Opts); why != "" {

@@ -1,16 +1,6 @@
-package ncmc
-
-import (
-	"context"
-
-	"ncmc/commspec"
-	"ncmc/explore"
-	"ncmc/interp"
-	"ncmc/ir"
-	"ncmc/seg"
-)
-
-// The ncmc explorer's default ("complete") mode: a depth-first search over
+// Package dpor is the dpor explorer and, with commutativity
+// specifications, the ncmc explorer (the default "complete" rule): a
+// depth-first search over
 // macro-steps with sleep sets (Godefroid 1996) under an independence
 // relation that uses the commutativity specifications. docs/ncmc.md has the
 // completeness argument; in short:
@@ -33,6 +23,18 @@ import (
 //     thread was stuck inside an atomic block are opaque.
 //   - A sleeping step stays asleep across a step independent of it; a node
 //     whose enabled threads all sleep is cut (Stats.Pruned).
+package dpor
+
+import (
+	"context"
+
+	"ncmc/commspec"
+	"ncmc/explore"
+	"ncmc/interp"
+	"ncmc/ir"
+	"ncmc/memmodel"
+	"ncmc/seg"
+)
 
 // stepInfo describes one macro-step as it runs from a given state.
 type stepInfo struct {
@@ -399,7 +401,7 @@ func sameExternal(a, a2 *stepInfo) bool {
 }
 
 // exploreNCMC is the dpor explorer, and with specs the ncmc explorer.
-func exploreNCMC(ctx context.Context, t *Task) error {
+func exploreNCMC(ctx context.Context, t *explore.Task) error {
 	prog, opts, names := t.Prog, t.Opts, t.Names
 	if len(opts.Specs) == 0 {
 		t.Ran("dpor")
@@ -890,3 +892,41 @@ func hasInt32(s []int32, v int32) bool {
 	}
 	return false
 }
+
+// Explorer is the DPOR explorer: "dpor", or with Specs "ncmc", the same
+// algorithm with commutativity specifications (docs/ncmc.md).
+type Explorer struct {
+	// Specs names the explorer "ncmc": the one the auto plan runs with
+	// --spec.
+	Specs bool
+}
+
+// Name implements explore.Explorer.
+func (e Explorer) Name() string {
+	if e.Specs {
+		return "ncmc"
+	}
+	return "dpor"
+}
+
+// Doc implements explore.Explorer.
+func (e Explorer) Doc() string {
+	if e.Specs {
+		return "with --spec: invocations of linearizable methods as atomic steps, commuting ones not reordered (docs/ncmc.md); dpor without specs; sc"
+	}
+	return "sleep sets and source sets (optimal-style DPOR) over interleavings; sc"
+}
+
+// Check implements explore.Explorer.
+func (e Explorer) Check(t *explore.Task) error {
+	if t.Opts.Races {
+		return explore.Unsupportedf(e, false, "data-race detection is not available with the %s explorer", e.Name())
+	}
+	if t.Model.Exec != memmodel.Interleaving {
+		return explore.Unsupportedf(e, false, "the %s explorer (--spec) supports only the sc memory model, not %s", e.Name(), t.Model.Name)
+	}
+	return explore.CheckSpecs(t.Prog, t.Opts.Specs)
+}
+
+// Explore implements explore.Explorer.
+func (Explorer) Explore(ctx context.Context, t *explore.Task) error { return exploreNCMC(ctx, t) }
