@@ -3,6 +3,7 @@ package ncmc
 import (
 	"ncmc/explore"
 	"ncmc/explore/graph"
+	"ncmc/explore/mcrx"
 	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/seg"
@@ -55,3 +56,5 @@ func b2i(b bool) int64 {
 	}
 	return 0
 }
+
+func observedLocs(prog *ir.Program) []int64 { return mcrx.ObservedLocs(prog) }

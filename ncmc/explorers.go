@@ -9,6 +9,7 @@ import (
 	"ncmc/explore/coverability"
 	"ncmc/explore/dpor"
 	"ncmc/explore/graph"
+	"ncmc/explore/mcrx"
 	"ncmc/explore/reference"
 	"ncmc/memmodel"
 )
@@ -21,11 +22,11 @@ func Explorers() []Explorer {
 	return []Explorer{
 		reference.Explorer{},
 		reference.Stateful{},
-		mcrExplorer{},
+		mcrx.Explorer{},
 		vmcrExplorer{},
 		dpor.Explorer{},
 		dpor.Explorer{Specs: true},
-		thesisExplorer{},
+		mcrx.Thesis{},
 		graph.Explorer{},
 		trustExplorer{},
 		coverability.Explorer{},
@@ -69,52 +70,6 @@ func LookupExplorer(name string) (Explorer, error) {
 func unsupported(e Explorer, program bool, format string, args ...any) *Unsupported {
 	return &Unsupported{Explorer: e.Name(), Reason: fmt.Sprintf(format, args...), Program: program}
 }
-
-// mcrExplorer is maximal causality reduction (mcrexplore.go, package mcr).
-type mcrExplorer struct{ hooks hooks }
-
-func (mcrExplorer) Name() string { return "mcr" }
-func (mcrExplorer) Doc() string {
-	return "maximal causality reduction with Z3 (sc, tso, pso); programs it does not support (condition variables, trylock) are explored by the reference explorer, with a note"
-}
-func (e mcrExplorer) Check(t *Task) error {
-	if !t.Model.Operational() {
-		return explore.Unsupportedf(e, false, "%s", mcrModels())
-	}
-	if t.Opts.Races {
-		return explore.Unsupportedf(e, false, "data-race detection is not available with the mcr explorer")
-	}
-	if why := mcrUnsupported(t.Prog, t.Opts); why != "" {
-		return explore.Unsupportedf(e, true, "%s", why)
-	}
-	return nil
-}
-
-// mcrModels says which models mcr supports.
-func mcrModels() string {
-	return fmt.Sprintf("mcr supports the %s models", strings.Join(memmodel.Operational(), ", "))
-}
-
-func (e mcrExplorer) Explore(ctx context.Context, t *Task) error { return exploreMCR(ctx, t, e.hooks) }
-
-// thesisExplorer is mcr under the NCMC thesis's scoped-read rule
-// (ncmcthesis.go).
-type thesisExplorer struct{}
-
-func (thesisExplorer) Name() string { return "ncmc-thesis" }
-func (thesisExplorer) Doc() string {
-	return "with --spec: mcr under the NCMC thesis's scoped-read pruning (known to miss behaviours); sc"
-}
-func (e thesisExplorer) Check(t *Task) error {
-	if err := (dpor.Explorer{Specs: true}).Check(t); err != nil {
-		return err
-	}
-	if why := mcrUnsupported(t.Prog, t.Opts); why != "" {
-		return fmt.Errorf("ncmc rule thesis runs on mcr: %s", why)
-	}
-	return nil
-}
-func (thesisExplorer) Explore(ctx context.Context, t *Task) error { return verifyNCMCThesis(ctx, t) }
 
 // trustExplorer is the TruSt-style graph explorer of ra and rc11
 // (explore/trust, glue in trustexplore.go): each consistent execution

@@ -8,6 +8,7 @@ import (
 
 	"ncmc/explore/coverability"
 	"ncmc/explore/graph"
+	"ncmc/explore/mcrx"
 	"ncmc/explore/reference"
 	"ncmc/ir"
 	"ncmc/memmodel"
@@ -71,7 +72,7 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 		switch name {
 		case AutoExplorer, "reference", "graph", "trust":
 		case "mcr":
-			notes = append(notes, fmt.Sprintf("%s; explored %s by graph exploration (each consistent execution graph once)", mcrModels(), model.Name))
+			notes = append(notes, fmt.Sprintf("%s; explored %s by graph exploration (each consistent execution graph once)", mcrx.Models(), model.Name))
 		default:
 			return one(name, "") // its Check says why not
 		}
@@ -96,7 +97,7 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 	if opts.Races && model.Exec != memmodel.Interleaving {
 		return nil, fmt.Errorf("data-race detection is available under sc, ra and rc11 (not %s)", opts.Model)
 	}
-	mcr := stage{explorer: mcrExplorer{}}
+	mcr := stage{explorer: mcrx.Explorer{}}
 	switch name {
 	case AutoExplorer:
 		// mcr where it applies; otherwise the stateful explorer, and the
@@ -108,7 +109,7 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 		// under sc: vmcr (one execution per value class) where it applies,
 		// mcr where it does not or where its witness search gave up
 		first := stage{explorer: vmcrExplorer{}, fallback: &mcr}
-		retry := stage{explorer: mcrExplorer{}, fallback: mcr.fallback,
+		retry := stage{explorer: mcrx.Explorer{}, fallback: mcr.fallback,
 			when: func(ctx context.Context, prev *Result) bool {
 				return prev.Explorer == "vmcr" && prev.Verdict == Unknown && prev.Kind == "search" && ctx.Err() == nil
 			},

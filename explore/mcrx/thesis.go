@@ -1,18 +1,19 @@
-package ncmc
+package mcrx
 
 import (
 	"context"
+	"fmt"
 
 	"ncmc/explore"
+	"ncmc/explore/dpor"
 	"ncmc/interp"
 	"ncmc/mcr"
 	"ncmc/seg"
 )
 
 // This file holds the NCMC thesis's exploration rule (Options.NCMCRule
-// "thesis", docs/ncmc.md "The thesis's rule") and the construction of
-// semantic execution graphs (seg.Semantic) from interpreter runs, which the
-// collector uses to count SEG classes (Classes.SEG).
+// "thesis", docs/ncmc.md "The thesis's rule"); the semantic execution
+// graphs it pivots over are built by explore.SemBuilder.
 
 // verifyNCMCThesis explores prog with the mcr explorer and the thesis's
 // scoped-read rule (Alg. 6, reading P of research notes mcr-and-ncmc.md
@@ -22,7 +23,7 @@ import (
 // the initial value, every node is a PO-successor of init), and then r must
 // come before some e ∈ E_P. Reads outside invocations are pivoted as in
 // plain MCR. The rule is incomplete: it misses behaviours (docs/ncmc.md).
-func verifyNCMCThesis(ctx context.Context, t *Task) error {
+func verifyNCMCThesis(ctx context.Context, t *explore.Task) error {
 	cfg := t.Config()
 	cfg.ContinueAfterViolation = true
 	if err := runMCR(ctx, t, cfg, true, hooks{}); err != nil {
@@ -123,3 +124,30 @@ func (r *thesisRule) repStep(j int) (int, bool) {
 	st, ok := r.stepOf[nd.Ev]
 	return st, ok
 }
+
+// Thesis is the ncmc-thesis explorer: mcr under the NCMC thesis's
+// scoped-read rule.
+type Thesis struct{}
+
+// Name implements explore.Explorer.
+func (Thesis) Name() string { return "ncmc-thesis" }
+
+// Doc implements explore.Explorer.
+func (Thesis) Doc() string {
+	return "with --spec: mcr under the NCMC thesis's scoped-read pruning (known to miss behaviours); sc"
+}
+
+// Check implements explore.Explorer: what the ncmc explorer accepts, and
+// what mcr supports.
+func (Thesis) Check(t *explore.Task) error {
+	if err := (dpor.Explorer{Specs: true}).Check(t); err != nil {
+		return err
+	}
+	if why := unsupported(t.Prog, t.Opts); why != "" {
+		return fmt.Errorf("ncmc rule thesis runs on mcr: %s", why)
+	}
+	return nil
+}
+
+// Explore implements explore.Explorer.
+func (Thesis) Explore(ctx context.Context, t *explore.Task) error { return verifyNCMCThesis(ctx, t) }

@@ -1,4 +1,9 @@
-package ncmc
+// Package mcrx drives maximal causality reduction (package mcr) on the
+// interpreter: the mcr explorer, which runs the seeds mcr's encoding
+// generates (in parallel workers) and turns each execution into an
+// mcr.Trace, and the ncmc-thesis explorer, mcr under the NCMC thesis's
+// scoped-read rule (thesis.go).
+package mcrx
 
 import (
 	"context"
@@ -18,8 +23,8 @@ import (
 	"ncmc/smt"
 )
 
-// mcrUnsupported says why the mcr explorer cannot handle prog under opts, or "".
-func mcrUnsupported(prog *ir.Program, opts Options) string {
+// unsupported says why the mcr explorer cannot handle prog under opts, or "".
+func unsupported(prog *ir.Program, opts explore.Options) string {
 	if m, err := memmodel.Lookup(opts.Model); err != nil || !m.Operational() {
 		return fmt.Sprintf("mcr supports the %s models (asked: %s)", strings.Join(memmodel.Operational(), ", "), opts.Model)
 	}
@@ -147,8 +152,8 @@ func traceOf(x *interp.Execution, sd *mcr.Seed, final []int64) *mcr.Trace {
 	return tr
 }
 
-// observedLocs lists the cells of globals that count in final outcomes.
-func observedLocs(prog *ir.Program) []int64 {
+// ObservedLocs lists the cells of globals that count in final outcomes.
+func ObservedLocs(prog *ir.Program) []int64 {
 	var locs []int64
 	var walk func(block int, t *ir.Type, off int)
 	walk = func(block int, t *ir.Type, off int) {
@@ -177,7 +182,7 @@ type mcrState struct {
 	prog  *ir.Program
 	names *interp.Names
 	cfg   interp.Config
-	opts  Options
+	opts  explore.Options
 	final []int64
 	// thesis: the generators apply the NCMC thesis's scoped-read rule
 	// (thesisRule, ncmcthesis.go).
@@ -491,7 +496,7 @@ type hooks struct {
 	nativeBudget int
 }
 
-func exploreMCR(ctx context.Context, t *Task, h hooks) error {
+func exploreMCR(ctx context.Context, t *explore.Task, h hooks) error {
 	cfg := t.Config()
 	cfg.ContinueAfterViolation = true
 	return runMCR(ctx, t, cfg, false, h)
@@ -499,9 +504,9 @@ func exploreMCR(ctx context.Context, t *Task, h hooks) error {
 
 // runMCR is the mcr exploration of t with interpreter configuration cfg;
 // with thesis, under the NCMC thesis's scoped-read rule.
-func runMCR(ctx context.Context, t *Task, cfg interp.Config, thesis bool, h hooks) error {
+func runMCR(ctx context.Context, t *explore.Task, cfg interp.Config, thesis bool, h hooks) error {
 	prog, opts, names := t.Prog, t.Opts, t.Names
-	st := &mcrState{prog: prog, names: names, opts: opts, final: observedLocs(prog),
+	st := &mcrState{prog: prog, names: names, opts: opts, final: ObservedLocs(prog),
 		cfg: cfg, thesis: thesis, t: t, hooks: h, seen: map[string]bool{}, results: map[int]mcrResult{}}
 	st.wake = sync.NewCond(&st.mu)
 	first := &mcr.Seed{Choices: map[int32][]int{}, Why: "initial execution"}
@@ -553,9 +558,44 @@ func violated(x *interp.Execution) bool {
 }
 
 // queryTimeout is the per-query SMT time bound the mcr explorer uses.
-func queryTimeout(o Options) time.Duration {
+func queryTimeout(o explore.Options) time.Duration {
 	if o.QueryTimeout > 0 {
 		return o.QueryTimeout
 	}
 	return 10 * time.Second
+}
+
+// Explorer is the mcr explorer.
+type Explorer struct{ hooks hooks }
+
+// Name implements explore.Explorer.
+func (Explorer) Name() string { return "mcr" }
+
+// Doc implements explore.Explorer.
+func (Explorer) Doc() string {
+	return "maximal causality reduction with Z3 (sc, tso, pso); programs it does not support (condition variables, trylock) are explored by the reference explorer, with a note"
+}
+
+// Check implements explore.Explorer.
+func (e Explorer) Check(t *explore.Task) error {
+	if !t.Model.Operational() {
+		return explore.Unsupportedf(e, false, "%s", Models())
+	}
+	if t.Opts.Races {
+		return explore.Unsupportedf(e, false, "data-race detection is not available with the mcr explorer")
+	}
+	if why := unsupported(t.Prog, t.Opts); why != "" {
+		return explore.Unsupportedf(e, true, "%s", why)
+	}
+	return nil
+}
+
+// Explore implements explore.Explorer.
+func (e Explorer) Explore(ctx context.Context, t *explore.Task) error {
+	return exploreMCR(ctx, t, e.hooks)
+}
+
+// Models says which models mcr supports.
+func Models() string {
+	return fmt.Sprintf("mcr supports the %s models", strings.Join(memmodel.Operational(), ", "))
 }
