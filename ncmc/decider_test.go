@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"ncmc/frontend"
+	"ncmc/internal/progen"
 	"ncmc/mcr"
 	"ncmc/ncmc"
-	"ncmc/ncmc/internal/progen"
 	"ncmc/smt"
 )
 

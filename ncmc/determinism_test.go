@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"ncmc/frontend"
+	"ncmc/internal/progen"
 	"ncmc/ir"
 	"ncmc/ncmc"
-	"ncmc/ncmc/internal/progen"
 )
 
 // mcrFingerprint is everything an mcr run must reproduce exactly: verdict,

@@ -14,9 +14,9 @@ import (
 
 	"ncmc/commspec"
 	"ncmc/frontend"
+	"ncmc/internal/progen"
 	"ncmc/ir"
 	"ncmc/ncmc"
-	"ncmc/ncmc/internal/progen"
 	"ncmc/smt"
 )
 

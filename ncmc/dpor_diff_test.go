@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"ncmc/frontend"
+	"ncmc/internal/progen"
 	"ncmc/ir"
 	"ncmc/ncmc"
-	"ncmc/ncmc/internal/progen"
 )
 
 // The differential harness of the ncmc explorer as a plain DPOR (issue 6):

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"ncmc/frontend"
+	"ncmc/internal/progen"
 	"ncmc/interp"
 	"ncmc/ir"
-	"ncmc/ncmc/internal/progen"
 )
 
 // classSet explores prog with cbdpor or chess at bound b and returns the
