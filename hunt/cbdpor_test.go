@@ -1,4 +1,4 @@
-package ncmc
+package hunt
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"ncmc/explore"
 	"ncmc/frontend"
 	"ncmc/internal/progen"
 	"ncmc/interp"
@@ -21,7 +22,7 @@ import (
 // classSet explores prog with cbdpor or chess at bound b and returns the
 // classes seen (see classKey) and the exploration's statistics.
 func classSet(prog *ir.Program, names *interp.Names, strategy string, b, maxExec int) (map[string]int, boundStats) {
-	cfg := interp.Config{Unroll: DefaultUnroll, MaxSteps: DefaultMaxSteps, MaxThreadSteps: DefaultMaxThreadSteps}
+	cfg := interp.Config{Unroll: explore.DefaultUnroll, MaxSteps: explore.DefaultMaxSteps, MaxThreadSteps: DefaultMaxThreadSteps}
 	keys := map[string]int{}
 	explore := exploreCBDPOR
 	if strategy == StrategyCHESS {
@@ -193,7 +194,7 @@ func TestCBDPORNegativeControls(t *testing.T) {
 		{"classic sleep sets", cbVariant{classicSleep: true}},
 		{"mark after the racing step", cbVariant{markAfter: true}},
 	}
-	cfg := interp.Config{Unroll: DefaultUnroll, MaxSteps: DefaultMaxSteps, MaxThreadSteps: DefaultMaxThreadSteps}
+	cfg := interp.Config{Unroll: explore.DefaultUnroll, MaxSteps: explore.DefaultMaxSteps, MaxThreadSteps: DefaultMaxThreadSteps}
 	const n = 120
 	missed := make([]int, len(variants))
 	programs := make([]int, len(variants))

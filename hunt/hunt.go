@@ -1,4 +1,24 @@
-package ncmc
+// Package hunt is bug-hunting ("test") mode, ncmc test. When a program is
+// too big to explore completely, Run runs a search that finds bugs fast and says what it
+// guarantees:
+//
+//   - pct: probabilistic concurrency testing (Burckhardt et al., ASPLOS'10).
+//     Each run gives the schedulable entities random priorities and lowers the
+//     running one at d-1 random steps; a run hits any bug of depth d with
+//     probability at least 1/(n·k^(d-1)) for n entities and k steps.
+//   - random: a random walk; every step picks an enabled action uniformly.
+//   - cbdpor: preemption-bounded DPOR with preemption-only sleep sets (van den
+//     Hooff 2014), by iterative deepening over the bound 0, 1, ..., b; each
+//     completed bound covers every class CHESS covers at that bound.
+//   - chess: the preemption-bounded exhaustive baseline (every interleaving
+//     with at most b preemptions), by iterative deepening.
+//
+// A found bug comes with a Schedule that Replay reproduces step by step.
+//
+// Every search is a Strategy (one interface: name, doc, the options it
+// accepts, the search), listed once by Strategies; the CLI's --strategy
+// values and help come from there.
+package hunt
 
 import (
 	"context"
@@ -15,24 +35,7 @@ import (
 	"ncmc/seg"
 )
 
-// Bug-hunting ("test") mode. When a program is too big to explore
-// completely, Test runs a search that finds bugs fast and says what it
-// guarantees:
-//
-//   - pct: probabilistic concurrency testing (Burckhardt et al., ASPLOS'10).
-//     Each run gives the schedulable entities random priorities and lowers the
-//     running one at d-1 random steps; a run hits any bug of depth d with
-//     probability at least 1/(n·k^(d-1)) for n entities and k steps.
-//   - random: a random walk; every step picks an enabled action uniformly.
-//   - cbdpor: preemption-bounded DPOR with preemption-only sleep sets (van den
-//     Hooff 2014), by iterative deepening over the bound 0, 1, ..., b; each
-//     completed bound covers every class CHESS covers at that bound.
-//   - chess: the preemption-bounded exhaustive baseline (every interleaving
-//     with at most b preemptions), by iterative deepening.
-//
-// A found bug comes with a Schedule that Replay reproduces step by step.
-
-// Strategies accepted by TestOptions.Strategy.
+// Strategies accepted by Options.Strategy.
 const (
 	StrategyPCT    = "pct"
 	StrategyRandom = "random"
@@ -40,16 +43,16 @@ const (
 	StrategyCHESS  = "chess"
 )
 
-// DefaultTestRuns is the number of runs of pct and random when TestOptions.Runs is 0.
+// DefaultTestRuns is the number of runs of pct and random when Options.Runs is 0.
 const DefaultTestRuns = 1000
 
 // DefaultMaxThreadSteps is the per-thread instruction budget of test mode
-// when TestOptions.MaxThreadSteps is 0.
+// when Options.MaxThreadSteps is 0.
 const DefaultMaxThreadSteps = 10000
 
-// TestOptions configure Test. The zero value is usable: pct, depth 2, 1000
+// Options configure Run. The zero value is usable: pct, depth 2, 1000
 // runs, seed 0, SC.
-type TestOptions struct {
+type Options struct {
 	Strategy string // pct (default), random, cbdpor, chess
 	Model    string // memory model: sc (default), tso, pso (cbdpor and chess: sc only)
 	// Runs is the number of runs of pct and random (0: DefaultTestRuns); for
@@ -64,8 +67,8 @@ type TestOptions struct {
 	// Preemptions is the largest preemption bound of cbdpor and chess, which
 	// run bounds 0..Preemptions in turn (iterative deepening).
 	Preemptions int
-	Unroll      int // default loop bound (0: DefaultUnroll)
-	MaxSteps    int // visible steps per run (0: DefaultMaxSteps)
+	Unroll      int // default loop bound (0: explore.DefaultUnroll)
+	MaxSteps    int // visible steps per run (0: explore.DefaultMaxSteps)
 	MaxThreads  int // threads per run, main included (0: interp.DefaultMaxThreads)
 	// MaxThreadSteps is the per-thread instruction budget that turns a
 	// spinning thread into a "bound hit" (0: DefaultMaxThreadSteps).
@@ -75,11 +78,11 @@ type TestOptions struct {
 	// first bug is still the one reported.
 	KeepGoing bool
 	// Progress, if set, is called about every ProgressEvery with running statistics.
-	Progress      func(Stats)
+	Progress      func(explore.Stats)
 	ProgressEvery time.Duration
 }
 
-func (o *TestOptions) normalize() error {
+func (o *Options) normalize() error {
 	if o.Strategy == "" {
 		o.Strategy = StrategyPCT
 	}
@@ -90,10 +93,10 @@ func (o *TestOptions) normalize() error {
 		o.Depth = 2
 	}
 	if o.Unroll == 0 {
-		o.Unroll = DefaultUnroll
+		o.Unroll = explore.DefaultUnroll
 	}
 	if o.MaxSteps == 0 {
-		o.MaxSteps = DefaultMaxSteps
+		o.MaxSteps = explore.DefaultMaxSteps
 	}
 	if o.MaxThreadSteps == 0 {
 		o.MaxThreadSteps = DefaultMaxThreadSteps
@@ -117,7 +120,7 @@ func (o *TestOptions) normalize() error {
 	return nil
 }
 
-func (o *TestOptions) config() interp.Config {
+func (o *Options) config() interp.Config {
 	model, _ := explore.OperationalModel(o.Model)
 	return interp.Config{Unroll: o.Unroll, MaxSteps: o.MaxSteps, MaxThreads: o.MaxThreads, Model: model, MaxThreadSteps: o.MaxThreadSteps}
 }
@@ -153,8 +156,8 @@ type BoundInfo struct {
 	Elapsed    int64 `json:"time_us"`
 }
 
-// TestResult is the answer of Test.
-type TestResult struct {
+// Result is the answer of Run.
+type Result struct {
 	Strategy string `json:"strategy"`
 	Model    string `json:"model"`
 	Seed     uint64 `json:"seed"`
@@ -163,12 +166,12 @@ type TestResult struct {
 	// Reason is the violation, or what the search established / why it stopped.
 	Reason string `json:"reason"`
 	Kind   string `json:"kind,omitempty"`
-	// Verdict is Violation, Verified (cbdpor/chess exploration that no bound
-	// limited, without bound hits), or Unknown.
-	Verdict Verdict `json:"verdict"`
+	// explore.Verdict is explore.Violation, explore.Verified (cbdpor/chess exploration that no bound
+	// limited, without bound hits), or explore.Unknown.
+	Verdict explore.Verdict `json:"verdict"`
 	// Guarantee states what the search guarantees, in one sentence.
 	Guarantee string `json:"guarantee"`
-	Stats     Stats  `json:"stats"`
+	Stats     explore.Stats  `json:"stats"`
 	// FirstBugRun is the 1-based run (execution) that found the first bug; 0 if none.
 	FirstBugRun    int           `json:"first_bug_run,omitempty"`
 	TimeToFirstBug time.Duration `json:"-"`
@@ -181,13 +184,13 @@ type TestResult struct {
 	Graph    *seg.Graph    `json:"-"`
 	PCT      *PCTInfo      `json:"pct,omitempty"`
 	Bounds   []BoundInfo   `json:"bounds,omitempty"`
-	Outcomes []Outcome     `json:"outcomes"`
+	Outcomes []explore.Outcome     `json:"outcomes"`
 	Elapsed  time.Duration `json:"-"`
 }
 
-// Test searches prog for bugs with the strategy of opts. It returns an error
+// Run searches prog for bugs with the strategy of opts. It returns an error
 // only for bad options; budgets and cancellation end the search early.
-func Test(ctx context.Context, prog *ir.Program, opts TestOptions) (*TestResult, error) {
+func Run(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
 	if err := opts.normalize(); err != nil {
 		return nil, err
 	}
@@ -205,22 +208,22 @@ func Test(ctx context.Context, prog *ir.Program, opts TestOptions) (*TestResult,
 	return h.result(), nil
 }
 
-// Strategy is a search of Test (bug-hunting mode). Strategies are listed
+// Strategy is a search of Run (bug-hunting mode). Strategies are listed
 // once, by Strategies; the CLI's --strategy values and help come from
 // there.
 type Strategy interface {
-	// Name is the TestOptions.Strategy value.
+	// Name is the Options.Strategy value.
 	Name() string
 	// Doc is one line for help texts.
 	Doc() string
 	// check says why the strategy does not apply to o (nil if it does)
 	// and fills in its defaults.
-	check(o *TestOptions) error
+	check(o *Options) error
 	// hunt runs the search, reporting executions to h.
 	hunt(ctx context.Context, h *hunt)
 }
 
-// Strategies returns the strategies of Test, in the order help texts list
+// Strategies returns the strategies of Run, in the order help texts list
 // them.
 func Strategies() []Strategy {
 	return []Strategy{
@@ -269,7 +272,7 @@ type randomized struct {
 
 func (s randomized) Name() string { return s.name }
 func (s randomized) Doc() string  { return s.doc }
-func (s randomized) check(o *TestOptions) error {
+func (s randomized) check(o *Options) error {
 	if o.Runs == 0 {
 		o.Runs = DefaultTestRuns
 	}
@@ -286,7 +289,7 @@ type bounded struct {
 
 func (s bounded) Name() string { return s.name }
 func (s bounded) Doc() string  { return s.doc }
-func (s bounded) check(o *TestOptions) error {
+func (s bounded) check(o *Options) error {
 	if o.Model != "sc" {
 		return fmt.Errorf("strategy %s supports only the sc memory model (got %q)", o.Strategy, o.Model)
 	}
@@ -294,11 +297,11 @@ func (s bounded) check(o *TestOptions) error {
 }
 func (s bounded) hunt(ctx context.Context, h *hunt) { h.runBounded(ctx, s.explore, s.title) }
 
-// hunt is the shared state of one Test call.
+// hunt is the shared state of one Run call.
 type hunt struct {
 	prog  *ir.Program
 	names *interp.Names
-	opts  TestOptions
+	opts  Options
 	cfg   interp.Config
 	col   *explore.Collector
 	start time.Time
@@ -321,9 +324,9 @@ type hunt struct {
 	guar     string // the guarantee sentence
 }
 
-func newHunt(prog *ir.Program, opts TestOptions) *hunt {
+func newHunt(prog *ir.Program, opts Options) *hunt {
 	names := interp.NewNames(prog)
-	vopts := Options{Model: opts.Model, Progress: opts.Progress, ProgressEvery: opts.ProgressEvery}
+	vopts := explore.Options{Model: opts.Model, Progress: opts.Progress, ProgressEvery: opts.ProgressEvery}
 	return &hunt{prog: prog, names: names, opts: opts, cfg: opts.config(),
 		col: explore.NewCollector(prog, names, vopts), start: time.Now()}
 }
@@ -347,14 +350,14 @@ func (h *hunt) finish(x *interp.Execution, origin string) bool {
 // budget reports whether a budget ends the search now.
 func (h *hunt) budget(ctx context.Context) bool {
 	if err := ctx.Err(); err != nil {
-		h.stopped, h.stopKind = explore.BudgetReason(err, Options{Timeout: h.opts.Timeout}), "time"
+		h.stopped, h.stopKind = explore.BudgetReason(err, explore.Options{Timeout: h.opts.Timeout}), "time"
 		return true
 	}
 	return false
 }
 
-func (h *hunt) result() *TestResult {
-	r := &TestResult{Strategy: h.opts.Strategy, Model: h.opts.Model, Seed: h.opts.Seed,
+func (h *hunt) result() *Result {
+	r := &Result{Strategy: h.opts.Strategy, Model: h.opts.Model, Seed: h.opts.Seed,
 		Stats: h.col.Stats, Hits: h.hits, PCT: h.pct, Bounds: h.bounds}
 	r.Elapsed = time.Since(h.start)
 	r.Stats.Elapsed = r.Elapsed
@@ -365,7 +368,7 @@ func (h *hunt) result() *TestResult {
 	switch {
 	case h.cex != nil:
 		r.BugFound = true
-		r.Verdict = Violation
+		r.Verdict = explore.Violation
 		r.FirstBugRun = h.firstRun
 		r.TimeToFirstBug = h.firstTime
 		r.Schedule = h.cex
@@ -378,11 +381,11 @@ func (h *hunt) result() *TestResult {
 		} else {
 			r.Reason += " (internal error: the schedule does not replay: " + err.Error() + ")"
 		}
-	case h.verified && vr.Verdict == Verified:
-		r.Verdict = Verified
+	case h.verified && vr.Verdict == explore.Verified:
+		r.Verdict = explore.Verified
 	default:
-		r.Verdict = Unknown
-		if vr.Verdict == Verified {
+		r.Verdict = explore.Unknown
+		if vr.Verdict == explore.Verified {
 			// A non-exhaustive search that saw no bug and no bound.
 			r.Reason = "no bug found"
 			r.Kind = ""
@@ -390,7 +393,7 @@ func (h *hunt) result() *TestResult {
 				r.Reason = "no bug found; " + h.stopped
 				r.Kind = h.stopKind
 			}
-		} else if vr.Verdict == Unknown && h.stopped == "" {
+		} else if vr.Verdict == explore.Unknown && h.stopped == "" {
 			r.Reason = "no bug found; " + vr.Reason
 		}
 	}
