@@ -170,8 +170,8 @@ type Result struct {
 	// limited, without bound hits), or explore.Unknown.
 	Verdict explore.Verdict `json:"verdict"`
 	// Guarantee states what the search guarantees, in one sentence.
-	Guarantee string `json:"guarantee"`
-	Stats     explore.Stats  `json:"stats"`
+	Guarantee string        `json:"guarantee"`
+	Stats     explore.Stats `json:"stats"`
 	// FirstBugRun is the 1-based run (execution) that found the first bug; 0 if none.
 	FirstBugRun    int           `json:"first_bug_run,omitempty"`
 	TimeToFirstBug time.Duration `json:"-"`
@@ -180,12 +180,12 @@ type Result struct {
 	Counterexample []interp.TraceStep `json:"counterexample,omitempty"`
 	ViolationPos   ir.Pos             `json:"-"`
 	// Schedule reproduces the first bug with Replay.
-	Schedule *Schedule     `json:"-"`
-	Graph    *seg.Graph    `json:"-"`
-	PCT      *PCTInfo      `json:"pct,omitempty"`
-	Bounds   []BoundInfo   `json:"bounds,omitempty"`
-	Outcomes []explore.Outcome     `json:"outcomes"`
-	Elapsed  time.Duration `json:"-"`
+	Schedule *Schedule         `json:"-"`
+	Graph    *seg.Graph        `json:"-"`
+	PCT      *PCTInfo          `json:"pct,omitempty"`
+	Bounds   []BoundInfo       `json:"bounds,omitempty"`
+	Outcomes []explore.Outcome `json:"outcomes"`
+	Elapsed  time.Duration     `json:"-"`
 }
 
 // Run searches prog for bugs with the strategy of opts. It returns an error
