@@ -21,7 +21,7 @@ import (
 // without commutativity specs, the ncmc explorer is a sleep-set + source-set
 // DPOR over macro-steps for SC, and the sweep trusts its "verified" on
 // SV-COMP tasks. On general generated shared-memory programs
-// (ncmc/internal/progen with its full feature mix: locks, nested locks,
+// (internal/progen with its full feature mix: locks, nested locks,
 // RMWs, CAS, atomic blocks, condition variables, nondet, awaits, branches
 // and loops on values read, asserts) it must reach exactly the outcomes and
 // the verdict of the plain reference explorer, which enumerates every

@@ -185,7 +185,7 @@ type mcrState struct {
 	opts  explore.Options
 	final []int64
 	// thesis: the generators apply the NCMC thesis's scoped-read rule
-	// (thesisRule, ncmcthesis.go).
+	// (thesisRule, thesis.go).
 	thesis bool
 
 	mu      sync.Mutex
