@@ -12,16 +12,16 @@ import (
 // any number of workers, every run (results are applied in seed order),
 // with and without --keep-going, under sc, tso and pso.
 func TestMCRDeterministic(t *testing.T) {
-	n := 30
+	n, workers := 30, []int{1, 2, 4, 4}
 	if testing.Short() {
-		n = 8
+		n, workers = 4, []int{1, 4, 4}
 	}
 	progs := explorertest.Corpus(t, "../examples/*.cir", 7000, n)
 	for _, pr := range progs {
 		for _, model := range []string{"sc", "tso", "pso"} {
 			for _, keep := range []bool{false, true} {
 				var first string
-				for _, w := range []int{1, 2, 4, 4} {
+				for _, w := range workers {
 					res, err := ncmc.Verify(context.Background(), pr.Prog, ncmc.Options{Explorer: "mcr", Model: model, KeepGoing: keep, Workers: w, MaxExecutions: 300})
 					if err != nil {
 						t.Fatalf("%s %s: %v", pr.Name, model, err)
