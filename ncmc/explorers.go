@@ -67,8 +67,10 @@ func LookupExplorer(name string) (Explorer, error) {
 	return nil, fmt.Errorf("explorer %q is not available (available: %s)", name, strings.Join(ExplorerNames(), ", "))
 }
 
+// unsupported is explore.Unsupportedf for the explorers whose glue is
+// still in this package (vmcr, trust).
 func unsupported(e Explorer, program bool, format string, args ...any) *Unsupported {
-	return &Unsupported{Explorer: e.Name(), Reason: fmt.Sprintf(format, args...), Program: program}
+	return explore.Unsupportedf(e, program, format, args...)
 }
 
 // trustExplorer is the TruSt-style graph explorer of ra and rc11
@@ -82,10 +84,10 @@ func (trustExplorer) Doc() string {
 }
 func (e trustExplorer) Check(t *Task) error {
 	if t.Model.Exec != memmodel.GraphOnly {
-		return explore.Unsupportedf(e, false, "the trust explorer supports the ra and rc11 models, not %s", t.Model.Name)
+		return unsupported(e, false, "the trust explorer supports the ra and rc11 models, not %s", t.Model.Name)
 	}
 	if op := trustSupported(t.Prog); op != "" {
-		return explore.Unsupportedf(e, true, "the trust explorer does not model %s", op)
+		return unsupported(e, true, "the trust explorer does not model %s", op)
 	}
 	return graph.CheckProgram(t.Prog)
 }
@@ -103,10 +105,10 @@ func (vmcrExplorer) Doc() string {
 }
 func (e vmcrExplorer) Check(t *Task) error {
 	if t.Opts.Races {
-		return explore.Unsupportedf(e, false, "data-race detection is not available with the vmcr explorer")
+		return unsupported(e, false, "data-race detection is not available with the vmcr explorer")
 	}
 	if why := vmcrUnsupported(t.Prog, t.Opts); why != "" {
-		return explore.Unsupportedf(e, t.Model.Exec == memmodel.Interleaving, "%s", why)
+		return unsupported(e, t.Model.Exec == memmodel.Interleaving, "%s", why)
 	}
 	return nil
 }
