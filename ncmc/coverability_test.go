@@ -9,12 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"ncmc/explore/explorertest"
 	"ncmc/frontend"
 	"ncmc/ir"
 )
 
 var (
-	kmSeeds   = flag.Int("km.seeds", 300, "generated programs for TestCoverabilityDifferential")
+	kmSeeds   = flag.Int("km.seeds", 0, "generated programs for TestCoverabilityDifferential, twice those of TestCoverabilityRaces (0: 300, 12 with -short, 3000 with -long)")
 	kmOnly    = flag.Int("km.only", 0, "run TestCoverabilityDifferential on this seed only")
 	kmTimeout = flag.Duration("km.timeout", 20*time.Second, "time limit of the coverability explorer per program in TestCoverabilityDifferential")
 )
@@ -129,10 +130,7 @@ func kmParse(t *testing.T, src string) *ir.Program {
 //     finite number of rounds has a violation (soundness), and a violation
 //     found with few rounds must be reached (the acceleration covers it).
 func TestCoverabilityDifferential(t *testing.T) {
-	n := *kmSeeds
-	if testing.Short() {
-		n = 12
-	}
+	n := int(explorertest.Size(uint64(*kmSeeds), 300, 12, 3000))
 	verified, violation, unchecked, unknown, walks, finiteUnchecked := 0, 0, 0, 0, 0, 0
 	for seed := 1; seed <= n; seed++ {
 		if *kmOnly > 0 && seed != *kmOnly {
@@ -396,10 +394,7 @@ func kmGenRace(rng *rand.Rand, name string) string {
 // spawning, "no race" (verified or race-free) must not be answered when
 // some finite number of rounds has a race, and such a race must be found.
 func TestCoverabilityRaces(t *testing.T) {
-	n := *kmSeeds / 2
-	if testing.Short() {
-		n = 30
-	}
+	n := int(explorertest.Size(uint64(*kmSeeds), 300, 60, 3000)) / 2
 	free, racy, other := 0, 0, 0
 	for seed := 1; seed <= n; seed++ {
 		rng := rand.New(rand.NewPCG(uint64(seed), 11))

@@ -8,14 +8,15 @@ import (
 	"sync"
 	"testing"
 
+	"ncmc/explore/explorertest"
 	"ncmc/frontend"
+	"ncmc/internal/progen"
 	"ncmc/mcr"
 	"ncmc/ncmc"
-	"ncmc/ncmc/internal/progen"
 	"ncmc/smt"
 )
 
-var deciderN = flag.Int("decider.n", 0, "generated programs in TestDeciderDifferential (0: 600, 200 with -short; the issue's full run: 2000, `make test-long`)")
+var deciderN = flag.Int("decider.n", 0, "generated programs in TestDeciderDifferential (0: 600, 40 with -short, 2000 with -long; the issue's full run: 2000, `make test-long`)")
 
 // deciderTally counts the answers of the native decider against Z3's.
 type deciderTally struct {
@@ -68,13 +69,9 @@ func (c *deciderTally) compare(q *mcr.Query, native, z3 mcr.Answer) {
 // witness satisfies the query. Native unknown answers are allowed (they go
 // to Z3) and reported.
 func TestDeciderDifferential(t *testing.T) {
-	n := *deciderN
-	if n == 0 {
-		n = 600 // the default run stays under 15 minutes; make test-long runs 2000
-		if testing.Short() {
-			n = 200
-		}
-	}
+	// The default run stays under 15 minutes; -short is the inner loop
+	// (each query is also asked to Z3); make test-long runs 2000.
+	n := int(explorertest.Size(uint64(*deciderN), 600, 40, 2000))
 	type part struct {
 		model    string
 		from, to int

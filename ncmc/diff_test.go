@@ -7,16 +7,16 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"ncmc/commspec"
+	"ncmc/explore/explorertest"
 	"ncmc/frontend"
+	"ncmc/internal/progen"
 	"ncmc/ir"
 	"ncmc/ncmc"
-	"ncmc/ncmc/internal/progen"
 	"ncmc/smt"
 )
 
@@ -46,29 +46,8 @@ func setZ3Seed(t *testing.T) {
 }
 
 // outcomeKeys lists what explorers must agree on: the final states of
-// complete executions and the violations found (an assertion failure or
-// runtime error by its message, a deadlock as such). The state in which a
-// violation happens is not compared: a violating execution stops early, and
-// how far the other threads got is not an outcome.
-func outcomeKeys(r *ncmc.Result) []string {
-	seen := map[string]bool{}
-	var keys []string
-	for _, o := range r.Outcomes {
-		k := "final: " + o.State
-		switch {
-		case strings.HasPrefix(o.Violation, "deadlock"):
-			k = "deadlock"
-		case o.Violation != "":
-			k = "violation: " + o.Violation
-		}
-		if !seen[k] {
-			seen[k] = true
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	return keys
-}
+// complete executions and the violations found (explorertest.OutcomeKeys).
+func outcomeKeys(r *ncmc.Result) []string { return explorertest.OutcomeKeys(r) }
 
 // compare runs both explorers on prog and returns a description of any
 // disagreement ("" if none), and whether the reference finished.
@@ -95,20 +74,7 @@ func compare(t *testing.T, prog *ir.Program, model string, workers int) (string,
 	if got.Verdict != ref.Verdict {
 		diffs = append(diffs, fmt.Sprintf("verdict: mcr %s (%s), reference %s (%s)", got.Verdict, got.Reason, ref.Verdict, ref.Reason))
 	}
-	rk, gk := outcomeKeys(ref), outcomeKeys(got)
-	in := map[string]bool{}
-	for _, k := range gk {
-		in[k] = true
-	}
-	for _, k := range rk {
-		if !in[k] {
-			diffs = append(diffs, "mcr misses outcome: "+k)
-		}
-		delete(in, k)
-	}
-	for k := range in {
-		diffs = append(diffs, "mcr has extra outcome: "+k)
-	}
+	diffs = append(diffs, explorertest.Diff("mcr", outcomeKeys(ref), outcomeKeys(got))...)
 	return strings.Join(diffs, "\n"), true
 }
 
@@ -150,13 +116,7 @@ func diffChunk(t *testing.T, model string, from, to uint64, atomic bool) {
 // in parallel chunks.
 func TestMCRDifferential(t *testing.T) {
 	setZ3Seed(t)
-	n := uint64(*diffN)
-	if n == 0 {
-		n = 2000
-		if testing.Short() {
-			n = 200
-		}
-	}
+	n := explorertest.Size(uint64(*diffN), 2000, 200, 2000)
 	const chunks = 4
 	for c := uint64(0); c < chunks; c++ {
 		diffChunk(t, "sc", *diffSeed+c*n/chunks, *diffSeed+(c+1)*n/chunks, c == chunks-1)
@@ -166,13 +126,7 @@ func TestMCRDifferential(t *testing.T) {
 // Under TSO and PSO too: 500 generated programs each (100 with -short).
 func TestMCRDifferentialRelaxed(t *testing.T) {
 	setZ3Seed(t)
-	n := uint64(*diffN)
-	if n == 0 {
-		n = 500
-		if testing.Short() {
-			n = 100
-		}
-	}
+	n := explorertest.Size(uint64(*diffN), 500, 100, 500)
 	base := *diffSeed + 50000
 	for _, model := range []string{"tso", "pso"} {
 		diffChunk(t, model, base, base+n/2, false)

@@ -5,6 +5,12 @@ import (
 	"fmt"
 	"strings"
 
+	"ncmc/explore"
+	"ncmc/explore/coverability"
+	"ncmc/explore/dpor"
+	"ncmc/explore/graph"
+	"ncmc/explore/mcrx"
+	"ncmc/explore/reference"
 	"ncmc/memmodel"
 )
 
@@ -14,16 +20,16 @@ import (
 // explorer is its implementation plus one line here.
 func Explorers() []Explorer {
 	return []Explorer{
-		referenceExplorer{},
-		statefulExplorer{},
-		mcrExplorer{},
+		reference.Explorer{},
+		reference.Stateful{},
+		mcrx.Explorer{},
 		vmcrExplorer{},
-		dporExplorer{name: "dpor", doc: "sleep sets and source sets (optimal-style DPOR) over interleavings; sc"},
-		dporExplorer{name: "ncmc", doc: "with --spec: invocations of linearizable methods as atomic steps, commuting ones not reordered (docs/ncmc.md); dpor without specs; sc"},
-		thesisExplorer{},
-		graphExplorer{},
+		dpor.Explorer{},
+		dpor.Explorer{Specs: true},
+		mcrx.Thesis{},
+		graph.Explorer{},
 		trustExplorer{},
-		coverabilityExplorer{},
+		coverability.Explorer{},
 	}
 }
 
@@ -61,145 +67,10 @@ func LookupExplorer(name string) (Explorer, error) {
 	return nil, fmt.Errorf("explorer %q is not available (available: %s)", name, strings.Join(ExplorerNames(), ", "))
 }
 
+// unsupported is explore.Unsupportedf for the explorers whose glue is
+// still in this package (vmcr, trust).
 func unsupported(e Explorer, program bool, format string, args ...any) *Unsupported {
-	return &Unsupported{Explorer: e.Name(), Reason: fmt.Sprintf(format, args...), Program: program}
-}
-
-// referenceExplorer enumerates every interleaving: the oracle.
-type referenceExplorer struct{}
-
-func (referenceExplorer) Name() string { return "reference" }
-func (referenceExplorer) Doc() string {
-	return "enumerates every interleaving (sc, tso, pso); the oracle; with --state-cache it is the stateful explorer"
-}
-func (e referenceExplorer) Check(t *Task) error { return checkOperational(e, t) }
-func (referenceExplorer) Explore(ctx context.Context, t *Task) error {
-	return exploreReference(ctx, t)
-}
-
-// statefulExplorer is the reference explorer with the state cache: runs
-// that reach a state seen before are cut off (snapshots, symmetry).
-type statefulExplorer struct{}
-
-func (statefulExplorer) Name() string { return "stateful" }
-func (statefulExplorer) Doc() string {
-	return "the reference explorer with a state cache: runs that reach a state seen before are cut off (outcomes and verdict unchanged)"
-}
-func (e statefulExplorer) Check(t *Task) error { return checkOperational(e, t) }
-func (statefulExplorer) Explore(ctx context.Context, t *Task) error {
-	t.Opts.StateCache = true
-	return exploreReference(ctx, t)
-}
-
-func checkOperational(e Explorer, t *Task) error {
-	if !t.Model.Operational() {
-		return unsupported(e, false, "%s explores interleavings: it supports the %s models, not %s", e.Name(), strings.Join(memmodel.Operational(), ", "), t.Model.Name)
-	}
-	if t.Opts.Races && t.Model.Exec != memmodel.Interleaving {
-		return unsupported(e, false, "data-race detection is available under sc, ra and rc11 (not %s)", t.Model.Name)
-	}
-	return nil
-}
-
-// mcrExplorer is maximal causality reduction (mcrexplore.go, package mcr).
-type mcrExplorer struct{}
-
-func (mcrExplorer) Name() string { return "mcr" }
-func (mcrExplorer) Doc() string {
-	return "maximal causality reduction with Z3 (sc, tso, pso); programs it does not support (condition variables, trylock) are explored by the reference explorer, with a note"
-}
-func (e mcrExplorer) Check(t *Task) error {
-	if !t.Model.Operational() {
-		return unsupported(e, false, "%s", mcrModels())
-	}
-	if t.Opts.Races {
-		return unsupported(e, false, "data-race detection is not available with the mcr explorer")
-	}
-	if why := mcrUnsupported(t.Prog, t.Opts); why != "" {
-		return unsupported(e, true, "%s", why)
-	}
-	return nil
-}
-
-// mcrModels says which models mcr supports.
-func mcrModels() string {
-	return fmt.Sprintf("mcr supports the %s models", strings.Join(memmodel.Operational(), ", "))
-}
-
-func (mcrExplorer) Explore(ctx context.Context, t *Task) error { return exploreMCR(ctx, t) }
-
-// dporExplorer is the DPOR explorer (ncmcexplore.go): "dpor", and "ncmc"
-// for the same algorithm with commutativity specs.
-type dporExplorer struct{ name, doc string }
-
-func (e dporExplorer) Name() string { return e.name }
-func (e dporExplorer) Doc() string  { return e.doc }
-func (e dporExplorer) Check(t *Task) error {
-	if t.Opts.Races {
-		return unsupported(e, false, "data-race detection is not available with the %s explorer", e.name)
-	}
-	if t.Model.Exec != memmodel.Interleaving {
-		return unsupported(e, false, "the %s explorer (--spec) supports only the sc memory model, not %s", e.name, t.Model.Name)
-	}
-	return checkSpecs(t.Prog, t.Opts.Specs)
-}
-func (dporExplorer) Explore(ctx context.Context, t *Task) error { return exploreNCMC(ctx, t) }
-
-// thesisExplorer is mcr under the NCMC thesis's scoped-read rule
-// (ncmcthesis.go).
-type thesisExplorer struct{}
-
-func (thesisExplorer) Name() string { return "ncmc-thesis" }
-func (thesisExplorer) Doc() string {
-	return "with --spec: mcr under the NCMC thesis's scoped-read pruning (known to miss behaviours); sc"
-}
-func (e thesisExplorer) Check(t *Task) error {
-	if err := (dporExplorer{name: "ncmc"}).Check(t); err != nil {
-		return err
-	}
-	if why := mcrUnsupported(t.Prog, t.Opts); why != "" {
-		return fmt.Errorf("ncmc rule thesis runs on mcr: %s", why)
-	}
-	return nil
-}
-func (thesisExplorer) Explore(ctx context.Context, t *Task) error { return verifyNCMCThesis(ctx, t) }
-
-// graphExplorer builds each consistent execution graph once, choosing
-// reads-from and modification order against the model's axioms
-// (interp/relaxed.go).
-type graphExplorer struct{}
-
-func (graphExplorer) Name() string { return "graph" }
-func (graphExplorer) Doc() string {
-	return "builds each consistent execution graph once, rf and mo choices checked against the model's axioms (every model; the explorer of ra and rc11)"
-}
-func (e graphExplorer) Check(t *Task) error {
-	if t.Opts.Races && t.Model.Race == "" {
-		return unsupported(e, false, "the %s model defines no data races for graph exploration; use the reference explorer", t.Model.Name)
-	}
-	if err := checkGraphProgram(t.Prog); err != nil {
-		return err
-	}
-	return nil
-}
-func (graphExplorer) Explore(ctx context.Context, t *Task) error { return exploreGraphs(ctx, t) }
-
-// coverabilityExplorer is the Karp–Miller construction over
-// interchangeable threads (coverability.go).
-type coverabilityExplorer struct{}
-
-func (coverabilityExplorer) Name() string { return "coverability" }
-func (coverabilityExplorer) Doc() string {
-	return "sc, programs whose threads are interchangeable and whose spawned handles are never used (e.g. main spawning in an endless loop): the Karp-Miller construction, which can prove programs with unboundedly many threads safe; it never answers violation"
-}
-func (e coverabilityExplorer) Check(t *Task) error {
-	if t.Model.Exec != memmodel.Interleaving {
-		return unsupported(e, false, "the coverability explorer supports the sc memory model only")
-	}
-	return nil
-}
-func (coverabilityExplorer) Explore(ctx context.Context, t *Task) error {
-	return exploreCoverability(ctx, t)
+	return explore.Unsupportedf(e, program, format, args...)
 }
 
 // trustExplorer is the TruSt-style graph explorer of ra and rc11
@@ -218,7 +89,7 @@ func (e trustExplorer) Check(t *Task) error {
 	if op := trustSupported(t.Prog); op != "" {
 		return unsupported(e, true, "the trust explorer does not model %s", op)
 	}
-	return checkGraphProgram(t.Prog)
+	return graph.CheckProgram(t.Prog)
 }
 func (trustExplorer) Explore(ctx context.Context, t *Task) error {
 	return adoptResult(t, func() (*Result, error) { return exploreTrust(ctx, t.Prog, t.Opts) })

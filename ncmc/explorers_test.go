@@ -131,7 +131,7 @@ func TestUnsupportedTyped(t *testing.T) {
 	}
 	for _, tc := range tests {
 		o := Options{Model: tc.model, Explorer: tc.explorer}
-		if err := o.normalize(); err != nil {
+		if err := o.Normalize(); err != nil {
 			t.Fatal(err)
 		}
 		task, err := NewTask(p, o)

@@ -9,11 +9,12 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"ncmc/commspec"
+	"ncmc/explore/explorertest"
 	"ncmc/frontend"
 	"ncmc/ir"
 	"ncmc/ncmc"
@@ -30,40 +31,13 @@ import (
 var (
 	ncmcDiffN    = flag.Int("ncmcdiff.n", 0, "generated object programs in TestNCMCDifferential (0: 1000, 60 with -short, 10000 with -long or NCMC_LONG=1)")
 	ncmcDiffSeed = flag.Uint64("ncmcdiff.seed", 1, "first seed of TestNCMCDifferential")
-	ncmcLong     = flag.Bool("long", false, "run the long variants of the differential tests (also NCMC_LONG=1)")
 )
-
-func longTests() bool { return *ncmcLong || os.Getenv("NCMC_LONG") == "1" }
 
 // semanticKeys lists what the two explorers must agree on: the final states
 // of complete executions (globals, invocation results stored in them, and
 // the abstract state of every object instance), the assertions that fail
-// and the runtime errors and deadlocks, by message. A violation stops the
-// execution, and how far the other threads got by then is not an outcome (a
-// reduced explorer runs one representative order of independent steps), so
-// the state of a violation is compared only for the final checks of main
-// (messages "final..."), which run after every worker has been joined.
-func semanticKeys(r *ncmc.Result) []string {
-	seen := map[string]bool{}
-	var keys []string
-	for _, o := range r.Outcomes {
-		var k string
-		switch {
-		case o.Violation == "":
-			k = "final: " + o.State
-		case strings.HasPrefix(o.Violation, "assertion failed: final"):
-			k = "violation: " + o.Violation + " in state: " + o.State
-		default:
-			k = "violation: " + o.Violation
-		}
-		if !seen[k] {
-			seen[k] = true
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	return keys
-}
+// and the runtime errors and deadlocks, by message (explorertest.SemanticKeys).
+func semanticKeys(r *ncmc.Result) []string { return explorertest.SemanticKeys(r) }
 
 // ncmcMaxExecutions bounds the ncmc explorer's executions per program:
 // programs it cannot finish within the bound are counted and reported, not
@@ -72,123 +46,46 @@ func semanticKeys(r *ncmc.Result) []string {
 const ncmcMaxExecutions = 2000
 
 // strictKeys renders every outcome exactly (state and violation).
-func strictKeys(r *ncmc.Result) string {
-	var keys []string
-	for _, o := range r.Outcomes {
-		keys = append(keys, o.State+" ["+o.Violation+"]")
-	}
-	sort.Strings(keys)
-	return strings.Join(keys, "\n")
-}
-
-// ncmcRun is one comparison of the ncmc explorer with the reference.
-type ncmcRun struct {
-	diff              string // the disagreement, "" if none
-	skipped           string // why nothing was compared, "" if compared
-	outcomes          int    // reference outcomes compared
-	strict            bool   // the outcomes agree exactly, violation states included
-	ncmcExec, refExec int
-	ncmcTime, refTime time.Duration
-	cacheTime         time.Duration // the ncmc explorer with its state cache
-	cacheSkipped      string        // why the run with the cache was not compared
-}
+func strictKeys(r *ncmc.Result) string { return strings.Join(explorertest.StrictKeys(r), "\n") }
 
 // compareNCMC runs the ncmc explorer (default mode, and again with its state
 // cache) and the stateful reference explorer (itself checked against the
 // plain one by TestStateCacheDifferential), all rendering outcomes
-// semantically.
-func compareNCMC(prog *ir.Program, specs []*commspec.Spec, maxExec int) ncmcRun {
+// semantically. strict reports whether the outcomes agree exactly,
+// violation states included.
+func compareNCMC(prog *ir.Program, specs []*commspec.Spec, maxExec int) (r explorertest.Run, strict bool) {
 	ctx := context.Background()
-	var run ncmcRun
-	ref, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", StateCache: true, Semantic: true, KeepGoing: true, Timeout: 2 * time.Minute})
-	if err != nil {
-		return ncmcRun{diff: "reference error: " + err.Error()}
+	ref := ncmc.Options{Explorer: "reference", StateCache: true, Semantic: true, KeepGoing: true, Timeout: 2 * time.Minute}
+	cand := ncmc.Options{Specs: specs, Semantic: true, KeepGoing: true, MaxExecutions: maxExec, Timeout: 2 * time.Minute}
+	r = explorertest.Pair{Name: "ncmc", Want: "ncmc", Oracle: ref, Cand: cand, Keys: semanticKeys}.Compare(ctx, ncmc.Verify, prog)
+	if r.Skipped != "" || r.Cand == nil {
+		return r, true
 	}
-	if ref.Verdict == ncmc.Unknown && ref.Kind == "time" {
-		return ncmcRun{skipped: "reference over its time bound"}
+	strict = strictKeys(r.Oracle) == strictKeys(r.Cand)
+	cand.MaxExecutions = 0
+	c := compareCached(ctx, prog, cand, r.Oracle, semanticKeys)
+	if c.Skipped != "" {
+		r.Notes = append(r.Notes, "the run with the state cache not compared: "+c.Skipped)
 	}
-	got, err := ncmc.Verify(ctx, prog, ncmc.Options{Specs: specs, Semantic: true, KeepGoing: true, MaxExecutions: maxExec, Timeout: 2 * time.Minute})
-	if err != nil {
-		return ncmcRun{diff: "ncmc error: " + err.Error()}
-	}
-	if maxExec > 0 && got.Stats.Executions >= maxExec {
-		return ncmcRun{skipped: fmt.Sprintf("ncmc over its execution bound (%d; the reference needed %d runs)", maxExec, ref.Stats.Executions+ref.Stats.Pruned)}
-	}
-	run.outcomes = len(ref.Outcomes)
-	run.ncmcExec, run.refExec = got.Stats.Executions, ref.Stats.Executions+ref.Stats.Pruned
-	run.ncmcTime, run.refTime = got.Elapsed, ref.Elapsed
-	var diffs []string
-	if got.Explorer != "ncmc" {
-		diffs = append(diffs, fmt.Sprintf("explored by %q, not ncmc (%s)", got.Explorer, got.Note))
-	}
-	if got.Verdict != ref.Verdict {
-		diffs = append(diffs, fmt.Sprintf("verdict: ncmc %s (%s), reference %s (%s)", got.Verdict, got.Reason, ref.Verdict, ref.Reason))
-	}
-	run.strict = strictKeys(ref) == strictKeys(got)
-	diffs = append(diffs, outcomeDiffs(ref, got)...)
-	cached, skip, cdiffs, err := compareCached(ctx, prog, ncmc.Options{Specs: specs, Semantic: true, KeepGoing: true, Timeout: 2 * time.Minute}, ref, semanticKeys)
-	if err != nil {
-		return ncmcRun{diff: err.Error()}
-	}
-	run.cacheTime = cached.Elapsed
-	run.cacheSkipped = skip
-	diffs = append(diffs, cdiffs...)
-	run.diff = strings.Join(diffs, "\n")
-	return run
+	r.Diffs = append(r.Diffs, c.Diffs...)
+	return r, strict
 }
 
 // compareCached runs the ncmc explorer with opts and the state cache (sleep
 // sets, no source sets) and compares its verdict and outcomes (rendered by
-// keys) with the reference's. A run stopped by its budget is not compared:
-// skip says why.
-func compareCached(ctx context.Context, prog *ir.Program, opts ncmc.Options, ref *ncmc.Result, keys func(*ncmc.Result) []string) (cached *ncmc.Result, skip string, diffs []string, err error) {
+// keys) with the reference's, ref. A run stopped by its budget is not
+// compared: Skipped says why.
+func compareCached(ctx context.Context, prog *ir.Program, opts ncmc.Options, ref *ncmc.Result, keys func(*ncmc.Result) []string) explorertest.Run {
 	opts.Explorer, opts.StateCache = "ncmc", true
-	cached, err = ncmc.Verify(ctx, prog, opts)
-	if err != nil {
-		return nil, "", nil, fmt.Errorf("ncmc --state-cache error: %w", err)
-	}
-	if cached.Stopped != "" {
-		return cached, cached.Stopped, nil, nil
-	}
-	if cached.Verdict != ref.Verdict {
-		diffs = append(diffs, fmt.Sprintf("verdict: ncmc --state-cache %s (%s), reference %s (%s)", cached.Verdict, cached.Reason, ref.Verdict, ref.Reason))
-	}
-	for _, d := range keyDiffs(keys(ref), keys(cached)) {
-		diffs = append(diffs, "with --state-cache: "+d)
-	}
-	return cached, "", diffs, nil
-}
-
-// outcomeDiffs lists the semantic outcomes of ref that got misses and those
-// got has beyond ref.
-func outcomeDiffs(ref, got *ncmc.Result) []string {
-	return keyDiffs(semanticKeys(ref), semanticKeys(got))
+	return explorertest.Pair{Name: "ncmc --state-cache", Cand: opts, Keys: keys}.Against(ctx, ncmc.Verify, prog, ref)
 }
 
 // keyDiffs lists the keys of the reference's outcomes rk that the ncmc
 // explorer's gk lacks, then those gk has beyond rk.
-func keyDiffs(rk, gk []string) []string { return explorerKeyDiffs("ncmc", rk, gk) }
+func keyDiffs(rk, gk []string) []string { return explorertest.Diff("ncmc", rk, gk) }
 
-// explorerKeyDiffs is keyDiffs for the explorer called name.
-func explorerKeyDiffs(name string, rk, gk []string) []string {
-	var diffs []string
-	in := map[string]bool{}
-	for _, k := range gk {
-		in[k] = true
-	}
-	for _, k := range rk {
-		if !in[k] {
-			diffs = append(diffs, name+" misses outcome: "+k)
-		}
-		delete(in, k)
-	}
-	var extra []string
-	for k := range in {
-		extra = append(extra, name+" has extra outcome: "+k)
-	}
-	sort.Strings(extra)
-	return append(diffs, extra...)
-}
+// explorerKeyDiffs is keyDiffs for the explorer called name (explorertest.Diff).
+func explorerKeyDiffs(name string, rk, gk []string) []string { return explorertest.Diff(name, rk, gk) }
 
 // parseSpecs parses the specs of a generated program.
 func parseSpecs(t *testing.T, p *objgen.Program) []*commspec.Spec {
@@ -210,72 +107,37 @@ func parseSpecs(t *testing.T, p *objgen.Program) []*commspec.Spec {
 	return out
 }
 
-// ncmcTotals sums the runs of one test.
-type ncmcTotals struct {
-	mu                                          sync.Mutex
-	programs, compared, skipped, outcomes, diff int
-	strictDiff                                  int
-	ncmcExec, refExec                           int
-	ncmcTime, refTime, cacheTime                time.Duration
+// objProgram is the generated object program of seed.
+func objProgram(seed uint64) *objgen.Program {
+	return objgen.Generate(rand.New(rand.NewPCG(seed, 0x6f626a)), objgen.Default())
 }
 
-func (s *ncmcTotals) add(r ncmcRun) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.programs++
-	if r.skipped != "" {
-		s.skipped++
-		return
-	}
-	s.compared++
-	if r.diff != "" {
-		s.diff++
-	}
-	if !r.strict {
-		s.strictDiff++
-	}
-	s.outcomes += r.outcomes
-	s.ncmcExec += r.ncmcExec
-	s.refExec += r.refExec
-	s.ncmcTime += r.ncmcTime
-	s.refTime += r.refTime
-	s.cacheTime += r.cacheTime
-}
-
-// TestNCMCDifferential: 1000 generated object programs (200 with -short,
+// TestNCMCDifferential: 1000 generated object programs (60 with -short,
 // 10000 with -long), in parallel chunks; every disagreement fails.
 func TestNCMCDifferential(t *testing.T) {
-	n := harnessSize(uint64(*ncmcDiffN), 1000, 60, 10000)
-	var tot ncmcTotals
-	start := time.Now()
-	inChunks(t, *ncmcDiffSeed, n, 2, func(t *testing.T, seed uint64) {
-		p := objgen.Generate(rand.New(rand.NewPCG(seed, 0x6f626a)), objgen.Default())
-		name := fmt.Sprintf("objgen-%d.cir", seed)
-		prog, err := frontend.ParseCIR(name, []byte(p.Source))
-		if err != nil {
-			t.Fatalf("seed %d: generated program does not compile: %v\n%s", seed, err, p.Source)
-		}
-		r := compareNCMC(prog, parseSpecs(t, p), ncmcMaxExecutions)
-		tot.add(r)
-		if r.skipped != "" {
-			t.Logf("seed %d skipped: %s", seed, r.skipped)
-		}
-		if r.cacheSkipped != "" {
-			t.Logf("seed %d: the run with the state cache not compared: %s", seed, r.cacheSkipped)
-		}
-		if os.Getenv("NCMCDIFF_SLOW") != "" && (r.refTime+r.ncmcTime > 200*time.Millisecond || r.ncmcExec > 300) {
-			t.Logf("seed %d: reference %v (%d runs), ncmc %v (%d executions), %d outcomes", seed, r.refTime, r.refExec, r.ncmcTime, r.ncmcExec, r.outcomes)
-		}
-		if r.diff != "" {
-			t.Errorf("seed %d: the ncmc explorer disagrees with the reference explorer:\n%s\nprogram:\n%s", seed, r.diff, p.Source)
-		}
-	})
-	t.Logf("%d generated programs, %d compared (%d skipped), %d with disagreements (%d whose violation states differ); %d reference outcomes compared; executions: ncmc %d, reference %d (runs incl. state-cache cut-offs); explorer time: ncmc %v, ncmc with state cache %v, reference %v; wall %v",
-		tot.programs, tot.compared, tot.skipped, tot.diff, tot.strictDiff, tot.outcomes, tot.ncmcExec, tot.refExec,
-		tot.ncmcTime.Round(time.Millisecond), tot.cacheTime.Round(time.Millisecond), tot.refTime.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
-	if tot.compared < tot.programs*9/10 {
-		t.Errorf("only %d of %d programs compared", tot.compared, tot.programs)
-	}
+	var strictDiff atomic.Int64
+	sum := explorertest.Harness{
+		Name:  "ncmc",
+		First: *ncmcDiffSeed,
+		N:     explorertest.Size(uint64(*ncmcDiffN), 1000, 60, 10000),
+		Gen: func(seed uint64) (string, *ir.Program, error) {
+			p := objProgram(seed)
+			prog, err := frontend.ParseCIR(fmt.Sprintf("objgen-%d.cir", seed), []byte(p.Source))
+			return p.Source, prog, err
+		},
+		Compare: func(t *testing.T, seed uint64, prog *ir.Program) explorertest.Run {
+			r, strict := compareNCMC(prog, parseSpecs(t, objProgram(seed)), ncmcMaxExecutions)
+			if !strict && r.Skipped == "" {
+				strictDiff.Add(1)
+			}
+			if os.Getenv("NCMCDIFF_SLOW") != "" && (r.OracleTime+r.CandTime > 200*time.Millisecond || r.CandExec > 300) {
+				r.Notes = append(r.Notes, fmt.Sprintf("reference %v (%d runs), ncmc %v (%d executions)", r.OracleTime, r.OracleExec, r.CandTime, r.CandExec))
+			}
+			return r
+		},
+		MinCompared: 0.9,
+	}.Run(t)
+	t.Logf("%d of %d compared programs have outcomes whose violation states differ (not a disagreement)", strictDiff.Load(), sum.Compared)
 }
 
 // Every disagreement found so far is kept in testdata/ncmc-regress: a
@@ -308,18 +170,18 @@ func TestNCMCRegressions(t *testing.T) {
 			}
 			maxExec := ncmcMaxExecutions
 			if strings.HasPrefix(filepath.Base(f), "perf-") {
-				if !longTests() {
+				if !explorertest.Long() {
 					t.Skip("a slow program for the ncmc explorer: compared with -long or NCMC_LONG=1")
 				}
 				maxExec = 0
 			}
-			r := compareNCMC(prog, specs, maxExec)
-			t.Logf("ncmc %d executions in %v; reference %d runs in %v; %d outcomes", r.ncmcExec, r.ncmcTime, r.refExec, r.refTime, r.outcomes)
-			if r.skipped != "" {
-				t.Fatalf("not compared: %s", r.skipped)
+			r, _ := compareNCMC(prog, specs, maxExec)
+			t.Logf("ncmc %d executions in %v; reference %d runs in %v", r.CandExec, r.CandTime, r.OracleExec, r.OracleTime)
+			if r.Skipped != "" {
+				t.Fatalf("not compared: %s", r.Skipped)
 			}
-			if r.diff != "" {
-				t.Errorf("the ncmc explorer disagrees with the reference explorer:\n%s", r.diff)
+			if len(r.Diffs) > 0 {
+				t.Errorf("the ncmc explorer disagrees with the reference explorer:\n%s", strings.Join(r.Diffs, "\n"))
 			}
 		})
 	}
@@ -405,7 +267,7 @@ func TestNCMCOracle(t *testing.T) {
 	cfg.MaxWorkers, cfg.TotalOps = 2, 4
 	n := 50
 	switch {
-	case longTests():
+	case explorertest.Long():
 		n = 500
 	case testing.Short():
 		n = 20

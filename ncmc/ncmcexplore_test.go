@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"ncmc/commspec"
+	"ncmc/explore/explorertest"
 	"ncmc/frontend"
 	"ncmc/interp"
 	"ncmc/ir"
@@ -33,14 +33,7 @@ func loadSpecProgram(t *testing.T, prog string, specs ...string) (*ir.Program, [
 	return p, ss
 }
 
-func ncmcOutcomes(res *Result) []string {
-	var out []string
-	for _, o := range res.Outcomes {
-		out = append(out, o.State+" ["+o.Violation+"]")
-	}
-	sort.Strings(out)
-	return out
-}
+func ncmcOutcomes(res *Result) []string { return explorertest.StrictKeys(res) }
 
 // TestNCMCMatchesReference compares the ncmc explorer (default mode) with
 // the reference explorer, both with semantic outcomes, on the shipped

@@ -6,6 +6,10 @@ import (
 	"fmt"
 	"time"
 
+	"ncmc/explore/coverability"
+	"ncmc/explore/graph"
+	"ncmc/explore/mcrx"
+	"ncmc/explore/reference"
 	"ncmc/ir"
 	"ncmc/memmodel"
 )
@@ -68,7 +72,7 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 		switch name {
 		case AutoExplorer, "reference", "graph", "trust":
 		case "mcr":
-			notes = append(notes, fmt.Sprintf("%s; explored %s by graph exploration (each consistent execution graph once)", mcrModels(), model.Name))
+			notes = append(notes, fmt.Sprintf("%s; explored %s by graph exploration (each consistent execution graph once)", mcrx.Models(), model.Name))
 		default:
 			return one(name, "") // its Check says why not
 		}
@@ -81,7 +85,7 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 		// trust where it applies; otherwise the graph explorer, and the
 		// result says why
 		return []stage{{explorer: trustExplorer{}, note: joinNotes(notes...),
-			fallback: &stage{explorer: graphExplorer{}, note: "explored with the graph explorer instead"}}}, nil
+			fallback: &stage{explorer: graph.Explorer{}, note: "explored with the graph explorer instead"}}}, nil
 	}
 	note := ""
 	if opts.Races && name != "reference" && name != "stateful" && name != "coverability" {
@@ -93,19 +97,19 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 	if opts.Races && model.Exec != memmodel.Interleaving {
 		return nil, fmt.Errorf("data-race detection is available under sc, ra and rc11 (not %s)", opts.Model)
 	}
-	mcr := stage{explorer: mcrExplorer{}}
+	mcr := stage{explorer: mcrx.Explorer{}}
 	switch name {
 	case AutoExplorer:
 		// mcr where it applies; otherwise the stateful explorer, and the
 		// result says why
-		mcr.fallback = &stage{explorer: statefulExplorer{}, note: "explored with the stateful reference explorer instead"}
+		mcr.fallback = &stage{explorer: reference.Stateful{}, note: "explored with the stateful reference explorer instead"}
 		if model.Exec != memmodel.Interleaving || opts.Races {
 			return []stage{mcr}, nil
 		}
 		// under sc: vmcr (one execution per value class) where it applies,
 		// mcr where it does not or where its witness search gave up
 		first := stage{explorer: vmcrExplorer{}, fallback: &mcr}
-		retry := stage{explorer: mcrExplorer{}, fallback: mcr.fallback,
+		retry := stage{explorer: mcrx.Explorer{}, fallback: mcr.fallback,
 			when: func(ctx context.Context, prev *Result) bool {
 				return prev.Explorer == "vmcr" && prev.Verdict == Unknown && prev.Kind == "search" && ctx.Err() == nil
 			},
@@ -119,12 +123,12 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 		// answer verified; the coverability explorer may. Without a
 		// timeout it gets AutoCoverabilityTime (its state space can be
 		// too big to finish, e.g. a 32-bit counter).
-		return []stage{first, retry, {explorer: coverabilityExplorer{}, timeout: AutoCoverabilityTime,
+		return []stage{first, retry, {explorer: coverability.Explorer{}, timeout: AutoCoverabilityTime,
 			when: func(ctx context.Context, prev *Result) bool {
 				if prev.Verdict != Unknown || prev.Stats.BoundHits == 0 || ctx.Err() != nil {
 					return false
 				}
-				ok, _ := CoverabilityApplies(prog)
+				ok, _ := coverability.Applies(prog)
 				return ok
 			},
 			merge: func(res, km *Result, start time.Time) *Result {
@@ -141,9 +145,9 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 			}}}, nil
 	case "vmcr":
 		return []stage{{explorer: vmcrExplorer{}, note: note,
-			fallback: &stage{explorer: statefulExplorer{}, note: "explored with the stateful reference explorer instead"}}}, nil
+			fallback: &stage{explorer: reference.Stateful{}, note: "explored with the stateful reference explorer instead"}}}, nil
 	case "mcr":
-		mcr.fallback = &stage{explorer: referenceExplorer{}, note: "explored with the reference explorer instead"}
+		mcr.fallback = &stage{explorer: reference.Explorer{}, note: "explored with the reference explorer instead"}
 		return []stage{mcr}, nil
 	}
 	return one(name, note)

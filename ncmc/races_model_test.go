@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"ncmc/frontend"
+	"ncmc/internal/progen"
 	"ncmc/interp"
 	"ncmc/memmodel"
-	"ncmc/ncmc/internal/progen"
 	"ncmc/seg"
 )
 

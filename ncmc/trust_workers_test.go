@@ -101,7 +101,7 @@ func TestTrustWorkersDeterministic(t *testing.T) {
 				var first string
 				for k, w := range []int{1, 2, 4, 3, 2, 1} {
 					o.Workers = w
-					o.noCheckpoints = k == 5 // every graph from the start
+					o.NoCheckpoints = k == 5 // every graph from the start
 					res, err := Verify(context.Background(), pr.p, o)
 					if err != nil {
 						t.Fatalf("%s: %v", pr.name, err)
@@ -117,7 +117,7 @@ func TestTrustWorkersDeterministic(t *testing.T) {
 							split++
 						}
 					} else if fp != first {
-						t.Errorf("%s, %s, keep-going %v, max %d: %d workers (checkpoints %v) differ from 1 worker:\n%s\nvs\n%s", pr.name, model, o.KeepGoing, o.MaxExecutions, w, !o.noCheckpoints, fp, first)
+						t.Errorf("%s, %s, keep-going %v, max %d: %d workers (checkpoints %v) differ from 1 worker:\n%s\nvs\n%s", pr.name, model, o.KeepGoing, o.MaxExecutions, w, !o.NoCheckpoints, fp, first)
 						break
 					}
 				}

@@ -923,14 +923,14 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 	// the collector looks at a graph's reads-from and coherence for the
 	// first complete execution (Result.Graph when there is no
 	// counterexample) and for classes only
-	graphs := func() bool { return opts.Classes || col.firstGraph == nil }
+	graphs := func() bool { return opts.Classes || !col.c.HasFirstGraph() }
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
 	var stopped string
 	if workers == 1 {
-		stopped, _, err = runTrustCk(ctx, prog, names, cfg, opts.Model, visit, func(p int) { col.progress(p) }, graphs, !opts.noCheckpoints)
+		stopped, _, err = runTrustCk(ctx, prog, names, cfg, opts.Model, visit, func(p int) { col.progress(p) }, graphs, !opts.NoCheckpoints)
 	} else {
 		consume := func(r trustResult) bool {
 			if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
@@ -945,10 +945,9 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 				}
 			}
 			if r.more > 0 { // complete executions with s's state, steps in s
-				z := *s
-				z.steps = 0
+				z := &execSummary{s: s.s.Again(), msg: s.msg, complete: s.complete}
 				for range r.more {
-					col.addSummary(&z, nil)
+					col.addSummary(z, nil)
 				}
 			}
 			return true
@@ -959,17 +958,12 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 		var merge func(prev, cur any) bool
 		if opts.MaxExecutions == 0 && !opts.Classes {
 			merge = func(prev, cur any) bool {
-				a, b := prev.(*execSummary), cur.(*execSummary)
-				if !plainComplete(a) || !plainComplete(b) || a.state != b.state {
-					return false
-				}
-				a.steps += b.steps
-				return true
+				return prev.(*execSummary).s.Fold(cur.(*execSummary).s)
 			}
 		}
 		summarize := func(x *interp.Execution) (any, bool, bool) {
 			s := col.summarize(x)
-			return s, s.msg != "", plainComplete(s)
+			return s, s.msg != "", s.s.PlainComplete()
 		}
 		stopped, _, err = runTrustParallel(ctx, prog, names, cfg, opts.Model, workers, summarize, merge, opts.Classes, consume, func(p int) { col.progress(p) })
 	}
@@ -1007,12 +1001,6 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 		}
 	}
 	return res, nil
-}
-
-// plainComplete reports whether the collector counts s as a complete
-// execution (addSummary).
-func plainComplete(s *execSummary) bool {
-	return s.complete && s.msg == "" && s.internal == "" && s.boundHit == "" && !s.blocked
 }
 
 // useTrust reports whether Enumerate explores with the trust explorer.

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"ncmc/explore"
 	"ncmc/explore/trust"
 	"ncmc/interp"
 	"ncmc/ir"
@@ -228,7 +229,7 @@ func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, 
 			res.cex, t.gotCex = tg.ex.Save(), true
 		}
 		if complete && !violation && !t.gotGraph {
-			res.g, t.gotGraph = keepGraph(x.G), true
+			res.g, t.gotGraph = explore.KeepGraph(x.G), true
 		}
 		tg.release()
 		if k := len(buf) - 1; k >= 0 && merge != nil && res.g == nil && res.cex == nil && buf[k].g == nil && buf[k].cex == nil && merge(buf[k].s, res.s) {

@@ -79,7 +79,7 @@ var (
 	// only stage that can show safety or race freedom for any number of
 	// threads.
 	stageCoverability = Stage{Name: "coverability", Beside: true, Auto: true, May: []Answer{True},
-		Doc:     "the Karp-Miller construction over interchangeable threads (ncmc/coverability.go), which only ever answers true",
+		Doc:     "the Karp-Miller construction over interchangeable threads (explore/coverability), which only ever answers true",
 		Applies: func(p *ir.Program) bool { ok, _ := ncmc.CoverabilityApplies(p); return ok },
 		Run:     runCoverability}
 	stageStateful = Stage{Name: "stateful", May: []Answer{True, False},

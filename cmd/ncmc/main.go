@@ -17,6 +17,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"ncmc/hunt"
 	"ncmc/memmodel"
 	"ncmc/ncmc"
 )
@@ -32,8 +33,8 @@ func kongVars() kong.Vars {
 		"operational_help": strings.Join(memmodel.Operational(), ", "),
 		"explorers":        strings.Join(ncmc.ExplorerNames(), ","),
 		"explorers_help":   ncmc.ExplorerHelp(),
-		"strategies":       strings.Join(ncmc.StrategyNames(), ","),
-		"strategies_help":  ncmc.StrategyHelp(),
+		"strategies":       strings.Join(hunt.StrategyNames(), ","),
+		"strategies_help":  hunt.StrategyHelp(),
 	}
 }
 

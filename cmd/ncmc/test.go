@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"ncmc/frontend"
+	"ncmc/hunt"
 	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/ncmc"
@@ -38,7 +39,7 @@ type testCmd struct {
 // jsonTest is the --json output of ncmc test.
 type jsonTest struct {
 	File string `json:"file"`
-	*ncmc.TestResult
+	*hunt.Result
 	TimeMS           float64 `json:"time_ms"`
 	TimeToFirstBugMS float64 `json:"time_to_first_bug_ms,omitempty"`
 	Location         string  `json:"location,omitempty"`
@@ -72,7 +73,7 @@ func (c *testCmd) run(e *env) int {
 	if c.Replay != "" {
 		return c.replay(e, prog)
 	}
-	opts := ncmc.TestOptions{Strategy: c.Strategy, Model: c.Model, Runs: c.Runs, Seed: c.Seed,
+	opts := hunt.Options{Strategy: c.Strategy, Model: c.Model, Runs: c.Runs, Seed: c.Seed,
 		Depth: c.Depth, Steps: c.Steps, Preemptions: c.Preemptions, Unroll: c.Unroll,
 		MaxSteps: c.MaxSteps, MaxThreads: c.MaxThreads, MaxThreadSteps: c.ThreadSteps, Timeout: c.Timeout, KeepGoing: c.KeepGoing}
 	progress := e.stderrTerm && !c.JSON && !c.Quiet
@@ -81,7 +82,7 @@ func (c *testCmd) run(e *env) int {
 			fmt.Fprintf(e.stderr, "\r\033[K%s: %s: %d runs, %d bugs, %s", c.File, c.Strategy, s.Executions, s.Violations, s.Elapsed.Round(100*time.Millisecond))
 		}
 	}
-	res, err := ncmc.Test(e.ctx, prog, opts)
+	res, err := hunt.Run(e.ctx, prog, opts)
 	if progress {
 		fmt.Fprint(e.stderr, "\r\033[K")
 	}
@@ -96,7 +97,7 @@ func (c *testCmd) run(e *env) int {
 		}
 	}
 	if c.JSON {
-		out := jsonTest{File: c.File, TestResult: res, TimeMS: ms(res.Elapsed)}
+		out := jsonTest{File: c.File, Result: res, TimeMS: ms(res.Elapsed)}
 		if res.BugFound {
 			out.TimeToFirstBugMS = ms(res.TimeToFirstBug)
 			out.Schedule = res.Schedule.String()
@@ -122,7 +123,7 @@ func (c *testCmd) run(e *env) int {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-func (c *testCmd) printText(w io.Writer, res *ncmc.TestResult) {
+func (c *testCmd) printText(w io.Writer, res *hunt.Result) {
 	switch res.Verdict {
 	case ncmc.Violation:
 		fmt.Fprintf(w, "%s: BUG FOUND (%s)\n", c.File, res.Reason)
@@ -139,7 +140,7 @@ func (c *testCmd) printText(w io.Writer, res *ncmc.TestResult) {
 	}
 	s := res.Stats
 	seed := ""
-	if res.Strategy == ncmc.StrategyPCT || res.Strategy == ncmc.StrategyRandom {
+	if res.Strategy == hunt.StrategyPCT || res.Strategy == hunt.StrategyRandom {
 		seed = fmt.Sprintf(", seed %d", res.Seed)
 	}
 	fmt.Fprintf(w, "strategy %s%s, model %s: %d runs (%d complete, %d blocked, %d bound hits, %d buggy) in %s\n",
@@ -199,12 +200,12 @@ func (c *testCmd) replay(e *env, p *ir.Program) int {
 		fmt.Fprintf(e.stderr, "ncmc: %v\n", err)
 		return exitBadInput
 	}
-	s, err := ncmc.ParseSchedule(string(text))
+	s, err := hunt.ParseSchedule(string(text))
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ncmc: %s: %v\n", c.Replay, err)
 		return exitBadInput
 	}
-	res, err := ncmc.Replay(p, s)
+	res, err := hunt.Replay(p, s)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ncmc: %s: %v\n", c.Replay, err)
 		return exitBadInput

@@ -5,56 +5,16 @@ import (
 	"fmt"
 	"strings"
 
+	"ncmc/explore/graph"
 	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/memmodel"
 	"ncmc/seg"
 )
 
-// ---- exploration ----
-
-func checkGraphProgram(prog *ir.Program) error {
-	for _, f := range prog.Funcs {
-		for i := range f.Body {
-			if f.Body[i].Op == ir.IAtomicBegin {
-				return fmt.Errorf("%s: atomic blocks are not supported under ra and rc11 (their interleaving semantics does not make memory accesses atomic)", f.Body[i].Pos)
-			}
-		}
-	}
-	return nil
-}
-
-// exploreGraphs is the reference explorer for ra and rc11: a DFS over
-// schedules, rf and mo choices that visits each consistent graph once.
-func exploreGraphs(ctx context.Context, t *Task) error {
-	prog, opts, names, col := t.Prog, t.Opts, t.Names, t.col
-	if err := checkGraphProgram(prog); err != nil {
-		return err
-	}
-	cfg := t.Config()
-	if t.Model.Exec != memmodel.GraphOnly {
-		// an operational model explored as graphs under its axioms
-		cfg.Axiomatic = t.Model.Axioms
-	}
-	var cex []choicePoint
-	err := graphRuns(prog, names, cfg, func() bool { return t.Budget(ctx) }, func(x *interp.Execution, ch *graphChooser) bool {
-		if !x.Pruned() && col.add(x) && cex == nil {
-			cex = append([]choicePoint{}, ch.path...) // non-nil: a path without choices is a counterexample too
-			if !opts.KeepGoing {
-				return false
-			}
-		}
-		col.progress(ch.pending())
-		return true
-	})
-	if err != nil {
-		return err
-	}
-	if cex != nil {
-		t.replayCounterexample(cfg, cex)
-	}
-	return nil
-}
+// Enumerate is herd's entry point to graph exploration. It stays beside
+// the trust glue (trustexplore.go), which it calls for ra and rc11, until
+// that glue moves to explore/trust.
 
 // EnumOptions configure Enumerate.
 type EnumOptions struct {
@@ -111,7 +71,7 @@ func Enumerate(ctx context.Context, prog *ir.Program, opts EnumOptions, visit fu
 		return st, fmt.Errorf("operational exploration exists only for %s", strings.Join(memmodel.Operational(), ", "))
 	}
 	if interp.GraphModel(cfg) != nil {
-		if err := checkGraphProgram(prog); err != nil {
+		if err := graph.CheckProgram(prog); err != nil {
 			return st, err
 		}
 	}
@@ -145,7 +105,7 @@ func Enumerate(ctx context.Context, prog *ir.Program, opts EnumOptions, visit fu
 		}
 		return false
 	}
-	err = graphRuns(prog, interp.NewNames(prog), cfg, budget, func(x *interp.Execution, _ *graphChooser) bool {
+	err = graph.Runs(prog, interp.NewNames(prog), cfg, budget, func(x *interp.Execution, _ *graph.Chooser) bool {
 		if x.Pruned() {
 			st.Pruned++
 			return true
@@ -158,63 +118,4 @@ func Enumerate(ctx context.Context, prog *ir.Program, opts EnumOptions, visit fu
 		return true
 	})
 	return st, err
-}
-
-// graphRuns is the one loop of graph exploration, shared by the graph
-// explorer and Enumerate: a DFS over schedules and rf/mo choices that
-// runs each consistent execution graph once. Before each execution it asks
-// budget whether to stop; it passes every execution, pruned ones included
-// (Execution.Pruned), to visit with the chooser (whose path reproduces
-// it), and stops when visit returns false.
-func graphRuns(prog *ir.Program, names *interp.Names, cfg interp.Config, budget func() bool, visit func(*interp.Execution, *graphChooser) bool) error {
-	ch := newGraphChooser()
-	for {
-		if budget() {
-			return nil
-		}
-		ch.start()
-		x := interp.NewExecution(prog, names, cfg, ch, false)
-		x.UseGraphCache(ch.cache)
-		x.Run(ch.schedule)
-		if ch.err != nil {
-			return ch.err
-		}
-		if !visit(x, ch) || !ch.advance() {
-			return nil
-		}
-	}
-}
-
-// graphChooser is the DFS chooser of graph exploration, with the cache its
-// executions share.
-type graphChooser struct {
-	dfsChooser
-	cache *interp.GraphCache
-}
-
-func newGraphChooser() *graphChooser {
-	c := &graphChooser{}
-	c.cache = interp.NewGraphCache(func() int { return c.depth })
-	return c
-}
-
-// start prepares the cache for a new execution.
-func (c *graphChooser) start() { c.cache.Start() }
-
-// advance moves the DFS to its next leaf and drops the memo entries the
-// changed choice invalidates.
-func (c *graphChooser) advance() bool {
-	if !c.next() {
-		return false
-	}
-	c.cache.Invalidate(len(c.path) - 1)
-	return true
-}
-
-// b2i is 1 for true, 0 for false.
-func b2i(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -1,4 +1,4 @@
-package ncmc
+package explore
 
 import (
 	"context"
@@ -24,7 +24,7 @@ type Task struct {
 	Opts  Options
 	Names *interp.Names
 
-	col      *collector
+	col      *Collector
 	ran      string // the algorithm that ran, if not the explorer's name
 	stopped  string
 	stopKind string
@@ -45,7 +45,7 @@ type counterexample struct {
 // as by Verify). Options.Timeout is not applied here: the caller's ctx
 // carries the deadline (Verify derives it).
 func NewTask(prog *ir.Program, opts Options) (*Task, error) {
-	if err := opts.normalize(); err != nil {
+	if err := opts.Normalize(); err != nil {
 		return nil, err
 	}
 	if prog == nil || prog.Main == nil {
@@ -56,7 +56,7 @@ func NewTask(prog *ir.Program, opts Options) (*Task, error) {
 		return nil, err
 	}
 	names := interp.NewNames(prog)
-	return &Task{Prog: prog, Model: model, Opts: opts, Names: names, col: newCollector(prog, names, opts)}, nil
+	return &Task{Prog: prog, Model: model, Opts: opts, Names: names, col: NewCollector(prog, names, opts)}, nil
 }
 
 // Config is the interpreter configuration every explorer starts from: the
@@ -75,7 +75,7 @@ func (t *Task) Budget(ctx context.Context) bool {
 		t.StopTime(err)
 		return true
 	}
-	if t.Opts.MaxExecutions > 0 && t.col.stats.Executions >= t.Opts.MaxExecutions {
+	if t.Opts.MaxExecutions > 0 && t.col.Stats.Executions >= t.Opts.MaxExecutions {
 		t.Stop(fmt.Sprintf("execution bound %d hit", t.Opts.MaxExecutions), "executions")
 		return true
 	}
@@ -92,21 +92,25 @@ func (t *Task) Stop(reason, kind string) {
 }
 
 // StopTime records the end of the search by ctx's error err.
-func (t *Task) StopTime(err error) { t.Stop(budgetReason(err, t.Opts), "time") }
+func (t *Task) StopTime(err error) { t.Stop(BudgetReason(err, t.Opts), "time") }
 
 // Stopped reports whether Stop was called.
 func (t *Task) Stopped() bool { return t.stopped != "" }
 
 // Add records a finished execution; it reports whether it was a violation.
-func (t *Task) Add(x *interp.Execution) bool { return t.col.add(x) }
+func (t *Task) Add(x *interp.Execution) bool { return t.col.Add(x) }
+
+// BoundHit records that an execution not passed to Add hit a bound
+// (Collector.BoundHit).
+func (t *Task) BoundHit(reason string) { t.col.BoundHit(reason) }
 
 // Progress reports running statistics (Options.Progress, at most every
 // Options.ProgressEvery); queue is the pending work.
-func (t *Task) Progress(queue int) { t.col.progress(queue) }
+func (t *Task) Progress(queue int) { t.col.Progress(queue) }
 
 // Stats are the task's counters; explorers add their own (Pruned, Seeds,
 // SMTQueries, …).
-func (t *Task) Stats() *Stats { return &t.col.stats }
+func (t *Task) Stats() *Stats { return &t.col.Stats }
 
 // Counterexample records the violating execution x (recorded with
 // tracing on) as the counterexample: its story, graph and violation site.
@@ -121,7 +125,7 @@ func (t *Task) Ran(name string) { t.ran = name }
 
 // Note adds a note to the result.
 func (t *Task) Note(format string, args ...any) {
-	t.note = joinNotes(t.note, fmt.Sprintf(format, args...))
+	t.note = JoinNotes(t.note, fmt.Sprintf(format, args...))
 }
 
 // Workers records how many parallel workers explored.
@@ -136,8 +140,8 @@ func (t *Task) result(name string) *Result {
 	if t.ran != "" {
 		name = t.ran
 	}
-	res := t.col.result(name, t.stopped, t.stopKind)
-	res.Note = joinNotes(res.Note, t.note)
+	res := t.col.Result(name, t.stopped, t.stopKind)
+	res.Note = JoinNotes(res.Note, t.note)
 	res.Workers = t.workers
 	if t.cex != nil {
 		res.Counterexample, res.Graph, res.ViolationPos = t.cex.steps, t.cex.graph, t.cex.pos
@@ -148,16 +152,18 @@ func (t *Task) result(name string) *Result {
 	return res
 }
 
-// replayCounterexample replays the choice path of a violating execution
+// ReplayCounterexample replays the choice path of a violating execution
 // with tracing on and records it as the counterexample.
-func (t *Task) replayCounterexample(cfg interp.Config, path []choicePoint) {
-	rc := &replayChooser{path: path}
+func (t *Task) ReplayCounterexample(cfg interp.Config, path []ChoicePoint) {
+	rc := &ReplayChooser{Path: path}
 	x := interp.NewExecution(t.Prog, t.Names, cfg, rc, true)
-	x.Run(rc.schedule)
+	x.Run(rc.Schedule)
 	t.Counterexample(x, x.Trace)
 }
 
-func budgetReason(err error, opts Options) string {
+// BudgetReason says why ctx's error err ended a search under opts: the
+// time bound, or cancellation.
+func BudgetReason(err error, opts Options) string {
 	if err == context.DeadlineExceeded && opts.Timeout > 0 {
 		return fmt.Sprintf("time bound %s hit", opts.Timeout)
 	}

@@ -1,4 +1,9 @@
-package ncmc
+// Package mcrx drives maximal causality reduction (package mcr) on the
+// interpreter: the mcr explorer, which runs the seeds mcr's encoding
+// generates (in parallel workers) and turns each execution into an
+// mcr.Trace, and the ncmc-thesis explorer, mcr under the NCMC thesis's
+// scoped-read rule (thesis.go).
+package mcrx
 
 import (
 	"context"
@@ -9,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"ncmc/explore"
 	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/mcr"
@@ -17,8 +23,8 @@ import (
 	"ncmc/smt"
 )
 
-// mcrUnsupported says why the mcr explorer cannot handle prog under opts, or "".
-func mcrUnsupported(prog *ir.Program, opts Options) string {
+// unsupported says why the mcr explorer cannot handle prog under opts, or "".
+func unsupported(prog *ir.Program, opts explore.Options) string {
 	if m, err := memmodel.Lookup(opts.Model); err != nil || !m.Operational() {
 		return fmt.Sprintf("mcr supports the %s models (asked: %s)", strings.Join(memmodel.Operational(), ", "), opts.Model)
 	}
@@ -148,8 +154,8 @@ func traceOf(x *interp.Execution, sd *mcr.Seed, final []int64) *mcr.Trace {
 	return tr
 }
 
-// observedLocs lists the cells of globals that count in final outcomes.
-func observedLocs(prog *ir.Program) []int64 {
+// ObservedLocs lists the cells of globals that count in final outcomes.
+func ObservedLocs(prog *ir.Program) []int64 {
 	var locs []int64
 	var walk func(block int, t *ir.Type, off int)
 	walk = func(block int, t *ir.Type, off int) {
@@ -178,10 +184,10 @@ type mcrState struct {
 	prog  *ir.Program
 	names *interp.Names
 	cfg   interp.Config
-	opts  Options
+	opts  explore.Options
 	final []int64
 	// thesis: the generators apply the NCMC thesis's scoped-read rule
-	// (thesisRule, ncmcthesis.go).
+	// (thesisRule, thesis.go).
 	thesis bool
 
 	mu      sync.Mutex
@@ -190,7 +196,8 @@ type mcrState struct {
 	seen    map[string]bool
 	active  int
 	done    bool
-	col     *collector
+	t       *explore.Task
+	hooks   hooks
 	cex     *mcr.Seed
 	err     error
 	stopped string
@@ -232,10 +239,10 @@ func (st *mcrState) next(ctx context.Context) *mcr.Seed {
 			return nil
 		}
 		if err := ctx.Err(); err != nil {
-			st.stop(budgetReason(err, st.opts), "time")
+			st.stop(explore.BudgetReason(err, st.opts), "time")
 			return nil
 		}
-		if st.opts.MaxExecutions > 0 && st.col.stats.Executions+st.active+len(st.results) >= st.opts.MaxExecutions && len(st.queue) > 0 {
+		if st.opts.MaxExecutions > 0 && st.t.Stats().Executions+st.active+len(st.results) >= st.opts.MaxExecutions && len(st.queue) > 0 {
 			if st.active+len(st.results) == 0 {
 				st.stop(fmt.Sprintf("execution bound %d hit", st.opts.MaxExecutions), "executions")
 				return nil
@@ -287,8 +294,8 @@ func (st *mcrState) finish(r mcrResult, replay time.Duration) {
 	if st.done {
 		clear(st.results)
 	}
-	st.col.stats.SMTQueries = st.gstats.Queries
-	st.col.stats.SMTTime = st.gstats.SMTTime
+	st.t.Stats().SMTQueries = st.gstats.Queries
+	st.t.Stats().SMTTime = st.gstats.SMTTime
 }
 
 // apply counts the execution of one seed and queues its new seeds.
@@ -309,7 +316,7 @@ func (st *mcrState) apply(r mcrResult) {
 		st.done = true
 		return
 	}
-	if r.x != nil && st.col.add(r.x) && st.cex == nil {
+	if r.x != nil && st.t.Add(r.x) && st.cex == nil {
 		st.cex = r.sd
 		if !st.opts.KeepGoing {
 			st.done = true
@@ -330,8 +337,8 @@ func (st *mcrState) apply(r mcrResult) {
 			st.queue = append(st.queue, &r.seeds[i])
 		}
 	}
-	st.col.stats.Seeds = st.nseeds
-	st.col.progress(len(st.queue))
+	st.t.Stats().Seeds = st.nseeds
+	st.t.Progress(len(st.queue))
 }
 
 // interruption returns why seed generation that failed with err was
@@ -407,8 +414,8 @@ func (st *mcrState) worker(ctx context.Context) {
 			for i := range seeds {
 				if seeds[i].Native {
 					seeds[i].From = sd
-					if st.opts.corruptNative != nil {
-						st.opts.corruptNative(&seeds[i])
+					if st.hooks.corruptNative != nil {
+						st.hooks.corruptNative(&seeds[i])
 					}
 				}
 			}
@@ -419,7 +426,7 @@ func (st *mcrState) worker(ctx context.Context) {
 				// after its execution and queries are counted.
 				err = nil
 				seeds = nil
-				stop, stopKind = budgetReason(cause, st.opts), "time"
+				stop, stopKind = explore.BudgetReason(cause, st.opts), "time"
 			} else if errors.Is(err, smt.ErrTimeout) {
 				// A query ran out of its own time bound (QueryTimeout):
 				// a bound hit like the others, so the answer is unknown.
@@ -452,10 +459,10 @@ func (st *mcrState) worker(ctx context.Context) {
 // generator returns a seed generator using decider (Options.Decider), with
 // the NCMC thesis's rule if the exploration uses it.
 func (st *mcrState) generator(decider string) (*mcr.Generator, *thesisRule) {
-	gopts := mcr.Options{QueryTimeout: st.opts.QueryTimeout, Decider: decider, Compare: st.opts.CompareDeciders, NativeBudget: st.opts.nativeBudget}
+	gopts := mcr.Options{QueryTimeout: st.opts.QueryTimeout, Decider: decider, Compare: st.opts.CompareDeciders, NativeBudget: st.hooks.nativeBudget}
 	var rule *thesisRule
 	if st.thesis {
-		rule = &thesisRule{sb: newSemBuilder(st.prog, st.opts)}
+		rule = &thesisRule{sb: explore.NewSemBuilder(st.prog, st.opts)}
 		gopts.Scoped = rule
 	}
 	return mcr.NewGenerator(gopts), rule
@@ -481,18 +488,28 @@ func (st *mcrState) z3Seeds(ctx context.Context, parent *mcr.Seed) ([]mcr.Seed, 
 	return seeds, gen.Stats, err
 }
 
-func exploreMCR(ctx context.Context, t *Task) error {
+// hooks are what tests change in the mcr explorer.
+type hooks struct {
+	// corruptNative alters every native seed the explorer generates (to
+	// check that a native witness that fails replay is recovered from).
+	corruptNative func(*mcr.Seed)
+	// nativeBudget bounds the native decider's search (so that it answers
+	// unknown and Z3 takes over more often).
+	nativeBudget int
+}
+
+func exploreMCR(ctx context.Context, t *explore.Task, h hooks) error {
 	cfg := t.Config()
 	cfg.ContinueAfterViolation = true
-	return runMCR(ctx, t, cfg, false)
+	return runMCR(ctx, t, cfg, false, h)
 }
 
 // runMCR is the mcr exploration of t with interpreter configuration cfg;
 // with thesis, under the NCMC thesis's scoped-read rule.
-func runMCR(ctx context.Context, t *Task, cfg interp.Config, thesis bool) error {
+func runMCR(ctx context.Context, t *explore.Task, cfg interp.Config, thesis bool, h hooks) error {
 	prog, opts, names := t.Prog, t.Opts, t.Names
-	st := &mcrState{prog: prog, names: names, opts: opts, final: observedLocs(prog),
-		cfg: cfg, thesis: thesis, col: t.col, seen: map[string]bool{}, results: map[int]mcrResult{}}
+	st := &mcrState{prog: prog, names: names, opts: opts, final: ObservedLocs(prog),
+		cfg: cfg, thesis: thesis, t: t, hooks: h, seen: map[string]bool{}, results: map[int]mcrResult{}}
 	st.wake = sync.NewCond(&st.mu)
 	first := &mcr.Seed{Choices: map[int32][]int{}, Why: "initial execution"}
 	st.queue = []*mcr.Seed{first}
@@ -515,16 +532,16 @@ func runMCR(ctx context.Context, t *Task, cfg interp.Config, thesis bool) error 
 		return st.err
 	}
 	if st.stopped == "" && ctx.Err() != nil && len(st.queue) > 0 {
-		st.stopped, st.stopKnd = budgetReason(ctx.Err(), opts), "time"
+		st.stopped, st.stopKnd = explore.BudgetReason(ctx.Err(), opts), "time"
 	}
-	st.col.stats.Seeds = st.nseeds
-	st.col.stats.SMTQueries = st.gstats.Queries
-	st.col.stats.SMTTime = st.gstats.SMTTime
-	st.col.stats.Native = st.gstats.Native
-	st.col.stats.Z3Calls = st.gstats.Z3
-	st.col.stats.Fallbacks = st.gstats.Fallbacks
-	st.col.stats.NativeReplayFailures = st.nativeFails
-	st.col.stats.ReplayTime = st.replay
+	st.t.Stats().Seeds = st.nseeds
+	st.t.Stats().SMTQueries = st.gstats.Queries
+	st.t.Stats().SMTTime = st.gstats.SMTTime
+	st.t.Stats().Native = st.gstats.Native
+	st.t.Stats().Z3Calls = st.gstats.Z3
+	st.t.Stats().Fallbacks = st.gstats.Fallbacks
+	st.t.Stats().NativeReplayFailures = st.nativeFails
+	st.t.Stats().ReplayTime = st.replay
 	t.Stop(st.stopped, st.stopKnd)
 	t.Workers(workers)
 	if st.cex != nil {
@@ -543,9 +560,44 @@ func violated(x *interp.Execution) bool {
 }
 
 // queryTimeout is the per-query SMT time bound the mcr explorer uses.
-func queryTimeout(o Options) time.Duration {
+func queryTimeout(o explore.Options) time.Duration {
 	if o.QueryTimeout > 0 {
 		return o.QueryTimeout
 	}
 	return 10 * time.Second
+}
+
+// Explorer is the mcr explorer.
+type Explorer struct{ hooks hooks }
+
+// Name implements explore.Explorer.
+func (Explorer) Name() string { return "mcr" }
+
+// Doc implements explore.Explorer.
+func (Explorer) Doc() string {
+	return "maximal causality reduction with Z3 (sc, tso, pso); programs it does not support (condition variables, trylock) are explored by the reference explorer, with a note"
+}
+
+// Check implements explore.Explorer.
+func (e Explorer) Check(t *explore.Task) error {
+	if !t.Model.Operational() {
+		return explore.Unsupportedf(e, false, "%s", Models())
+	}
+	if t.Opts.Races {
+		return explore.Unsupportedf(e, false, "data-race detection is not available with the mcr explorer")
+	}
+	if why := unsupported(t.Prog, t.Opts); why != "" {
+		return explore.Unsupportedf(e, true, "%s", why)
+	}
+	return nil
+}
+
+// Explore implements explore.Explorer.
+func (e Explorer) Explore(ctx context.Context, t *explore.Task) error {
+	return exploreMCR(ctx, t, e.hooks)
+}
+
+// Models says which models mcr supports.
+func Models() string {
+	return fmt.Sprintf("mcr supports the %s models", strings.Join(memmodel.Operational(), ", "))
 }

@@ -1,15 +1,6 @@
-package ncmc
-
-import (
-	"context"
-
-	"ncmc/commspec"
-	"ncmc/interp"
-	"ncmc/ir"
-	"ncmc/seg"
-)
-
-// The ncmc explorer's default ("complete") mode: a depth-first search over
+// Package dpor is the dpor explorer and, with commutativity
+// specifications, the ncmc explorer (the default "complete" rule): a
+// depth-first search over
 // macro-steps with sleep sets (Godefroid 1996) under an independence
 // relation that uses the commutativity specifications. docs/ncmc.md has the
 // completeness argument; in short:
@@ -32,6 +23,18 @@ import (
 //     thread was stuck inside an atomic block are opaque.
 //   - A sleeping step stays asleep across a step independent of it; a node
 //     whose enabled threads all sleep is cut (Stats.Pruned).
+package dpor
+
+import (
+	"context"
+
+	"ncmc/commspec"
+	"ncmc/explore"
+	"ncmc/interp"
+	"ncmc/ir"
+	"ncmc/memmodel"
+	"ncmc/seg"
+)
 
 // stepInfo describes one macro-step as it runs from a given state.
 type stepInfo struct {
@@ -56,7 +59,7 @@ type ncNode struct {
 	sleep []*stepInfo // asleep on arrival (infos accurate at this state)
 	done  []*stepInfo // steps explored from here, in order
 	cur   int32       // thread of the step being explored
-	ch    []choicePoint
+	ch    []explore.ChoicePoint
 	info  *stepInfo // cur's step as it ran last
 	en    []int32   // threads enabled here
 	tried map[int32]bool
@@ -157,7 +160,7 @@ type ncExplorer struct {
 	// before and awake now.
 	cache map[[2]uint64][]int32
 	// budget bounds the state copies on the DFS path (ncNode.snap).
-	budget snapBudget
+	budget explore.SnapBudget
 	// ctx is the exploration's context, also looked at inside long runs
 	// and in the race analysis after them.
 	ctx context.Context
@@ -165,21 +168,21 @@ type ncExplorer struct {
 
 // stepChooser replays a node's recorded choices and extends them.
 type stepChooser struct {
-	ch    *[]choicePoint
+	ch    *[]explore.ChoicePoint
 	depth int
 }
 
 func (c *stepChooser) Choose(_ int32, kind interp.ChoiceKind, n int) int {
 	ps := *c.ch
 	if c.depth < len(ps) {
-		k := ps[c.depth].k
+		k := ps[c.depth].K
 		c.depth++
 		if k >= n {
 			k = n - 1
 		}
 		return k
 	}
-	*c.ch = append(ps, choicePoint{n: n, kind: int(kind) + 1})
+	*c.ch = append(ps, explore.ChoicePoint{N: n, Kind: int(kind) + 1})
 	c.depth++
 	return 0
 }
@@ -222,7 +225,7 @@ func (r *ncRun) canStep(t int32) bool {
 }
 
 // macro runs thread t's next macro-step with chooser ch and describes it.
-func (r *ncRun) macro(t int32, sc *switchChooser, ch *[]choicePoint) *stepInfo {
+func (r *ncRun) macro(t int32, sc *switchChooser, ch *[]explore.ChoicePoint) *stepInfo {
 	x := r.x
 	th := x.Thread(t)
 	info := &stepInfo{t: t, acc: map[int64]bool{}}
@@ -349,7 +352,7 @@ func (e *ncExplorer) independent(path []*ncNode, live *ncRun, a, b *stepInfo) *s
 	if r.x.Finished() || !r.canStep(a.t) {
 		return nil
 	}
-	var ch []choicePoint
+	var ch []explore.ChoicePoint
 	var post *interp.Memory
 	if a.spec.UsesState() {
 		post = r.x.Memory()
@@ -398,8 +401,8 @@ func sameExternal(a, a2 *stepInfo) bool {
 }
 
 // exploreNCMC is the dpor explorer, and with specs the ncmc explorer.
-func exploreNCMC(ctx context.Context, t *Task) error {
-	prog, opts, names, col := t.Prog, t.Opts, t.Names, t.col
+func exploreNCMC(ctx context.Context, t *explore.Task) error {
+	prog, opts, names := t.Prog, t.Opts, t.Names
 	if len(opts.Specs) == 0 {
 		t.Ran("dpor")
 	}
@@ -482,14 +485,14 @@ func exploreNCMC(ctx context.Context, t *Task) error {
 				}
 			}
 			if awake > 1 {
-				// The copies on the path are bounded (maxSnapCells, as the
+				// The copies on the path are bounded (explore.MaxSnapCells, as the
 				// stateful explorer's): a node without one is reached by
 				// re-execution from a shallower one.
-				if size, ok := e.budget.take(r.x); ok {
+				if size, ok := e.budget.Take(r.x); ok {
 					if nd.snap = r.snapshot(); nd.snap != nil {
 						nd.snap.cells = size
 					} else {
-						e.budget.release(size)
+						e.budget.Release(size)
 					}
 				}
 			}
@@ -523,16 +526,16 @@ func exploreNCMC(ctx context.Context, t *Task) error {
 			}
 		}
 		if cached {
-			col.stats.Cached++
+			t.Stats().Cached++
 		} else if pruned {
-			col.stats.Pruned++
-		} else if col.add(r.x) && cex == nil {
+			t.Stats().Pruned++
+		} else if t.Add(r.x) && cex == nil {
 			cex = clonePath(path)
 			if !opts.KeepGoing {
 				break
 			}
 		}
-		col.progress(len(path))
+		t.Progress(len(path))
 		if !e.backtrack(&path) {
 			break
 		}
@@ -601,7 +604,7 @@ func clonePath(path []*ncNode) []*ncNode {
 	out := make([]*ncNode, len(path))
 	for i, nd := range path {
 		c := *nd
-		c.ch = append([]choicePoint(nil), nd.ch...)
+		c.ch = append([]explore.ChoicePoint(nil), nd.ch...)
 		out[i] = &c
 	}
 	return out
@@ -617,8 +620,8 @@ func (e *ncExplorer) backtrack(path *[]*ncNode) bool {
 		// Another alternative of a choice inside the current step.
 		for len(top.ch) > 0 {
 			last := &top.ch[len(top.ch)-1]
-			if last.k+1 < last.n {
-				last.k++
+			if last.K+1 < last.N {
+				last.K++
 				return true
 			}
 			top.ch = top.ch[:len(top.ch)-1]
@@ -639,7 +642,7 @@ func (e *ncExplorer) backtrack(path *[]*ncNode) bool {
 			return true
 		}
 		if top.snap != nil {
-			e.budget.release(top.snap.cells)
+			e.budget.Release(top.snap.cells)
 			top.snap = nil
 		}
 		*path = p[:len(p)-1]
@@ -889,3 +892,41 @@ func hasInt32(s []int32, v int32) bool {
 	}
 	return false
 }
+
+// Explorer is the DPOR explorer: "dpor", or with Specs "ncmc", the same
+// algorithm with commutativity specifications (docs/ncmc.md).
+type Explorer struct {
+	// Specs names the explorer "ncmc": the one the auto plan runs with
+	// --spec.
+	Specs bool
+}
+
+// Name implements explore.Explorer.
+func (e Explorer) Name() string {
+	if e.Specs {
+		return "ncmc"
+	}
+	return "dpor"
+}
+
+// Doc implements explore.Explorer.
+func (e Explorer) Doc() string {
+	if e.Specs {
+		return "with --spec: invocations of linearizable methods as atomic steps, commuting ones not reordered (docs/ncmc.md); dpor without specs; sc"
+	}
+	return "sleep sets and source sets (optimal-style DPOR) over interleavings; sc"
+}
+
+// Check implements explore.Explorer.
+func (e Explorer) Check(t *explore.Task) error {
+	if t.Opts.Races {
+		return explore.Unsupportedf(e, false, "data-race detection is not available with the %s explorer", e.Name())
+	}
+	if t.Model.Exec != memmodel.Interleaving {
+		return explore.Unsupportedf(e, false, "the %s explorer (--spec) supports only the sc memory model, not %s", e.Name(), t.Model.Name)
+	}
+	return explore.CheckSpecs(t.Prog, t.Opts.Specs)
+}
+
+// Explore implements explore.Explorer.
+func (Explorer) Explore(ctx context.Context, t *explore.Task) error { return exploreNCMC(ctx, t) }

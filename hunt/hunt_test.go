@@ -1,4 +1,4 @@
-package ncmc
+package hunt
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"ncmc/explore"
 	"ncmc/frontend"
 	"ncmc/interp"
 	"ncmc/ir"
@@ -33,8 +34,8 @@ func mustLoad(t *testing.T, path string) *ir.Program {
 func TestTestSameSeedSameRuns(t *testing.T) {
 	prog := mustLoad(t, "../examples/peterson-buggy.cir")
 	for _, s := range []string{StrategyPCT, StrategyRandom} {
-		run := func(seed uint64) *TestResult {
-			r, err := Test(context.Background(), prog, TestOptions{Strategy: s, Depth: 3, Runs: 400, Seed: seed, KeepGoing: true})
+		run := func(seed uint64) *Result {
+			r, err := Run(context.Background(), prog, Options{Strategy: s, Depth: 3, Runs: 400, Seed: seed, KeepGoing: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,7 +58,7 @@ func TestTestSameSeedSameRuns(t *testing.T) {
 // any change to it is caught.
 func TestScheduleReplay(t *testing.T) {
 	prog := mustLoad(t, "../examples/peterson-buggy.cir")
-	res, err := Test(context.Background(), prog, TestOptions{Strategy: StrategyRandom, Seed: 1})
+	res, err := Run(context.Background(), prog, Options{Strategy: StrategyRandom, Seed: 1})
 	if err != nil || res.Schedule == nil {
 		t.Fatalf("no bug: %v", err)
 	}
@@ -124,7 +125,7 @@ fn main() {
     assert(a + b != 5, "a + b == 5");
 }
 `)
-	res, err := Test(context.Background(), prog, TestOptions{Strategy: StrategyRandom, Seed: 2})
+	res, err := Run(context.Background(), prog, Options{Strategy: StrategyRandom, Seed: 2})
 	if err != nil || res.Schedule == nil {
 		t.Fatalf("nondet bug not found: %v", err)
 	}
@@ -136,7 +137,7 @@ fn main() {
 	}
 	sb := mustLoad(t, "../examples/sb.cir")
 	for _, model := range []string{"tso", "pso"} {
-		res, err := Test(context.Background(), sb, TestOptions{Strategy: StrategyRandom, Model: model, Seed: 1, Runs: 5000})
+		res, err := Run(context.Background(), sb, Options{Strategy: StrategyRandom, Model: model, Seed: 1, Runs: 5000})
 		if err != nil || res.Schedule == nil {
 			t.Fatalf("%s: store buffering not found: %v", model, err)
 		}
@@ -147,7 +148,7 @@ fn main() {
 			t.Fatalf("%s: %v", model, err)
 		}
 		// PCT schedules store buffers as entities of their own.
-		res, err = Test(context.Background(), sb, TestOptions{Strategy: StrategyPCT, Model: model, Seed: 1, Runs: 5000})
+		res, err = Run(context.Background(), sb, Options{Strategy: StrategyPCT, Model: model, Seed: 1, Runs: 5000})
 		if err != nil || res.Schedule == nil {
 			t.Fatalf("%s: PCT did not find store buffering: %v", model, err)
 		}
@@ -156,11 +157,11 @@ fn main() {
 		}
 	}
 	// Under SC the outcome is unreachable; cbdpor and chess refuse other models.
-	res, err = Test(context.Background(), sb, TestOptions{Strategy: StrategyCBDPOR, Preemptions: 5})
-	if err != nil || res.Verdict != Verified {
+	res, err = Run(context.Background(), sb, Options{Strategy: StrategyCBDPOR, Preemptions: 5})
+	if err != nil || res.Verdict != explore.Verified {
 		t.Fatalf("cbdpor on sb.cir under sc: %v %+v", err, res)
 	}
-	if _, err := Test(context.Background(), sb, TestOptions{Strategy: StrategyCBDPOR, Model: "tso"}); err == nil {
+	if _, err := Run(context.Background(), sb, Options{Strategy: StrategyCBDPOR, Model: "tso"}); err == nil {
 		t.Error("cbdpor accepted tso")
 	}
 }
@@ -191,21 +192,21 @@ fn main() {
 `)
 	for _, s := range []string{StrategyPCT, StrategyRandom, StrategyCBDPOR, StrategyCHESS} {
 		start := time.Now()
-		res, err := Test(context.Background(), local, TestOptions{Strategy: s, Runs: 3})
+		res, err := Run(context.Background(), local, Options{Strategy: s, Runs: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if res.Stats.BoundHits == 0 || !strings.Contains(res.Reason, "step bound 10000 of thread t0") {
 			t.Errorf("%s: local loop: %s (%+v)", s, res.Reason, res.Stats)
 		}
-		res, err = Test(context.Background(), spin, TestOptions{Strategy: s, Runs: 50, Seed: 1, Preemptions: 1})
+		res, err = Run(context.Background(), spin, Options{Strategy: s, Runs: 50, Seed: 1, Preemptions: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		// PCT and the preemption-bounded searches let the spinner spin
 		// (bound hit) in some runs and not in others; a random walk lets
 		// main set the flag within a few steps.
-		if res.Stats.BoundHits == 0 && s != StrategyRandom || res.Stats.Complete == 0 || res.Verdict != Unknown {
+		if res.Stats.BoundHits == 0 && s != StrategyRandom || res.Stats.Complete == 0 || res.Verdict != explore.Unknown {
 			t.Errorf("%s: spin loop: %s %s (%+v)", s, res.Verdict, res.Reason, res.Stats)
 		}
 		if d := time.Since(start); d > 10*time.Second {
@@ -218,7 +219,7 @@ fn main() {
 // probability is (1-p)^m.
 func TestPCTInfo(t *testing.T) {
 	prog := mustLoad(t, "../examples/peterson.cir")
-	res, err := Test(context.Background(), prog, TestOptions{Strategy: StrategyPCT, Runs: 300, Seed: 3, Depth: 3})
+	res, err := Run(context.Background(), prog, Options{Strategy: StrategyPCT, Runs: 300, Seed: 3, Depth: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +241,7 @@ func TestPCTInfo(t *testing.T) {
 		t.Errorf("guarantee: %s", res.Guarantee)
 	}
 	// A fixed k is used as given.
-	res, err = Test(context.Background(), prog, TestOptions{Strategy: StrategyPCT, Runs: 10, Steps: 100})
+	res, err = Run(context.Background(), prog, Options{Strategy: StrategyPCT, Runs: 10, Steps: 100})
 	if err != nil || res.PCT.Steps != 100 || res.PCT.PCTRuns != 10 || res.PCT.Estimated {
 		t.Fatalf("fixed k: %v %+v", err, res.PCT)
 	}
@@ -251,7 +252,7 @@ func TestPCTInfo(t *testing.T) {
 func TestCBDPORIterativeDeepening(t *testing.T) {
 	prog := mustLoad(t, "../examples/peterson-buggy.cir")
 	for _, s := range []string{StrategyCBDPOR, StrategyCHESS} {
-		res, err := Test(context.Background(), prog, TestOptions{Strategy: s, Preemptions: 3})
+		res, err := Run(context.Background(), prog, Options{Strategy: s, Preemptions: 3})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package ncmc
+package hunt
 
 import (
 	"context"
@@ -241,7 +241,7 @@ func (h *hunt) runBounded(ctx context.Context, explore func(context.Context, *ir
 		bi := BoundInfo{Bound: b}
 		maxExec := 0
 		if h.opts.Runs > 0 {
-			maxExec = h.opts.Runs - h.col.stats.Executions
+			maxExec = h.opts.Runs - h.col.Stats.Executions
 			if maxExec <= 0 {
 				h.stopped, h.stopKind = fmt.Sprintf("execution bound %d hit", h.opts.Runs), "executions"
 				break
@@ -251,9 +251,9 @@ func (h *hunt) runBounded(ctx context.Context, explore func(context.Context, *ir
 		bugBefore := h.cex != nil
 		st := explore(ctx, h.prog, h.names, h.cfg, b, &h.rec, maxExec, func(x *interp.Execution) bool {
 			classes[classKey(x)] = struct{}{}
-			origin := fmt.Sprintf("%s bound=%d execution=%d", h.opts.Strategy, b, h.col.stats.Executions+1)
+			origin := fmt.Sprintf("%s bound=%d execution=%d", h.opts.Strategy, b, h.col.Stats.Executions+1)
 			stop := h.finish(x, origin)
-			h.col.progress(0)
+			h.col.Progress(0)
 			return stop
 		})
 		bi.Executions, bi.Redundant, bi.Cut, bi.Complete = st.executions, st.redundant, st.cut, st.complete

@@ -1,27 +1,29 @@
-package ncmc
+package hunt
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"ncmc/explore"
+	"ncmc/explore/explorertest"
 	"ncmc/frontend"
+	"ncmc/internal/progen"
 	"ncmc/interp"
 	"ncmc/ir"
-	"ncmc/ncmc/internal/progen"
 )
 
 // classSet explores prog with cbdpor or chess at bound b and returns the
 // classes seen (see classKey) and the exploration's statistics.
 func classSet(prog *ir.Program, names *interp.Names, strategy string, b, maxExec int) (map[string]int, boundStats) {
-	cfg := interp.Config{Unroll: DefaultUnroll, MaxSteps: DefaultMaxSteps, MaxThreadSteps: DefaultMaxThreadSteps}
+	cfg := interp.Config{Unroll: explore.DefaultUnroll, MaxSteps: explore.DefaultMaxSteps, MaxThreadSteps: DefaultMaxThreadSteps}
 	keys := map[string]int{}
 	explore := exploreCBDPOR
 	if strategy == StrategyCHESS {
@@ -77,6 +79,8 @@ func hasViolation(keys map[string]int) bool {
 	return false
 }
 
+var cbdporN = flag.Int("cbdpor.n", 0, "generated programs in TestCBDPORMatchesCHESS (0: 300, 20 with -short, 1500 with -long)")
+
 // TestCBDPORMatchesCHESS is the differential test of CB-DPOR: on generated
 // programs, for every preemption bound 0..3 (and unbounded, for programs
 // with at most maxRef interleavings), CB-DPOR must find exactly the classes
@@ -89,19 +93,10 @@ func hasViolation(keys map[string]int) bool {
 // CB-DPOR finds no violation, no execution was cut short and its coverage
 // argument applies; so it finds a violation whenever CHESS does.)
 //
-// NCMC_DIFF_PROGRAMS=N runs N programs instead of 300.
+// -cbdpor.n N runs N programs instead of 300 (20 with -short, 1500 with
+// -long).
 func TestCBDPORMatchesCHESS(t *testing.T) {
-	want := 300
-	if s := os.Getenv("NCMC_DIFF_PROGRAMS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n <= 0 {
-			t.Fatalf("bad NCMC_DIFF_PROGRAMS %q", s)
-		}
-		want = n
-	}
-	if testing.Short() {
-		want = 20
-	}
+	want := int(explorertest.Size(uint64(*cbdporN), 300, 20, 1500))
 	// Programs with more than maxExec CHESS executions at bound 3 are skipped;
 	// the unbounded comparison (against the full reference) is made for
 	// programs with at most maxRef interleavings.
@@ -193,7 +188,7 @@ func TestCBDPORNegativeControls(t *testing.T) {
 		{"classic sleep sets", cbVariant{classicSleep: true}},
 		{"mark after the racing step", cbVariant{markAfter: true}},
 	}
-	cfg := interp.Config{Unroll: DefaultUnroll, MaxSteps: DefaultMaxSteps, MaxThreadSteps: DefaultMaxThreadSteps}
+	cfg := interp.Config{Unroll: explore.DefaultUnroll, MaxSteps: explore.DefaultMaxSteps, MaxThreadSteps: DefaultMaxThreadSteps}
 	const n = 120
 	missed := make([]int, len(variants))
 	programs := make([]int, len(variants))

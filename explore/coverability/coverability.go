@@ -1,18 +1,6 @@
-package ncmc
-
-import (
-	"context"
-	"encoding/binary"
-	"fmt"
-	"hash/maphash"
-
-	"ncmc/interp"
-	"ncmc/ir"
-)
-
-// The coverability explorer proves programs that create unboundedly many
-// threads (main spawning in an endless loop, as in SV-COMP's pthread-ext
-// tasks) free of violations, which no explorer of concrete executions can:
+// Package coverability is the coverability explorer. It proves programs
+// that create unboundedly many threads (main spawning in an endless loop,
+// as in SV-COMP's pthread-ext tasks) free of violations, which no explorer of concrete executions can:
 // their state space is infinite.
 //
 // It is the Karp–Miller construction over the stateful reference
@@ -35,11 +23,24 @@ import (
 // concrete counterexample is built.
 //
 // What makes the abstraction exact for the programs it accepts
-// (coverabilityUnsupported): thread identity is unobservable (SymmetryOK)
+// (unsupported): thread identity is unobservable (SymmetryOK)
 // and no spawned thread's handle is ever read (every spawn's result is
 // dead), so a thread's number, name and the spawner's count of children
 // do not influence behaviour and are left out of the state. Locals that
 // are dead at a thread's position are left out too (liveness).
+package coverability
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"hash/maphash"
+
+	"ncmc/explore"
+	"ncmc/interp"
+	"ncmc/ir"
+	"ncmc/memmodel"
+)
 
 // kmOmega is the count of an ω class.
 const kmOmega = -1
@@ -185,9 +186,9 @@ func (l liveness) live(f *ir.Func, pc, i int) bool {
 	return in[pc][i/64]&(1<<(i%64)) != 0
 }
 
-// coverabilityUnsupported says why the coverability explorer cannot
+// unsupported says why the coverability explorer cannot
 // explore prog, or "".
-func coverabilityUnsupported(prog *ir.Program) string {
+func unsupported(prog *ir.Program) string {
 	if !interp.SymmetryOK(prog) {
 		return "the program can tell threads apart (thread handles of the running thread, heap allocation, condition variables, objects, or spawns outside main)"
 	}
@@ -417,9 +418,9 @@ func (k *kmRun) step(a interp.Action) {
 }
 
 // exploreCoverability is the coverability explorer (see above).
-func exploreCoverability(ctx context.Context, t *Task) error {
-	prog, opts, names, col := t.Prog, t.Opts, t.Names, t.col
-	if why := coverabilityUnsupported(prog); why != "" {
+func exploreCoverability(ctx context.Context, t *explore.Task) error {
+	prog, opts, names := t.Prog, t.Opts, t.Names
+	if why := unsupported(prog); why != "" {
 		t.Stop("the coverability explorer does not apply: "+why, "unsupported")
 		return nil
 	}
@@ -429,7 +430,7 @@ func exploreCoverability(ctx context.Context, t *Task) error {
 	cfg := t.Config()
 	cfg.UnboundedLoops, cfg.Symmetry, cfg.MaxThreadSteps = true, true, 20*opts.MaxSteps
 	live := newLiveness(prog)
-	ch := &dfsChooser{}
+	ch := &explore.DFSChooser{}
 	visited := map[[2]uint64][]*kmState{} // by shared part
 	// The hashes of abstract states: 128 bits under two seeds of this
 	// exploration (states are compared by hash only).
@@ -458,14 +459,14 @@ func exploreCoverability(ctx context.Context, t *Task) error {
 				interrupted = true
 				break
 			}
-			if opts.Races && race == "" && ch.depth >= len(ch.path) {
+			if opts.Races && race == "" && ch.Depth >= len(ch.Path) {
 				race = k.race() // states of the replayed prefix were checked before
 			}
 			if race != "" && !opts.KeepGoing {
 				break
 			}
 			en := x.Enabled()
-			if ch.depth >= len(ch.path) {
+			if ch.Depth >= len(ch.Path) {
 				// Cut the run at a state covered by one seen before: all
 				// the seen state's successors are (or will be) explored,
 				// and by monotonicity they cover this state's.
@@ -474,13 +475,13 @@ func exploreCoverability(ctx context.Context, t *Task) error {
 					break
 				}
 				visited[cur.shared] = append(visited[cur.shared], cur)
-				col.stats.States++
+				t.Stats().States++
 				if deadlockFree && !k.deadlockSafe(en) {
 					deadlockFree = false
 				}
 			}
 			k.path = append(k.path, cur)
-			k.step(ch.schedule(en))
+			k.step(ch.Schedule(en))
 			if x.Finished() {
 				break
 			}
@@ -492,8 +493,8 @@ func exploreCoverability(ctx context.Context, t *Task) error {
 		if err != nil {
 			return err
 		}
-		if ch.err != nil {
-			return ch.err
+		if ch.Err != nil {
+			return ch.Err
 		}
 		if interrupted {
 			t.StopTime(ctx.Err())
@@ -503,28 +504,26 @@ func exploreCoverability(ctx context.Context, t *Task) error {
 			break
 		}
 		if pruned {
-			col.stats.Pruned++
-			col.progress(ch.pending())
-			if !ch.next() {
+			t.Stats().Pruned++
+			t.Progress(ch.Pending())
+			if !ch.Next() {
 				break
 			}
 			continue
 		}
-		col.stats.Executions++
-		col.stats.Steps += int64(x.Steps())
+		t.Stats().Executions++
+		t.Stats().Steps += int64(x.Steps())
 		if msg, kind, _ := x.Violation(); msg != "" {
-			col.stats.Violations++
+			t.Stats().Violations++
 			if abstractViolation == "" {
 				abstractViolation = msg
 			}
 			runtimeErr = runtimeErr || kind == "runtime-error"
 		} else if x.BoundHit() != "" {
-			col.stats.BoundHits++
-			if col.boundHit == "" {
-				col.boundHit = x.BoundHit()
-			}
+			t.Stats().BoundHits++
+			t.BoundHit(x.BoundHit())
 		} else if x.Blocked() {
-			col.stats.Blocked++
+			t.Stats().Blocked++
 			// The states this one covers lack some anonymous threads,
 			// maybe the blocked ones: are they deadlocks?
 			if deadlockFree {
@@ -533,46 +532,48 @@ func exploreCoverability(ctx context.Context, t *Task) error {
 				}
 			}
 		} else {
-			col.stats.Complete++
+			t.Stats().Complete++
 		}
 		if abstractViolation != "" && !opts.KeepGoing && !opts.Races {
 			break
 		}
-		col.progress(ch.pending())
-		if !ch.next() {
+		t.Progress(ch.Pending())
+		if !ch.Next() {
 			break
 		}
 	}
-	states := col.stats.States
-	t.Amend(func(res *Result) { kmVerdict(res, opts, states, deadlockFree, race, abstractViolation, runtimeErr) })
+	states := t.Stats().States
+	t.Amend(func(res *explore.Result) {
+		kmVerdict(res, opts, states, deadlockFree, race, abstractViolation, runtimeErr)
+	})
 	return nil
 }
 
 // kmVerdict turns the verdict of the collector into the coverability
 // explorer's: a verified run proves safety for any number of threads, a
 // violation it reaches is abstract (unknown).
-func kmVerdict(res *Result, opts Options, states int, deadlockFree bool, race, abstractViolation string, runtimeErr bool) {
-	if res.Verdict == Verified {
+func kmVerdict(res *explore.Result, opts explore.Options, states int, deadlockFree bool, race, abstractViolation string, runtimeErr bool) {
+	if res.Verdict == explore.Verified {
 		res.Reason = fmt.Sprintf("every reachable state is covered (%d abstract states)", states)
 		if !deadlockFree {
-			res.Verdict, res.Kind = Unknown, "deadlock-unchecked"
+			res.Verdict, res.Kind = explore.Unknown, "deadlock-unchecked"
 			res.Reason = fmt.Sprintf("no assertion failure or runtime error is reachable (%d abstract states), but the coverability explorer cannot rule out a deadlock in this program (a deadlock is not preserved by adding threads, so covering states do not show it)", states)
 		}
 	}
 	switch {
 	case race != "":
-		res.Verdict, res.Kind = Unknown, "abstract-race"
+		res.Verdict, res.Kind = explore.Unknown, "abstract-race"
 		res.Reason = "the coverability explorer reached a " + race + ", in a run that stands for many executions; no concrete counterexample is built"
-	case opts.Races && (abstractViolation != "" || res.Verdict != Verified) && res.Stopped == "" && res.Stats.BoundHits == 0 && !runtimeErr:
+	case opts.Races && (abstractViolation != "" || res.Verdict != explore.Verified) && res.Stopped == "" && res.Stats.BoundHits == 0 && !runtimeErr:
 		// Every reachable state is covered and none has a race; other
 		// violations only end executions.
-		res.Verdict, res.Kind = Unknown, RaceFree
+		res.Verdict, res.Kind = explore.Unknown, RaceFree
 		res.Reason = fmt.Sprintf("no data race is reachable for any number of threads (%d abstract states)", states)
 		if abstractViolation != "" {
 			res.Reason += "; a violation is reachable (" + abstractViolation + "), which the coverability explorer does not report as a counterexample"
 		}
 	case abstractViolation != "":
-		res.Verdict, res.Kind = Unknown, "abstract-violation"
+		res.Verdict, res.Kind = explore.Unknown, "abstract-violation"
 		res.Reason = "the coverability explorer reached a violation (" + abstractViolation + ") in a run that stands for many executions; no concrete counterexample is built"
 	}
 }
@@ -652,13 +653,13 @@ func (k *kmRun) race() string {
 	return ""
 }
 
-// CoverabilityApplies reports whether the coverability explorer applies to
+// Applies reports whether the coverability explorer applies to
 // prog and is worth running: its threads are interchangeable, no spawned
 // handle is used, and main spawns inside a loop (unboundedly many threads;
 // with a bounded number the stateful reference explorer does the same
 // work). Otherwise it says why not.
-func CoverabilityApplies(prog *ir.Program) (bool, string) {
-	if why := coverabilityUnsupported(prog); why != "" {
+func Applies(prog *ir.Program) (bool, string) {
+	if why := unsupported(prog); why != "" {
 		return false, why
 	}
 	if !SpawnsInLoop(prog) {
@@ -707,4 +708,28 @@ func SpawnsInLoop(prog *ir.Program) bool {
 		}
 	}
 	return false
+}
+
+// Explorer is the coverability explorer.
+type Explorer struct{}
+
+// Name implements explore.Explorer.
+func (Explorer) Name() string { return "coverability" }
+
+// Doc implements explore.Explorer.
+func (Explorer) Doc() string {
+	return "sc, programs whose threads are interchangeable and whose spawned handles are never used (e.g. main spawning in an endless loop): the Karp-Miller construction, which can prove programs with unboundedly many threads safe; it never answers violation"
+}
+
+// Check implements explore.Explorer.
+func (e Explorer) Check(t *explore.Task) error {
+	if t.Model.Exec != memmodel.Interleaving {
+		return explore.Unsupportedf(e, false, "the coverability explorer supports the sc memory model only")
+	}
+	return nil
+}
+
+// Explore implements explore.Explorer.
+func (Explorer) Explore(ctx context.Context, t *explore.Task) error {
+	return exploreCoverability(ctx, t)
 }

@@ -1,4 +1,4 @@
-package ncmc
+package hunt
 
 import (
 	"bufio"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ncmc/explore"
 	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/seg"
@@ -33,7 +34,7 @@ type Schedule struct {
 	MaxThreadSteps int
 	// Origin says which search produced the schedule (strategy, seed, run).
 	Origin string
-	// Result is how the execution ended (see the "# result:" line); Replay
+	// explore.Result is how the execution ended (see the "# result:" line); Replay
 	// fails when the replayed execution ends differently.
 	Result string
 	Steps  []SchedStep
@@ -97,7 +98,7 @@ func (s *Schedule) String() string {
 
 // ParseSchedule reads the text form of a Schedule.
 func ParseSchedule(text string) (*Schedule, error) {
-	s := &Schedule{Model: "sc", Unroll: DefaultUnroll, MaxSteps: DefaultMaxSteps, MaxThreadSteps: DefaultMaxThreadSteps}
+	s := &Schedule{Model: "sc", Unroll: explore.DefaultUnroll, MaxSteps: explore.DefaultMaxSteps, MaxThreadSteps: DefaultMaxThreadSteps}
 	sc := bufio.NewScanner(strings.NewReader(text))
 	sc.Buffer(make([]byte, 0, 64*1024), 64*1024*1024)
 	line := 0
@@ -201,9 +202,9 @@ func parseSchedStep(tok string) (SchedStep, error) {
 
 // ReplayResult is what Replay reproduced.
 type ReplayResult struct {
-	// Result is how the replayed execution ended (same format as Schedule.Result).
+	// explore.Result is how the replayed execution ended (same format as Schedule.Result).
 	Result string
-	// Violation, Kind and Pos describe the violation, if any.
+	// explore.Violation, Kind and Pos describe the violation, if any.
 	Violation string
 	Kind      string
 	Pos       ir.Pos
@@ -274,13 +275,13 @@ func Replay(prog *ir.Program, s *Schedule) (*ReplayResult, error) {
 	if prog == nil || prog.Main == nil {
 		return nil, fmt.Errorf("program has no main function")
 	}
-	model, err := operationalModel(s.Model)
+	model, err := explore.OperationalModel(s.Model)
 	if err != nil {
 		return nil, err
 	}
 	cfg := interp.Config{Unroll: s.Unroll, MaxSteps: s.MaxSteps, Model: model, MaxThreadSteps: s.MaxThreadSteps}
 	if cfg.Unroll == 0 {
-		cfg.Unroll = DefaultUnroll
+		cfg.Unroll = explore.DefaultUnroll
 	}
 	names := interp.NewNames(prog)
 	r := &scheduleReplayer{s: s, names: names}

@@ -1,21 +1,5 @@
-package ncmc
-
-import (
-	"context"
-	"errors"
-	"fmt"
-	"math"
-	"math/rand/v2"
-	"strings"
-	"time"
-
-	"ncmc/interp"
-	"ncmc/ir"
-	"ncmc/seg"
-)
-
-// Bug-hunting ("test") mode. When a program is too big to explore
-// completely, Test runs a search that finds bugs fast and says what it
+// Package hunt is bug-hunting ("test") mode, ncmc test. When a program is
+// too big to explore completely, Run runs a search that finds bugs fast and says what it
 // guarantees:
 //
 //   - pct: probabilistic concurrency testing (Burckhardt et al., ASPLOS'10).
@@ -30,8 +14,28 @@ import (
 //     with at most b preemptions), by iterative deepening.
 //
 // A found bug comes with a Schedule that Replay reproduces step by step.
+//
+// Every search is a Strategy (one interface: name, doc, the options it
+// accepts, the search), listed once by Strategies; the CLI's --strategy
+// values and help come from there.
+package hunt
 
-// Strategies accepted by TestOptions.Strategy.
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"ncmc/explore"
+	"ncmc/interp"
+	"ncmc/ir"
+	"ncmc/seg"
+)
+
+// Strategies accepted by Options.Strategy.
 const (
 	StrategyPCT    = "pct"
 	StrategyRandom = "random"
@@ -39,16 +43,16 @@ const (
 	StrategyCHESS  = "chess"
 )
 
-// DefaultTestRuns is the number of runs of pct and random when TestOptions.Runs is 0.
+// DefaultTestRuns is the number of runs of pct and random when Options.Runs is 0.
 const DefaultTestRuns = 1000
 
 // DefaultMaxThreadSteps is the per-thread instruction budget of test mode
-// when TestOptions.MaxThreadSteps is 0.
+// when Options.MaxThreadSteps is 0.
 const DefaultMaxThreadSteps = 10000
 
-// TestOptions configure Test. The zero value is usable: pct, depth 2, 1000
+// Options configure Run. The zero value is usable: pct, depth 2, 1000
 // runs, seed 0, SC.
-type TestOptions struct {
+type Options struct {
 	Strategy string // pct (default), random, cbdpor, chess
 	Model    string // memory model: sc (default), tso, pso (cbdpor and chess: sc only)
 	// Runs is the number of runs of pct and random (0: DefaultTestRuns); for
@@ -63,8 +67,8 @@ type TestOptions struct {
 	// Preemptions is the largest preemption bound of cbdpor and chess, which
 	// run bounds 0..Preemptions in turn (iterative deepening).
 	Preemptions int
-	Unroll      int // default loop bound (0: DefaultUnroll)
-	MaxSteps    int // visible steps per run (0: DefaultMaxSteps)
+	Unroll      int // default loop bound (0: explore.DefaultUnroll)
+	MaxSteps    int // visible steps per run (0: explore.DefaultMaxSteps)
 	MaxThreads  int // threads per run, main included (0: interp.DefaultMaxThreads)
 	// MaxThreadSteps is the per-thread instruction budget that turns a
 	// spinning thread into a "bound hit" (0: DefaultMaxThreadSteps).
@@ -74,11 +78,11 @@ type TestOptions struct {
 	// first bug is still the one reported.
 	KeepGoing bool
 	// Progress, if set, is called about every ProgressEvery with running statistics.
-	Progress      func(Stats)
+	Progress      func(explore.Stats)
 	ProgressEvery time.Duration
 }
 
-func (o *TestOptions) normalize() error {
+func (o *Options) normalize() error {
 	if o.Strategy == "" {
 		o.Strategy = StrategyPCT
 	}
@@ -89,10 +93,10 @@ func (o *TestOptions) normalize() error {
 		o.Depth = 2
 	}
 	if o.Unroll == 0 {
-		o.Unroll = DefaultUnroll
+		o.Unroll = explore.DefaultUnroll
 	}
 	if o.MaxSteps == 0 {
-		o.MaxSteps = DefaultMaxSteps
+		o.MaxSteps = explore.DefaultMaxSteps
 	}
 	if o.MaxThreadSteps == 0 {
 		o.MaxThreadSteps = DefaultMaxThreadSteps
@@ -110,14 +114,14 @@ func (o *TestOptions) normalize() error {
 	if o.Runs < 0 || o.Depth < 1 || o.Steps < 0 || o.Preemptions < 0 || o.Unroll < 0 || o.MaxSteps < 0 || o.MaxThreads < 0 || o.MaxThreadSteps < 0 || o.Timeout < 0 {
 		return errors.New("bad test options: runs, steps, preemptions and bounds must not be negative; depth must be at least 1")
 	}
-	if _, err := operationalModel(o.Model); err != nil {
+	if _, err := explore.OperationalModel(o.Model); err != nil {
 		return err
 	}
 	return nil
 }
 
-func (o *TestOptions) config() interp.Config {
-	model, _ := operationalModel(o.Model)
+func (o *Options) config() interp.Config {
+	model, _ := explore.OperationalModel(o.Model)
 	return interp.Config{Unroll: o.Unroll, MaxSteps: o.MaxSteps, MaxThreads: o.MaxThreads, Model: model, MaxThreadSteps: o.MaxThreadSteps}
 }
 
@@ -152,8 +156,8 @@ type BoundInfo struct {
 	Elapsed    int64 `json:"time_us"`
 }
 
-// TestResult is the answer of Test.
-type TestResult struct {
+// Result is the answer of Run.
+type Result struct {
 	Strategy string `json:"strategy"`
 	Model    string `json:"model"`
 	Seed     uint64 `json:"seed"`
@@ -162,12 +166,12 @@ type TestResult struct {
 	// Reason is the violation, or what the search established / why it stopped.
 	Reason string `json:"reason"`
 	Kind   string `json:"kind,omitempty"`
-	// Verdict is Violation, Verified (cbdpor/chess exploration that no bound
-	// limited, without bound hits), or Unknown.
-	Verdict Verdict `json:"verdict"`
+	// explore.Verdict is explore.Violation, explore.Verified (cbdpor/chess exploration that no bound
+	// limited, without bound hits), or explore.Unknown.
+	Verdict explore.Verdict `json:"verdict"`
 	// Guarantee states what the search guarantees, in one sentence.
-	Guarantee string `json:"guarantee"`
-	Stats     Stats  `json:"stats"`
+	Guarantee string        `json:"guarantee"`
+	Stats     explore.Stats `json:"stats"`
 	// FirstBugRun is the 1-based run (execution) that found the first bug; 0 if none.
 	FirstBugRun    int           `json:"first_bug_run,omitempty"`
 	TimeToFirstBug time.Duration `json:"-"`
@@ -176,17 +180,17 @@ type TestResult struct {
 	Counterexample []interp.TraceStep `json:"counterexample,omitempty"`
 	ViolationPos   ir.Pos             `json:"-"`
 	// Schedule reproduces the first bug with Replay.
-	Schedule *Schedule     `json:"-"`
-	Graph    *seg.Graph    `json:"-"`
-	PCT      *PCTInfo      `json:"pct,omitempty"`
-	Bounds   []BoundInfo   `json:"bounds,omitempty"`
-	Outcomes []Outcome     `json:"outcomes"`
-	Elapsed  time.Duration `json:"-"`
+	Schedule *Schedule         `json:"-"`
+	Graph    *seg.Graph        `json:"-"`
+	PCT      *PCTInfo          `json:"pct,omitempty"`
+	Bounds   []BoundInfo       `json:"bounds,omitempty"`
+	Outcomes []explore.Outcome `json:"outcomes"`
+	Elapsed  time.Duration     `json:"-"`
 }
 
-// Test searches prog for bugs with the strategy of opts. It returns an error
+// Run searches prog for bugs with the strategy of opts. It returns an error
 // only for bad options; budgets and cancellation end the search early.
-func Test(ctx context.Context, prog *ir.Program, opts TestOptions) (*TestResult, error) {
+func Run(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
 	if err := opts.normalize(); err != nil {
 		return nil, err
 	}
@@ -204,22 +208,22 @@ func Test(ctx context.Context, prog *ir.Program, opts TestOptions) (*TestResult,
 	return h.result(), nil
 }
 
-// Strategy is a search of Test (bug-hunting mode). Strategies are listed
+// Strategy is a search of Run (bug-hunting mode). Strategies are listed
 // once, by Strategies; the CLI's --strategy values and help come from
 // there.
 type Strategy interface {
-	// Name is the TestOptions.Strategy value.
+	// Name is the Options.Strategy value.
 	Name() string
 	// Doc is one line for help texts.
 	Doc() string
 	// check says why the strategy does not apply to o (nil if it does)
 	// and fills in its defaults.
-	check(o *TestOptions) error
+	check(o *Options) error
 	// hunt runs the search, reporting executions to h.
 	hunt(ctx context.Context, h *hunt)
 }
 
-// Strategies returns the strategies of Test, in the order help texts list
+// Strategies returns the strategies of Run, in the order help texts list
 // them.
 func Strategies() []Strategy {
 	return []Strategy{
@@ -268,7 +272,7 @@ type randomized struct {
 
 func (s randomized) Name() string { return s.name }
 func (s randomized) Doc() string  { return s.doc }
-func (s randomized) check(o *TestOptions) error {
+func (s randomized) check(o *Options) error {
 	if o.Runs == 0 {
 		o.Runs = DefaultTestRuns
 	}
@@ -285,7 +289,7 @@ type bounded struct {
 
 func (s bounded) Name() string { return s.name }
 func (s bounded) Doc() string  { return s.doc }
-func (s bounded) check(o *TestOptions) error {
+func (s bounded) check(o *Options) error {
 	if o.Model != "sc" {
 		return fmt.Errorf("strategy %s supports only the sc memory model (got %q)", o.Strategy, o.Model)
 	}
@@ -293,13 +297,13 @@ func (s bounded) check(o *TestOptions) error {
 }
 func (s bounded) hunt(ctx context.Context, h *hunt) { h.runBounded(ctx, s.explore, s.title) }
 
-// hunt is the shared state of one Test call.
+// hunt is the shared state of one Run call.
 type hunt struct {
 	prog  *ir.Program
 	names *interp.Names
-	opts  TestOptions
+	opts  Options
 	cfg   interp.Config
-	col   *collector
+	col   *explore.Collector
 	start time.Time
 
 	rec      recorder
@@ -320,22 +324,22 @@ type hunt struct {
 	guar     string // the guarantee sentence
 }
 
-func newHunt(prog *ir.Program, opts TestOptions) *hunt {
+func newHunt(prog *ir.Program, opts Options) *hunt {
 	names := interp.NewNames(prog)
-	vopts := Options{Model: opts.Model, Progress: opts.Progress, ProgressEvery: opts.ProgressEvery}
+	vopts := explore.Options{Model: opts.Model, Progress: opts.Progress, ProgressEvery: opts.ProgressEvery}
 	return &hunt{prog: prog, names: names, opts: opts, cfg: opts.config(),
-		col: newCollector(prog, names, vopts), start: time.Now()}
+		col: explore.NewCollector(prog, names, vopts), start: time.Now()}
 }
 
 // finish records a finished execution x whose steps are in h.rec; it reports
 // whether the search should stop (a bug without KeepGoing).
 func (h *hunt) finish(x *interp.Execution, origin string) bool {
-	if !h.col.add(x) {
+	if !h.col.Add(x) {
 		return false
 	}
 	h.hits++
 	if h.cex == nil {
-		h.firstRun = h.col.stats.Executions
+		h.firstRun = h.col.Stats.Executions
 		h.firstTime = time.Since(h.start)
 		h.cex = h.rec.schedule(h, x, origin)
 		_, _, h.cexPos = x.Violation()
@@ -346,25 +350,25 @@ func (h *hunt) finish(x *interp.Execution, origin string) bool {
 // budget reports whether a budget ends the search now.
 func (h *hunt) budget(ctx context.Context) bool {
 	if err := ctx.Err(); err != nil {
-		h.stopped, h.stopKind = budgetReason(err, Options{Timeout: h.opts.Timeout}), "time"
+		h.stopped, h.stopKind = explore.BudgetReason(err, explore.Options{Timeout: h.opts.Timeout}), "time"
 		return true
 	}
 	return false
 }
 
-func (h *hunt) result() *TestResult {
-	r := &TestResult{Strategy: h.opts.Strategy, Model: h.opts.Model, Seed: h.opts.Seed,
-		Stats: h.col.stats, Hits: h.hits, PCT: h.pct, Bounds: h.bounds}
+func (h *hunt) result() *Result {
+	r := &Result{Strategy: h.opts.Strategy, Model: h.opts.Model, Seed: h.opts.Seed,
+		Stats: h.col.Stats, Hits: h.hits, PCT: h.pct, Bounds: h.bounds}
 	r.Elapsed = time.Since(h.start)
 	r.Stats.Elapsed = r.Elapsed
-	vr := h.col.result(h.opts.Strategy, h.stopped, h.stopKind)
+	vr := h.col.Result(h.opts.Strategy, h.stopped, h.stopKind)
 	r.Outcomes = vr.Outcomes
 	r.Graph = vr.Graph
 	r.Reason, r.Kind = vr.Reason, vr.Kind
 	switch {
 	case h.cex != nil:
 		r.BugFound = true
-		r.Verdict = Violation
+		r.Verdict = explore.Violation
 		r.FirstBugRun = h.firstRun
 		r.TimeToFirstBug = h.firstTime
 		r.Schedule = h.cex
@@ -377,11 +381,11 @@ func (h *hunt) result() *TestResult {
 		} else {
 			r.Reason += " (internal error: the schedule does not replay: " + err.Error() + ")"
 		}
-	case h.verified && vr.Verdict == Verified:
-		r.Verdict = Verified
+	case h.verified && vr.Verdict == explore.Verified:
+		r.Verdict = explore.Verified
 	default:
-		r.Verdict = Unknown
-		if vr.Verdict == Verified {
+		r.Verdict = explore.Unknown
+		if vr.Verdict == explore.Verified {
 			// A non-exhaustive search that saw no bug and no bound.
 			r.Reason = "no bug found"
 			r.Kind = ""
@@ -389,7 +393,7 @@ func (h *hunt) result() *TestResult {
 				r.Reason = "no bug found; " + h.stopped
 				r.Kind = h.stopKind
 			}
-		} else if vr.Verdict == Unknown && h.stopped == "" {
+		} else if vr.Verdict == explore.Unknown && h.stopped == "" {
 			r.Reason = "no bug found; " + vr.Reason
 		}
 	}
@@ -498,16 +502,16 @@ func (h *hunt) runRandomized(ctx context.Context, pct bool) {
 			origin += fmt.Sprintf(" depth=%d k=%d", p.d, p.kUsed)
 		}
 		stop := h.finish(x, origin)
-		h.col.progress(h.opts.Runs - run - 1)
+		h.col.Progress(h.opts.Runs - run - 1)
 		if stop {
 			break
 		}
 	}
 	if p != nil {
-		h.pct = p.info(h.col.stats.Executions)
+		h.pct = p.info(h.col.Stats.Executions)
 		h.guar = pctGuarantee(h.pct, h.cex != nil)
 	} else {
-		h.guar = fmt.Sprintf("random walk: %d runs; a random walk gives no depth-based guarantee", h.col.stats.Executions)
+		h.guar = fmt.Sprintf("random walk: %d runs; a random walk gives no depth-based guarantee", h.col.Stats.Executions)
 	}
 }
 
