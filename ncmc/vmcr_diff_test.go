@@ -23,15 +23,16 @@ import (
 
 var (
 	vmcrN    = flag.Int("vmcr.n", 0, "generated programs in the vmcr differential test (0: 800, 200 with -short; the full run: 2000, `make test-long`)")
+	vmcrSBN  = flag.Int("vmcr.sbn", 0, "generated programs per model in the vmcr differential test under tso and pso (0: 300, 100 with -short; the full run: 2000, `make test-long`)")
 	vmcrSeed = flag.Uint64("vmcr.seed", 1, "first seed of the vmcr differential test")
 )
 
-// vmcrCompare runs vmcr and the reference explorer on prog. It returns the
-// disagreements ("" if none), the complete executions of vmcr, the classes,
-// and whether the comparison was made.
-func vmcrCompare(prog *ir.Program) (diff string, complete, classes int, ok bool) {
+// vmcrCompare runs vmcr and the reference explorer on prog under model
+// ("" is sc). It returns the disagreements ("" if none), the complete
+// executions of vmcr, the classes, and whether the comparison was made.
+func vmcrCompare(prog *ir.Program, model string) (diff string, complete, classes int, ok bool) {
 	ctx := context.Background()
-	got, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "vmcr", KeepGoing: true})
+	got, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "vmcr", Model: model, KeepGoing: true})
 	if err != nil {
 		return "vmcr error: " + err.Error(), 0, 0, true
 	}
@@ -40,7 +41,7 @@ func vmcrCompare(prog *ir.Program) (diff string, complete, classes int, ok bool)
 	}
 	// The plain reference explorer counts classes exactly (the stateful
 	// one cuts runs, and so classes).
-	ref, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", KeepGoing: true, MaxExecutions: 100000, Classes: true})
+	ref, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", Model: model, KeepGoing: true, MaxExecutions: 100000, Classes: true})
 	if err != nil {
 		return "reference error: " + err.Error(), 0, 0, true
 	}
@@ -71,6 +72,28 @@ func TestVMCRDifferential(t *testing.T) {
 			n = 200
 		}
 	}
+	vmcrDiff(t, "sc", n)
+}
+
+// TestVMCRDifferentialSB: 300 generated programs under tso and 300 under
+// pso (100 with -short, 2000 each with make test-long): the store-buffer
+// commit scheme against the reference explorer, which interleaves flushes.
+func TestVMCRDifferentialSB(t *testing.T) {
+	n := uint64(*vmcrSBN)
+	if n == 0 {
+		n = 300
+		if testing.Short() {
+			n = 100
+		}
+	}
+	for _, m := range []string{"tso", "pso"} {
+		t.Run(m, func(t *testing.T) { vmcrDiff(t, m, n) })
+	}
+}
+
+// vmcrDiff compares vmcr with the reference explorer on n generated
+// programs under model.
+func vmcrDiff(t *testing.T, model string, n uint64) {
 	const chunks = 4
 	for c := uint64(0); c < chunks; c++ {
 		from, to := *vmcrSeed+c*n/chunks, *vmcrSeed+(c+1)*n/chunks
@@ -84,7 +107,7 @@ func TestVMCRDifferential(t *testing.T) {
 				if err != nil {
 					t.Fatalf("seed %d: generated program does not compile: %v\n%s", seed, err, src)
 				}
-				d, ex, cl, ok := vmcrCompare(prog)
+				d, ex, cl, ok := vmcrCompare(prog, model)
 				if !ok {
 					skipped++
 					continue
@@ -93,19 +116,25 @@ func TestVMCRDifferential(t *testing.T) {
 				execs += ex
 				classes += cl
 				if d != "" {
-					t.Errorf("seed %d: vmcr disagrees with the reference explorer:\n%s\nprogram:\n%s", seed, d, src)
+					t.Errorf("seed %d (%s): vmcr disagrees with the reference explorer:\n%s\nprogram:\n%s", seed, model, d, src)
 				}
 			}
-			t.Logf("%d generated programs compared, %d skipped; %d complete executions for %d classes", checked, skipped, execs, classes)
+			t.Logf("%s: %d generated programs compared, %d skipped; %d complete executions for %d classes", model, checked, skipped, execs, classes)
 		})
 	}
 }
 
-// Every example and regression program agrees too.
+// Every example and regression program agrees too, under sc, tso and pso.
 func TestVMCRExamples(t *testing.T) {
 	files, _ := filepath.Glob("testdata/regress/*.cir")
 	ex, _ := filepath.Glob("../examples/*.cir")
 	files = append(files, ex...)
+	for _, model := range []string{"sc", "tso", "pso"} {
+		t.Run(model, func(t *testing.T) { vmcrExamples(t, files, model) })
+	}
+}
+
+func vmcrExamples(t *testing.T, files []string, model string) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			src, err := os.ReadFile(f)
@@ -116,7 +145,7 @@ func TestVMCRExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d, _, _, ok := vmcrCompare(prog); ok && d != "" {
+			if d, _, _, ok := vmcrCompare(prog, model); ok && d != "" {
 				t.Errorf("vmcr disagrees with the reference explorer:\n%s", d)
 			}
 		})

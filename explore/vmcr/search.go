@@ -233,7 +233,7 @@ func (s *wsearch) hopeless(rs []cread) bool {
 		if s.pos[r.t] > r.i {
 			continue
 		}
-		if inRefs(s.mem[r.lid], r.c.good) {
+		if inRefs(s.cur(&s.tr.Threads[r.t].Steps[r.i]), r.c.good) {
 			continue
 		}
 		alive := false
@@ -378,9 +378,19 @@ func (s *wsearch) wval(w Ref, loc int64) int64 {
 	return st.WVal
 }
 
-// reads reports whether c admits reading the current write of loc (id lid).
-func (s *wsearch) reads(c *cons, loc int64, lid int32) bool {
-	r := s.mem[lid]
+// cur is the write read step st would read now: its Own commit while
+// that has not run (store forwarding), else memory.
+func (s *wsearch) cur(st *Step) Ref {
+	if st.HasOwn && s.pos[st.Own.T] <= int(st.Own.I) {
+		return st.Own
+	}
+	return s.mem[st.lid]
+}
+
+// reads reports whether c admits reading what read step st reads now.
+func (s *wsearch) reads(c *cons, st *Step) bool {
+	r := s.cur(st)
+	loc := st.Loc
 	switch c.mode {
 	case mGood:
 		return inRefs(r, c.good)
@@ -407,6 +417,11 @@ func (s *wsearch) next(t int) (ok, writes bool) {
 		return false, false
 	}
 	st := &s.tr.Threads[t].Steps[i]
+	for _, a := range st.After {
+		if a.T >= 0 && s.pos[a.T] <= int(a.I) {
+			return false, false
+		}
+	}
 	switch st.Op {
 	case OpJoin:
 		c := int(st.Other)
@@ -417,7 +432,7 @@ func (s *wsearch) next(t int) (ok, writes bool) {
 		return ct.End == EndDone && s.pos[c] == len(ct.Steps) && s.limit[c] == len(ct.Steps), false
 	case OpRead, OpRMW, OpLock:
 		c := s.cs[t][i]
-		if c == nil || st.Pending && st.Op != OpLock || !s.reads(c, st.Loc, st.lid) {
+		if c == nil || st.Pending && st.Op != OpLock || !s.reads(c, st) {
 			return false, false
 		}
 		if st.WriteFor != nil {
