@@ -23,14 +23,19 @@ import (
 // execution into a vmcr.Trace, and exploreVMCR, which reports the
 // explorer's executions to a collector.
 
-// vmcrUnsupported says why the vmcr explorer cannot handle prog under
-// opts, or "".
-func vmcrUnsupported(prog *ir.Program, opts Options) string {
-	switch opts.Model {
-	case "sc", "tso", "pso":
-	default:
-		return fmt.Sprintf("vmcr supports the sc, tso and pso models only (asked: %s)", opts.Model)
+// vmcrModelUnsupported says why the vmcr explorer cannot explore under
+// model m, or "".
+func vmcrModelUnsupported(m *memmodel.Model) string {
+	switch memmodel.ExecOf(m) {
+	case memmodel.Interleaving, memmodel.StoreBuffer, memmodel.StoreBufferPerLoc:
+		return ""
 	}
+	return fmt.Sprintf("vmcr supports the sc, tso and pso models only (asked: %s)", m.Name)
+}
+
+// vmcrUnsupported says why the vmcr explorer cannot handle prog (any
+// model it supports), or "".
+func vmcrUnsupported(prog *ir.Program) string {
 	for _, f := range prog.Funcs {
 		if f.Kind == ir.FuncLinearizable {
 			return "vmcr does not support linearizable methods"
