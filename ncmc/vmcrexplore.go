@@ -636,27 +636,59 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 		bufsOf[t] = append(bufsOf[t], id)
 		return id
 	}
+	// Steps per program thread (and commits per owner) in this run, to
+	// size the slices.
+	nsteps := make([]int, 2*nt)
+	ncommit := nsteps[nt:]
+	nsteps = nsteps[:nt]
+	for _, l := range x.Log {
+		if !l.Action.Flush {
+			nsteps[l.Action.T]++
+		}
+	}
+	for _, c := range x.Commits {
+		ncommit[c.Event.T]++
+	}
 	var ts [][]vmcr.Step
 	grow := func(id int32) {
 		for int(id) >= len(ts) {
 			ts = append(ts, nil)
 		}
 	}
-	for _, id := range pid {
+	for t, id := range pid {
 		if id >= 0 {
 			grow(id)
+			ts[id] = make([]vmcr.Step, 0, nsteps[t]+1)
 		}
 	}
+	// evStep[t][i]: the step of t that made event i; commitRef[t][i]: the
+	// commit of store event (t, i).
 	evStep := make([][]int32, nt)
-	commitRef := make([][]vmcr.Ref, nt) // per store event: its commit
+	commitRef := make([][]vmcr.Ref, nt)
+	nev := 0
 	for t := range tt {
 		if t < len(x.G.Threads) {
-			evStep[t] = make([]int32, len(x.G.Threads[t]))
-			commitRef[t] = make([]vmcr.Ref, len(x.G.Threads[t]))
-			for i := range commitRef[t] {
-				commitRef[t][i] = unresolved
-			}
+			nev += len(x.G.Threads[t])
 		}
+	}
+	ebuf := make([]int32, nev)
+	cbuf := make([]vmcr.Ref, nev)
+	for k := range cbuf {
+		cbuf[k] = unresolved
+	}
+	for t := range tt {
+		if t < len(x.G.Threads) {
+			m := len(x.G.Threads[t])
+			evStep[t], commitRef[t] = ebuf[:m:m], cbuf[:m:m]
+			ebuf, cbuf = ebuf[m:], cbuf[m:]
+		}
+	}
+	// The After lists share one array.
+	afterBuf := make([]vmcr.Ref, 0, len(x.Commits)+len(x.Log)/2+8)
+	after := func(refs ...vmcr.Ref) []vmcr.Ref {
+		k := len(afterBuf)
+		afterBuf = append(afterBuf, refs...)
+		return afterBuf[k:len(afterBuf):len(afterBuf)]
 	}
 	// lastStore[t][loc]: t's newest store to loc not yet drained (event index).
 	lastStore := make([]map[int64]int32, nt)
@@ -665,20 +697,28 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 		e := x.G.Event(ev)
 		b := bufID(ev.T, e.Loc)
 		grow(b)
+		if ts[b] == nil {
+			ts[b] = make([]vmcr.Step, 0, ncommit[ev.T])
+		}
 		ref := vmcr.Ref{T: b, I: int32(len(ts[b]))}
 		ts[b] = append(ts[b], vmcr.Step{Op: vmcr.OpWrite, Loc: e.Loc, WVal: e.WVal, Wrote: true,
-			After: []vmcr.Ref{{T: pid[ev.T], I: evStep[ev.T][ev.I]}}})
+			After: after(vmcr.Ref{T: pid[ev.T], I: evStep[ev.T][ev.I]})})
 		commitRef[ev.T][ev.I] = ref
 		order = append(order, ref)
 	}
-	// lastCommits appends the last commit of each of t's buffers to deps.
+	// lastCommits returns deps and the last commit of each of t's buffers.
 	lastCommits := func(deps []vmcr.Ref, t int32) []vmcr.Ref {
+		k := len(afterBuf)
+		afterBuf = append(afterBuf, deps...)
 		for _, b := range bufsOf[t] {
 			if n := len(ts[b]); n > 0 {
-				deps = append(deps, vmcr.Ref{T: b, I: int32(n - 1)})
+				afterBuf = append(afterBuf, vmcr.Ref{T: b, I: int32(n - 1)})
 			}
 		}
-		return deps
+		if len(afterBuf) == k {
+			return nil
+		}
+		return afterBuf[k:len(afterBuf):len(afterBuf)]
 	}
 	// Sources and Own commits named by store events, resolved at the end
 	// (a load may forward from a store committed later).

@@ -535,19 +535,7 @@ func (s *wsearch) dfs(from int) bool {
 	mark := len(s.trail)
 	// Take every enabled step that does not write, or writes a location
 	// no pending read (other than itself) or final condition looks at.
-	for progress := true; progress; {
-		progress = false
-		for t := range s.pos {
-			for {
-				ok, w := s.next(t)
-				if !ok || w && !s.free(t) {
-					break
-				}
-				s.do(t, w)
-				progress = true
-			}
-		}
-	}
+	s.greedy(false)
 	if s.goal() {
 		return true
 	}
@@ -566,6 +554,19 @@ func (s *wsearch) dfs(from int) bool {
 		}
 	}
 	moves := s.moves[m0:]
+	if len(moves) == 0 {
+		// Only a failing step not needed yet may be left: take it now.
+		m := len(s.trail)
+		if s.greedy(true) {
+			if s.dfs(m) {
+				return true
+			}
+			if s.over {
+				return false
+			}
+			s.undoTo(m)
+		}
+	}
 	for i := 1; i < len(moves); i++ {
 		for j := i; j > 0 && s.tpos(moves[j]) < s.tpos(moves[j-1]); j-- {
 			moves[j], moves[j-1] = moves[j-1], moves[j]
@@ -587,6 +588,38 @@ func (s *wsearch) dfs(from int) bool {
 	s.failed[string(s.stateKey())] = struct{}{}
 	s.undoTo(mark)
 	return false
+}
+
+// greedy takes every enabled step that does not write, or writes a
+// location no pending read (other than itself) or final condition looks
+// at. A thread's failing last step (an assertion failure or runtime error
+// ends it) waits, unless an annotation needs it or fail is set: taken
+// early, it would fail before other threads' failures that may come first
+// (the first violation is the execution's outcome). It reports progress.
+func (s *wsearch) greedy(fail bool) bool {
+	any := false
+	for progress := true; progress; {
+		progress = false
+		for t := range s.pos {
+			for {
+				ok, w := s.next(t)
+				if !ok || w && !s.free(t) || !fail && !w && s.failing(t) {
+					break
+				}
+				s.do(t, w)
+				progress, any = true, true
+			}
+		}
+	}
+	return any
+}
+
+// failing reports whether thread t's next step is its failing last step
+// and no annotation needs it.
+func (s *wsearch) failing(t int) bool {
+	th := &s.tr.Threads[t]
+	i := s.pos[t]
+	return th.End == EndFailed && i == len(th.Steps)-1 && i >= s.need[t]
 }
 
 // free reports whether thread t's next step (a write) can be taken at once:
