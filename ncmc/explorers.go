@@ -101,14 +101,17 @@ type vmcrExplorer struct{}
 
 func (vmcrExplorer) Name() string { return "vmcr" }
 func (vmcrExplorer) Doc() string {
-	return "sc: value-annotated maximal causality reduction (one frontier read per node, value groups, negative annotations; docs/vmcr.md); condition variables and atomic blocks go to the stateful explorer"
+	return "sc, tso, pso: value-annotated maximal causality reduction (one frontier read per node, value groups, negative annotations; store buffers as commit threads; docs/vmcr.md); condition variables and atomic blocks go to the stateful explorer"
 }
 func (e vmcrExplorer) Check(t *Task) error {
 	if t.Opts.Races {
 		return unsupported(e, false, "data-race detection is not available with the vmcr explorer")
 	}
-	if why := vmcrUnsupported(t.Prog, t.Opts); why != "" {
-		return unsupported(e, t.Model.Exec == memmodel.Interleaving, "%s", why)
+	if why := vmcrModelUnsupported(t.Model); why != "" {
+		return unsupported(e, false, "%s", why)
+	}
+	if why := vmcrUnsupported(t.Prog); why != "" {
+		return unsupported(e, true, "%s", why)
 	}
 	return nil
 }

@@ -32,7 +32,7 @@ func TestSpecOutcomesEveryExplorer(t *testing.T) {
 	}
 	tests := []struct{ explorer, model string }{
 		{"auto", "sc"}, {"ncmc", "sc"}, {"reference", "sc"}, {"stateful", "sc"}, {"mcr", "sc"},
-		{"graph", "sc"}, {"graph", "ra"}, {"graph", "rc11"}, {"mcr", "tso"},
+		{"graph", "sc"}, {"graph", "ra"}, {"graph", "rc11"}, {"mcr", "tso"}, {"vmcr", "tso"}, {"vmcr", "pso"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.explorer+"/"+tc.model, func(t *testing.T) {
@@ -128,6 +128,9 @@ func TestUnsupportedTyped(t *testing.T) {
 		{"mcr", "ra", false, "mcr supports the sc, tso, pso models"},
 		{"coverability", "tso", false, "sc memory model only"},
 		{"reference", "rc11", false, "supports the sc, tso, pso models"},
+		{"vmcr", "tso", true, "condition variables"},
+		{"vmcr", "pso", true, "condition variables"},
+		{"vmcr", "ra", false, "vmcr supports the sc, tso and pso models only"},
 	}
 	for _, tc := range tests {
 		o := Options{Model: tc.model, Explorer: tc.explorer}

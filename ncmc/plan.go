@@ -19,7 +19,7 @@ import (
 // in this file; what an explorer supports is its Check (explorers.go).
 
 // autoDoc describes the auto plan for help texts.
-const autoDoc = "vmcr under sc (mcr where vmcr does not apply or its witness search gives up); mcr under tso/pso; the stateful explorer, with a note, for programs mcr does not support (condition variables, trylock) and for --races; graph exploration under ra/rc11 (trust, or graph for programs with condition variables, trylock, atomic blocks or nondeterminism); ncmc with --spec; under sc, when main spawns threads in a loop and the bounded exploration hits a bound, then the coverability explorer for the time left (60s without --timeout)"
+const autoDoc = "vmcr under sc, tso and pso (mcr where vmcr does not apply or its witness search gives up); the stateful explorer, with a note, for programs mcr does not support (condition variables, trylock) and for --races; graph exploration under ra/rc11 (trust, or graph for programs with condition variables, trylock, atomic blocks or nondeterminism); ncmc with --spec; under sc, when main spawns threads in a loop and the bounded exploration hits a bound, then the coverability explorer for the time left (60s without --timeout)"
 
 // stage is one exploration of a plan.
 type stage struct {
@@ -103,11 +103,12 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 		// mcr where it applies; otherwise the stateful explorer, and the
 		// result says why
 		mcr.fallback = &stage{explorer: reference.Stateful{}, note: "explored with the stateful reference explorer instead"}
-		if model.Exec != memmodel.Interleaving || opts.Races {
+		if opts.Races || vmcrModelUnsupported(model) != "" {
 			return []stage{mcr}, nil
 		}
-		// under sc: vmcr (one execution per value class) where it applies,
-		// mcr where it does not or where its witness search gave up
+		// under sc, tso and pso: vmcr (one execution per value class)
+		// where it applies, mcr where it does not or where its witness
+		// search gave up
 		first := stage{explorer: vmcrExplorer{}, fallback: &mcr}
 		retry := stage{explorer: mcrx.Explorer{}, fallback: mcr.fallback,
 			when: func(ctx context.Context, prev *Result) bool {
@@ -119,6 +120,9 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 				cur.Stats.Elapsed = cur.Elapsed
 				return cur
 			}}
+		if model.Exec != memmodel.Interleaving {
+			return []stage{first, retry}, nil // the coverability explorer is sc only
+		}
 		// main spawns threads in a loop, so no bounded exploration can
 		// answer verified; the coverability explorer may. Without a
 		// timeout it gets AutoCoverabilityTime (its state space can be

@@ -23,15 +23,16 @@ import (
 
 var (
 	vmcrN    = flag.Int("vmcr.n", 0, "generated programs in the vmcr differential test (0: 800, 200 with -short; the full run: 2000, `make test-long`)")
+	vmcrSBN  = flag.Int("vmcr.sbn", 0, "generated programs per model in the vmcr differential test under tso and pso (0: 200, 50 with -short; the full run: 2000, `make test-long`)")
 	vmcrSeed = flag.Uint64("vmcr.seed", 1, "first seed of the vmcr differential test")
 )
 
-// vmcrCompare runs vmcr and the reference explorer on prog. It returns the
-// disagreements ("" if none), the complete executions of vmcr, the classes,
-// and whether the comparison was made.
-func vmcrCompare(prog *ir.Program) (diff string, complete, classes int, ok bool) {
+// vmcrCompare runs vmcr and the reference explorer on prog under model
+// ("" is sc). It returns the disagreements ("" if none), the complete
+// executions of vmcr, the classes, and whether the comparison was made.
+func vmcrCompare(prog *ir.Program, model string) (diff string, complete, classes int, ok bool) {
 	ctx := context.Background()
-	got, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "vmcr", KeepGoing: true})
+	got, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "vmcr", Model: model, KeepGoing: true})
 	if err != nil {
 		return "vmcr error: " + err.Error(), 0, 0, true
 	}
@@ -40,7 +41,11 @@ func vmcrCompare(prog *ir.Program) (diff string, complete, classes int, ok bool)
 	}
 	// The plain reference explorer counts classes exactly (the stateful
 	// one cuts runs, and so classes).
-	ref, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", KeepGoing: true, MaxExecutions: 100000, Classes: true})
+	budget := 100000
+	if model == "tso" || model == "pso" {
+		budget = 30000 // the reference interleaves flushes: bigger programs are skipped sooner
+	}
+	ref, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", Model: model, KeepGoing: true, MaxExecutions: budget, Classes: true})
 	if err != nil {
 		return "reference error: " + err.Error(), 0, 0, true
 	}
@@ -71,20 +76,126 @@ func TestVMCRDifferential(t *testing.T) {
 			n = 200
 		}
 	}
+	vmcrDiff(t, "sc", n)
+}
+
+// TestVMCRDifferentialSB: 200 generated programs under tso and 200 under
+// pso (50 with -short, 2000 each with make test-long): the store-buffer
+// commit scheme against the reference explorer, which interleaves flushes.
+// Two of three programs come from vmcrSBProgram (store buffering shapes),
+// the third from progen with the knobs of vmcrSBConfig.
+func TestVMCRDifferentialSB(t *testing.T) {
+	n := uint64(*vmcrSBN)
+	if n == 0 {
+		n = 200
+		if testing.Short() {
+			n = 50
+		}
+	}
+	for _, m := range []string{"tso", "pso"} {
+		t.Run(m, func(t *testing.T) { vmcrDiff(t, m, n) })
+	}
+}
+
+// vmcrSBConfig returns the generator knobs under tso and pso: every other
+// seed without RMWs, CAS and locks (which drain the store buffer), with
+// more variables and statements, so that store buffering shows (stores
+// followed by loads of other variables).
+func vmcrSBConfig(seed uint64) progen.Config {
+	cfg := progen.Default()
+	if seed%2 == 0 {
+		cfg.RMW, cfg.CAS, cfg.Lock, cfg.Mutexes = 0, 0, 0, 0
+		cfg.MinVars, cfg.MaxVars = 2, 3
+		cfg.MinOps, cfg.MaxOps = 2, 4
+		cfg.Load, cfg.Store = 6, 6
+	}
+	return cfg
+}
+
+// vmcrSBProgram returns a program of store-buffering shapes (SB, MP, LB,
+// IRIW and their mixes): 2-3 workers of 2-4 loads, stores, occasional
+// fences, fetch_adds and branches on values read, a main that may store
+// before spawning and may assert on the final state.
+func vmcrSBProgram(rng *rand.Rand) string {
+	var b strings.Builder
+	nv := 2 + rng.IntN(2)
+	for v := 0; v < nv; v++ {
+		fmt.Fprintf(&b, "global v%d: int;\n", v)
+	}
+	nw, maxOps := 2, 4 // small enough for the reference explorer, which interleaves flushes
+	if rng.IntN(4) == 0 {
+		nw, maxOps = 3, 2
+	}
+	for w := 1; w <= nw; w++ {
+		fmt.Fprintf(&b, "\nfn w%d() {\n    let r0 = 0;\n    let r1 = 0;\n", w)
+		ops := 2 + rng.IntN(maxOps-1)
+		for k := 0; k < ops; k++ {
+			v, r := rng.IntN(nv), rng.IntN(2)
+			// Stores first, loads last: store-load (tso) and store-store
+			// (pso) reorderings show.
+			x := rng.IntN(20)
+			switch {
+			case k < (ops+1)/2 && x < 15, k >= (ops+1)/2 && x < 2:
+				fmt.Fprintf(&b, "    v%d = %d;\n", v, 1+rng.IntN(2))
+			case x < 15:
+				fmt.Fprintf(&b, "    r%d = v%d;\n", r, v)
+			case x < 16:
+				b.WriteString("    fence(sc);\n")
+			case x < 17:
+				fmt.Fprintf(&b, "    r%d = fetch_add(v%d, 1);\n", r, v)
+			case x < 18:
+				fmt.Fprintf(&b, "    v%d = r%d + 1;\n", v, r)
+			default:
+				fmt.Fprintf(&b, "    if (r%d == %d) {\n        v%d = %d;\n    }\n", r, rng.IntN(2), v, 1+rng.IntN(2))
+			}
+		}
+		if rng.IntN(3) == 0 {
+			fmt.Fprintf(&b, "    assert(r0 != %d || r1 != %d, \"a%d\");\n", rng.IntN(2), rng.IntN(2), w)
+		}
+		b.WriteString("}\n")
+	}
+	b.WriteString("\nfn main() {\n")
+	if rng.IntN(3) == 0 {
+		fmt.Fprintf(&b, "    v%d = 2;\n", rng.IntN(nv))
+	}
+	for w := 1; w <= nw; w++ {
+		fmt.Fprintf(&b, "    let h%d = spawn w%d();\n", w, w)
+	}
+	for w := 1; w <= nw; w++ {
+		fmt.Fprintf(&b, "    join(h%d);\n", w)
+	}
+	if rng.IntN(2) == 0 {
+		fmt.Fprintf(&b, "    let f0 = v0;\n    let f1 = v1;\n    assert(f0 + f1 != %d, \"final\");\n", 2+rng.IntN(3))
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// vmcrDiff compares vmcr with the reference explorer on n generated
+// programs under model.
+func vmcrDiff(t *testing.T, model string, n uint64) {
 	const chunks = 4
 	for c := uint64(0); c < chunks; c++ {
 		from, to := *vmcrSeed+c*n/chunks, *vmcrSeed+(c+1)*n/chunks
 		t.Run(fmt.Sprintf("%d-%d", from, to), func(t *testing.T) {
 			t.Parallel()
-			cfg := progen.Default()
 			checked, skipped, execs, classes := 0, 0, 0, 0
 			for seed := from; seed < to; seed++ {
-				src := progen.Generate(rand.New(rand.NewPCG(seed, 0x6d6372)), cfg)
+				rng := rand.New(rand.NewPCG(seed, 0x6d6372))
+				var src string
+				switch {
+				case model == "sc":
+					src = progen.Generate(rng, progen.Default())
+				case seed%3 != 0:
+					src = vmcrSBProgram(rng)
+				default:
+					src = progen.Generate(rng, vmcrSBConfig(seed))
+				}
 				prog, err := frontend.ParseCIR(fmt.Sprintf("gen%d.cir", seed), []byte(src))
 				if err != nil {
 					t.Fatalf("seed %d: generated program does not compile: %v\n%s", seed, err, src)
 				}
-				d, ex, cl, ok := vmcrCompare(prog)
+				d, ex, cl, ok := vmcrCompare(prog, model)
 				if !ok {
 					skipped++
 					continue
@@ -93,19 +204,25 @@ func TestVMCRDifferential(t *testing.T) {
 				execs += ex
 				classes += cl
 				if d != "" {
-					t.Errorf("seed %d: vmcr disagrees with the reference explorer:\n%s\nprogram:\n%s", seed, d, src)
+					t.Errorf("seed %d (%s): vmcr disagrees with the reference explorer:\n%s\nprogram:\n%s", seed, model, d, src)
 				}
 			}
-			t.Logf("%d generated programs compared, %d skipped; %d complete executions for %d classes", checked, skipped, execs, classes)
+			t.Logf("%s: %d generated programs compared, %d skipped; %d complete executions for %d classes", model, checked, skipped, execs, classes)
 		})
 	}
 }
 
-// Every example and regression program agrees too.
+// Every example and regression program agrees too, under sc, tso and pso.
 func TestVMCRExamples(t *testing.T) {
 	files, _ := filepath.Glob("testdata/regress/*.cir")
 	ex, _ := filepath.Glob("../examples/*.cir")
 	files = append(files, ex...)
+	for _, model := range []string{"sc", "tso", "pso"} {
+		t.Run(model, func(t *testing.T) { vmcrExamples(t, files, model) })
+	}
+}
+
+func vmcrExamples(t *testing.T, files []string, model string) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			src, err := os.ReadFile(f)
@@ -116,7 +233,7 @@ func TestVMCRExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d, _, _, ok := vmcrCompare(prog); ok && d != "" {
+			if d, _, _, ok := vmcrCompare(prog, model); ok && d != "" {
 				t.Errorf("vmcr disagrees with the reference explorer:\n%s", d)
 			}
 		})

@@ -42,11 +42,13 @@ func vmcrFingerprint(r *ncmc.Result, stopped bool) string {
 // The vmcr explorer prints the same counts, outcomes and counterexample
 // with any number of workers, every run (leaves reach the collector in the
 // order of the sequential search), with and without --keep-going and with
-// an execution bound that cuts the search.
+// an execution bound that cuts the search; under sc and tso (store-buffer
+// programs: flushes are steps of their own threads).
 func TestVMCRWorkersDeterministic(t *testing.T) {
 	type prog struct {
-		name string
-		p    *ir.Program
+		name  string
+		p     *ir.Program
+		model string
 	}
 	var progs []prog
 	files, _ := filepath.Glob("../examples/*.cir")
@@ -59,7 +61,7 @@ func TestVMCRWorkersDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		progs = append(progs, prog{filepath.Base(f), p})
+		progs = append(progs, prog{filepath.Base(f), p, "sc"}, prog{filepath.Base(f), p, "tso"})
 	}
 	n := 40
 	if testing.Short() {
@@ -72,7 +74,13 @@ func TestVMCRWorkersDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		progs = append(progs, prog{fmt.Sprintf("seed %d", seed), p})
+		progs = append(progs, prog{fmt.Sprintf("seed %d", seed), p, "sc"})
+		src = vmcrSBProgram(rand.New(rand.NewPCG(seed, 0x74736f)))
+		p, err = frontend.ParseCIR(fmt.Sprintf("gensb%d.cir", seed), []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs = append(progs, prog{fmt.Sprintf("sb seed %d", seed), p, "tso"})
 	}
 	tested := 0
 	for _, pr := range progs {
@@ -81,7 +89,7 @@ func TestVMCRWorkersDeterministic(t *testing.T) {
 			{KeepGoing: false},
 			{KeepGoing: true, MaxExecutions: 5},
 		} {
-			o.Explorer = "vmcr"
+			o.Explorer, o.Model = "vmcr", pr.model
 			var first string
 			for _, w := range []int{1, 2, 4, 3, 2} {
 				o.Workers = w
@@ -97,7 +105,7 @@ func TestVMCRWorkersDeterministic(t *testing.T) {
 					first = fp
 					tested++
 				} else if fp != first {
-					t.Errorf("%s, keep-going %v, max %d: %d workers differ from 1 worker:\n%s\nvs\n%s", pr.name, o.KeepGoing, o.MaxExecutions, w, fp, first)
+					t.Errorf("%s (%s), keep-going %v, max %d: %d workers differ from 1 worker:\n%s\nvs\n%s", pr.name, pr.model, o.KeepGoing, o.MaxExecutions, w, fp, first)
 					break
 				}
 			}

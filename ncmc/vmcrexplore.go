@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"ncmc/explore/vmcr"
@@ -22,12 +23,19 @@ import (
 // execution into a vmcr.Trace, and exploreVMCR, which reports the
 // explorer's executions to a collector.
 
-// vmcrUnsupported says why the vmcr explorer cannot handle prog under
-// opts, or "".
-func vmcrUnsupported(prog *ir.Program, opts Options) string {
-	if opts.Model != "sc" {
-		return fmt.Sprintf("vmcr supports the sc model only (asked: %s)", opts.Model)
+// vmcrModelUnsupported says why the vmcr explorer cannot explore under
+// model m, or "".
+func vmcrModelUnsupported(m *memmodel.Model) string {
+	switch memmodel.ExecOf(m) {
+	case memmodel.Interleaving, memmodel.StoreBuffer, memmodel.StoreBufferPerLoc:
+		return ""
 	}
+	return fmt.Sprintf("vmcr supports the sc, tso and pso models only (asked: %s)", m.Name)
+}
+
+// vmcrUnsupported says why the vmcr explorer cannot handle prog (any
+// model it supports), or "".
+func vmcrUnsupported(prog *ir.Program) string {
 	for _, f := range prog.Funcs {
 		if f.Kind == ir.FuncLinearizable {
 			return "vmcr does not support linearizable methods"
@@ -52,6 +60,55 @@ type vmcrRunner struct {
 	names   *interp.Names
 	cfg     interp.Config
 	trylock map[ir.Pos]bool // positions of trylock instructions
+	// sb: a store-buffer model (tso, pso); the trace's threads are then
+	// numbered by ths (program threads and store buffers).
+	sb  bool
+	pso bool
+	ths *vmcrThreads
+}
+
+// vmcrKey names a thread of a store-buffer trace: program thread T, or
+// (Buf) T's store buffer (for Loc under pso).
+type vmcrKey struct {
+	T   int32
+	Buf bool
+	Loc int64
+}
+
+// vmcrThreads numbers the threads of store-buffer traces, the same way in
+// every run of one exploration (first come, first numbered). Runs on
+// several goroutines share it.
+type vmcrThreads struct {
+	mu   sync.Mutex
+	idx  map[vmcrKey]int32
+	keys []vmcrKey
+}
+
+func (v *vmcrThreads) id(k vmcrKey) int32 {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if i, ok := v.idx[k]; ok {
+		return i
+	}
+	i := int32(len(v.keys))
+	v.idx[k] = i
+	v.keys = append(v.keys, k)
+	return i
+}
+
+func (v *vmcrThreads) key(i int32) (vmcrKey, bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if i < 0 || int(i) >= len(v.keys) {
+		return vmcrKey{}, false
+	}
+	return v.keys[i], true
+}
+
+func (v *vmcrThreads) size() int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return len(v.keys)
 }
 
 // vmcrRun is the runner's payload of a trace: the execution and the
@@ -80,6 +137,9 @@ func (c *seqChooser) Choose(t int32, kind interp.ChoiceKind, n int) int {
 }
 
 func (r *vmcrRunner) execute(w *vmcr.Witness, trace bool) (*interp.Execution, bool, error) {
+	if r.sb {
+		return r.executeSB(w, trace)
+	}
 	ch := &seqChooser{seq: w.Choices}
 	x := interp.NewExecution(r.prog, r.names, r.cfg, ch, trace)
 	x.CheckEnd()
@@ -142,6 +202,9 @@ func (r *vmcrRunner) Run(ctx context.Context, w *vmcr.Witness) (*vmcr.Trace, err
 }
 
 func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled bool) *vmcr.Trace {
+	if r.sb {
+		return r.traceOfSB(x, w, parkedEnabled)
+	}
 	tr := &vmcr.Trace{Threads: make([]vmcr.Thread, len(x.ThreadTable())), InitVal: x.G.InitVal,
 		ParkedEnabled: parkedEnabled, Payload: &vmcrRun{x: x, w: w}}
 	// evStep[t][i]: the step of thread t that made its event i (-1: none).
@@ -277,12 +340,26 @@ func lockWrite(h int64) func(int64) (bool, int64) {
 	return func(v int64) (bool, int64) { return v == 0, h }
 }
 
-// exploreVMCR is the vmcr exploration of prog (sc only).
+// exploreVMCR is the vmcr exploration of prog (sc, tso, pso).
 func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
 	names := interp.NewNames(prog)
 	col := newCollector(prog, names, opts)
+	model := memmodel.SC()
+	if opts.Model != "" {
+		m, err := memmodel.Lookup(opts.Model)
+		if err != nil {
+			return nil, err
+		}
+		model = m
+	}
 	r := &vmcrRunner{prog: prog, names: names, trylock: map[ir.Pos]bool{},
-		cfg: interp.Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, MaxThreads: opts.MaxThreads, Model: memmodel.SC(), ContinueAfterViolation: true}}
+		cfg: interp.Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, MaxThreads: opts.MaxThreads, Model: model, ContinueAfterViolation: true}}
+	switch model.Exec {
+	case memmodel.StoreBuffer:
+		r.sb, r.ths = true, &vmcrThreads{idx: map[vmcrKey]int32{}}
+	case memmodel.StoreBufferPerLoc:
+		r.sb, r.pso, r.ths = true, true, &vmcrThreads{idx: map[vmcrKey]int32{}}
+	}
 	if d, ok := ctx.Deadline(); ok {
 		r.cfg.Deadline = d
 	}
@@ -405,4 +482,428 @@ func choiceKey(x *interp.Execution) string {
 		fmt.Fprintf(&sb, "%s%v", t, per[t])
 	}
 	return sb.String()
+}
+
+// Store-buffer models (tso, pso). A buffered store is a step of its
+// thread that writes nothing; its commit (a flush, or part of a step that
+// drains the buffer) is a write step of a store-buffer thread (one per
+// program thread under tso, one per thread and location under pso) that
+// follows the store (Step.After). A load's source is the commit of the
+// store it read; a load with an earlier own store to its location names
+// that store's commit as Own (it forwards while Own has not run). A step
+// that drains the buffer (RMW, CAS, lock, unlock, sc fence, spawn, join)
+// follows the commits of its thread's earlier stores; a join also follows
+// the joined thread's commits.
+
+// executeSB runs witness w under a store-buffer model: Sched names trace
+// threads (program threads and store buffers, numbered by r.ths); a store
+// buffer's step is a flush. The default scheduler then flushes every
+// buffered store at once, so the rest of the run is sequentially
+// consistent.
+func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace bool) (*interp.Execution, bool, error) {
+	var seq map[int32][]int
+	for i, ks := range w.Choices {
+		if k, ok := r.ths.key(i); ok && !k.Buf {
+			if seq == nil {
+				seq = map[int32][]int{}
+			}
+			seq[k.T] = ks
+		}
+	}
+	var parked map[int32]int
+	for i, p := range w.Parked {
+		if k, ok := r.ths.key(i); ok && !k.Buf {
+			if parked == nil {
+				parked = map[int32]int{}
+			}
+			parked[k.T] = p
+		}
+	}
+	ch := &seqChooser{seq: seq}
+	x := interp.NewExecution(r.prog, r.names, r.cfg, ch, trace)
+	x.CheckEnd()
+	var taken []int // program steps per thread
+	take := func(t int32) {
+		if parked == nil {
+			return
+		}
+		for int(t) >= len(taken) {
+			taken = append(taken, 0)
+		}
+		taken[t]++
+	}
+	for i, ti := range w.Sched {
+		k, ok := r.ths.key(ti)
+		if !ok || x.Finished() || int(k.T) >= len(x.ThreadTable()) || x.Thread(k.T) == nil {
+			return nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
+		}
+		if k.Buf {
+			n := len(x.Log)
+			x.Step(interp.Action{T: k.T, Flush: true, Loc: k.Loc})
+			if len(x.Log) == n || x.Log[n].Event.IsInit() {
+				return nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (empty store buffer %d)", i, ti)
+			}
+			continue
+		}
+		if !x.IsEnabled(x.Thread(k.T)) {
+			return nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
+		}
+		x.Step(interp.Action{T: k.T})
+		take(k.T)
+	}
+	// flushAll flushes every buffered store, oldest first per buffer.
+	flushAll := func() bool {
+		moved := false
+		for !x.Finished() {
+			var fl *interp.Action
+			for _, a := range x.Enabled() {
+				if a.Flush {
+					fl = &a
+					break
+				}
+			}
+			if fl == nil {
+				break
+			}
+			x.Step(*fl)
+			moved = true
+		}
+		return moved
+	}
+	parkedEnabled := false
+	flushAll()
+	for !x.Finished() {
+		moved := false
+		for _, n := range x.Threads() {
+			th := x.Thread(n)
+			if !x.IsEnabled(th) {
+				continue
+			}
+			if p, ok := parked[n]; ok && takenOf(taken, n) >= p {
+				parkedEnabled = true
+				continue
+			}
+			k := len(x.Log)
+			x.Step(interp.Action{T: n})
+			take(n)
+			moved = true
+			// A store is flushed at once.
+			if k < len(x.Log) && !x.Finished() {
+				if ev := x.Log[k].Event; !ev.IsInit() {
+					if e := x.G.Event(ev); e.Kind == seg.KWrite {
+						x.Step(interp.Action{T: n, Flush: true, Loc: e.Loc})
+					}
+				}
+			}
+			break
+		}
+		if !moved && !flushAll() {
+			break
+		}
+	}
+	return x, parkedEnabled, nil
+}
+
+// unresolved marks a source whose store was never committed (the run hit
+// its step bound): no write of the trace.
+var unresolved = vmcr.Ref{T: -3}
+
+// traceOfSB is traceOf under a store-buffer model.
+func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabled bool) *vmcr.Trace {
+	tt := x.ThreadTable()
+	nt := len(tt)
+	pid := make([]int32, nt) // trace thread of each program thread
+	for t, th := range tt {
+		pid[t] = -1
+		if th != nil {
+			pid[t] = r.ths.id(vmcrKey{T: int32(t)})
+		}
+	}
+	// Store buffers of this run: trace ids, per program thread.
+	bufsOf := make([][]int32, nt)
+	var bufIdx map[vmcrKey]int32
+	bufID := func(t int32, loc int64) int32 {
+		if !r.pso {
+			loc = 0
+		}
+		k := vmcrKey{T: t, Buf: true, Loc: loc}
+		if id, ok := bufIdx[k]; ok {
+			return id
+		}
+		if bufIdx == nil {
+			bufIdx = map[vmcrKey]int32{}
+		}
+		id := r.ths.id(k)
+		bufIdx[k] = id
+		bufsOf[t] = append(bufsOf[t], id)
+		return id
+	}
+	// Steps per program thread (and commits per owner) in this run, to
+	// size the slices.
+	nsteps := make([]int, 2*nt)
+	ncommit := nsteps[nt:]
+	nsteps = nsteps[:nt]
+	for _, l := range x.Log {
+		if !l.Action.Flush {
+			nsteps[l.Action.T]++
+		}
+	}
+	for _, c := range x.Commits {
+		ncommit[c.Event.T]++
+	}
+	var ts [][]vmcr.Step
+	grow := func(id int32) {
+		for int(id) >= len(ts) {
+			ts = append(ts, nil)
+		}
+	}
+	for t, id := range pid {
+		if id >= 0 {
+			grow(id)
+			ts[id] = make([]vmcr.Step, 0, nsteps[t]+1)
+		}
+	}
+	// evStep[t][i]: the step of t that made event i; commitRef[t][i]: the
+	// commit of store event (t, i).
+	evStep := make([][]int32, nt)
+	commitRef := make([][]vmcr.Ref, nt)
+	nev := 0
+	for t := range tt {
+		if t < len(x.G.Threads) {
+			nev += len(x.G.Threads[t])
+		}
+	}
+	ebuf := make([]int32, nev)
+	cbuf := make([]vmcr.Ref, nev)
+	for k := range cbuf {
+		cbuf[k] = unresolved
+	}
+	for t := range tt {
+		if t < len(x.G.Threads) {
+			m := len(x.G.Threads[t])
+			evStep[t], commitRef[t] = ebuf[:m:m], cbuf[:m:m]
+			ebuf, cbuf = ebuf[m:], cbuf[m:]
+		}
+	}
+	// The After lists share one array.
+	afterBuf := make([]vmcr.Ref, 0, len(x.Commits)+len(x.Log)/2+8)
+	after := func(refs ...vmcr.Ref) []vmcr.Ref {
+		k := len(afterBuf)
+		afterBuf = append(afterBuf, refs...)
+		return afterBuf[k:len(afterBuf):len(afterBuf)]
+	}
+	// lastStore[t][loc]: t's newest store to loc not yet drained (event index).
+	lastStore := make([]map[int64]int32, nt)
+	order := make([]vmcr.Ref, 0, len(x.Log)+len(x.Commits))
+	addCommit := func(ev seg.EventID) {
+		e := x.G.Event(ev)
+		b := bufID(ev.T, e.Loc)
+		grow(b)
+		if ts[b] == nil {
+			ts[b] = make([]vmcr.Step, 0, ncommit[ev.T])
+		}
+		ref := vmcr.Ref{T: b, I: int32(len(ts[b]))}
+		ts[b] = append(ts[b], vmcr.Step{Op: vmcr.OpWrite, Loc: e.Loc, WVal: e.WVal, Wrote: true,
+			After: after(vmcr.Ref{T: pid[ev.T], I: evStep[ev.T][ev.I]})})
+		commitRef[ev.T][ev.I] = ref
+		order = append(order, ref)
+	}
+	// lastCommits returns deps and the last commit of each of t's buffers.
+	lastCommits := func(deps []vmcr.Ref, t int32) []vmcr.Ref {
+		k := len(afterBuf)
+		afterBuf = append(afterBuf, deps...)
+		for _, b := range bufsOf[t] {
+			if n := len(ts[b]); n > 0 {
+				afterBuf = append(afterBuf, vmcr.Ref{T: b, I: int32(n - 1)})
+			}
+		}
+		if len(afterBuf) == k {
+			return nil
+		}
+		return afterBuf[k:len(afterBuf):len(afterBuf)]
+	}
+	// Sources and Own commits named by store events, resolved at the end
+	// (a load may forward from a store committed later).
+	type fix struct {
+		at  vmcr.Ref
+		own bool
+		ev  seg.EventID
+	}
+	var fixes []fix
+	src := func(at vmcr.Ref, id seg.EventID) vmcr.Ref {
+		if id.IsInit() {
+			return vmcr.Init
+		}
+		if x.G.Event(id).Kind == seg.KWrite {
+			fixes = append(fixes, fix{at: at, ev: id})
+			return unresolved
+		}
+		return vmcr.Ref{T: pid[id.T], I: evStep[id.T][id.I]}
+	}
+	commits := x.Commits
+	ci := 0
+	for k, l := range x.Log {
+		t := l.Action.T
+		for ci < len(commits) && commits[ci].Step == k {
+			addCommit(commits[ci].Event)
+			ci++
+		}
+		if l.Action.Flush {
+			continue
+		}
+		me := pid[t]
+		at := vmcr.Ref{T: me, I: int32(len(ts[me]))}
+		st := vmcr.Step{}
+		if l.Fence {
+			st.After = lastCommits(nil, t)
+			lastStore[t] = nil
+		}
+		if !l.Event.IsInit() {
+			e := x.G.Event(l.Event)
+			evStep[t][l.Event.I] = at.I
+			st.Loc = e.Loc
+			switch e.Kind {
+			case seg.KRead:
+				st.Op, st.RVal = vmcr.OpRead, e.RVal
+				if op := l.RMW; op != nil {
+					st.Op = vmcr.OpRMW
+					st.WriteFor = op.WriteFor
+				} else if r.trylock[e.Pos] {
+					st.Op = vmcr.OpRMW
+					st.WriteFor = lockWrite(x.Handle(t))
+				}
+				st.Src = src(at, e.RF)
+				if st.Op == vmcr.OpRead {
+					if i, ok := lastStore[t][e.Loc]; ok {
+						st.HasOwn = true
+						st.Own = unresolved
+						fixes = append(fixes, fix{at: at, own: true, ev: seg.EventID{T: t, I: i}})
+					}
+				}
+			case seg.KRMW:
+				st.Op, st.RVal, st.WVal, st.Wrote = vmcr.OpRMW, e.RVal, e.WVal, true
+				st.Src = src(at, e.RF)
+				if op := l.RMW; op != nil {
+					st.WriteFor = op.WriteFor
+				}
+			case seg.KWrite:
+				// A buffered store: its commit writes.
+				st.Op, st.Loc = vmcr.OpOther, 0
+				if lastStore[t] == nil {
+					lastStore[t] = map[int64]int32{}
+				}
+				lastStore[t][e.Loc] = l.Event.I
+			case seg.KLock:
+				st.Op, st.RVal, st.WVal, st.Wrote = vmcr.OpLock, e.RVal, e.WVal, true
+				st.Src = src(at, e.RF)
+				st.WriteFor = lockWrite(e.WVal)
+				if r.trylock[e.Pos] {
+					st.Op = vmcr.OpRMW
+				}
+			case seg.KUnlock:
+				st.Op, st.WVal, st.Wrote = vmcr.OpUnlock, 0, true
+			case seg.KSpawn:
+				st.Op, st.Other = vmcr.OpSpawn, pidOf(pid, e.Other)
+			case seg.KJoin:
+				st.Op, st.Other = vmcr.OpJoin, pidOf(pid, e.Other)
+				if e.Other >= 0 && int(e.Other) < nt {
+					st.After = lastCommits(st.After, e.Other)
+				}
+			}
+		}
+		ts[me] = append(ts[me], st)
+		order = append(order, at)
+	}
+	for _, f := range fixes {
+		ref := commitRef[f.ev.T][f.ev.I]
+		st := &ts[f.at.T][f.at.I]
+		if f.own {
+			st.Own = ref
+			if ref == unresolved {
+				st.HasOwn = false
+			}
+		} else {
+			st.Src = ref
+		}
+	}
+	n := r.ths.size()
+	grow(int32(n - 1))
+	tr := &vmcr.Trace{Threads: make([]vmcr.Thread, n), InitVal: x.G.InitVal, Order: order,
+		ParkedEnabled: parkedEnabled, Payload: &vmcrRun{x: x, w: w}}
+	for i := range tr.Threads {
+		tr.Threads[i].End = vmcr.EndAbsent
+	}
+	for t, th := range tt {
+		if th == nil {
+			continue
+		}
+		vt := &tr.Threads[pid[t]]
+		vt.Steps = ts[pid[t]]
+		vt.Spawn = vmcr.Init
+		if sp := x.G.SpawnedBy[t]; !sp.IsInit() {
+			vt.Spawn = vmcr.Ref{T: pid[sp.T], I: evStep[sp.T][sp.I]}
+		}
+		switch th.Status() {
+		case interp.Done:
+			vt.End = vmcr.EndDone
+		case interp.Blocked:
+			vt.End = vmcr.EndBlocked
+		case interp.Failed:
+			vt.End = vmcr.EndFailed
+		case interp.BoundHit:
+			vt.End = vmcr.EndBound
+		default:
+			vt.End = vmcr.EndWaiting
+		}
+		for _, b := range bufsOf[t] {
+			tr.Threads[b] = vmcr.Thread{Steps: ts[b], End: vmcr.EndDone, Spawn: vmcr.Init, Buffer: true, Owner: pid[t]}
+		}
+	}
+	// A thread waiting for a lock at the end has a pending acquire (a
+	// draining step).
+	for _, n := range x.Threads() {
+		th := x.Thread(n)
+		if th.Status() != interp.Runnable || len(th.Frames()) == 0 {
+			continue
+		}
+		fr := &th.Frames()[len(th.Frames())-1]
+		in := &fr.Fn().Body[fr.PC()]
+		if in.Op != ir.ILock {
+			continue
+		}
+		addr, err := x.Eval(fr, in.Addr)
+		if err != nil {
+			continue
+		}
+		vt := &tr.Threads[pid[n]]
+		vt.Steps = append(vt.Steps, vmcr.Step{Op: vmcr.OpLock, Loc: addr, Pending: true, WriteFor: lockWrite(x.Handle(n)), After: lastCommits(nil, n)})
+	}
+	// Choices, attached to the program step they precede.
+	cnt := make([]int, nt)
+	logStep := 0
+	for _, c := range x.Choices {
+		for logStep <= c.Step && logStep < len(x.Log) {
+			if a := x.Log[logStep].Action; !a.Flush {
+				cnt[a.T]++
+			}
+			logStep++
+		}
+		vt := &tr.Threads[pid[c.T]]
+		slot := cnt[c.T]
+		ch := vmcr.Choice{N: c.N, K: c.K}
+		if slot < len(vt.Steps) {
+			vt.Steps[slot].Pre = append(vt.Steps[slot].Pre, ch)
+		} else {
+			vt.Tail = append(vt.Tail, ch)
+		}
+	}
+	return tr
+}
+
+// pidOf maps program thread t to its trace thread (-1 if none).
+func pidOf(pid []int32, t int32) int32 {
+	if t < 0 || int(t) >= len(pid) {
+		return -1
+	}
+	return pid[t]
 }

@@ -199,12 +199,12 @@ func (f *frame) mark(tr *Trace) {
 		if f.newW[i] {
 			continue
 		}
-		f.newW[i] = f.beyond(x, tr.maxWOf(x.lid))
+		f.newW[i] = f.beyond(tr, x, tr.maxWOf(x.lid))
 		// A read that writes (RMW, CAS, lock) changes what a later RMW of
 		// another thread reads, and so whether and what it writes: such an
 		// RMW beyond the partial trace may be a new write.
 		if !f.newW[i] && (x.op == OpRMW || x.op == OpLock) {
-			f.newW[i] = f.beyond(x, tr.maxMOf(x.lid))
+			f.newW[i] = f.beyond(tr, x, tr.maxMOf(x.lid))
 		}
 		if f.newW[i] {
 			f.open.Add(-1)
@@ -213,11 +213,15 @@ func (f *frame) mark(tr *Trace) {
 }
 
 // beyond reports whether m (per thread, a step index or -1) names a step
-// of a thread other than x's beyond f's partial trace.
-func (f *frame) beyond(x front, m []int32) bool {
+// of a thread other than x's (or x's store buffers) beyond f's partial
+// trace.
+func (f *frame) beyond(tr *Trace, x front, m []int32) bool {
 	{
 		for u, idx := range m {
 			if u == x.t || idx < 0 {
+				continue
+			}
+			if th := &tr.Threads[u]; th.Buffer && int(th.Owner) == x.t {
 				continue
 			}
 			lim := 0
@@ -247,13 +251,13 @@ func (n *node) annOf(t int) []ann {
 func (n *node) clocks() *clocks {
 	if n.vc == nil {
 		tr := n.tr
-		n.vc = tr.clocks(func(t, i int) (Ref, bool) {
+		n.vc = tr.clocks(func(t, i int) []Ref {
 			as := n.annOf(t)
 			k := tr.rdec[t][i]
-			if k < 0 || int(k) >= len(as) || as[k].stuck || len(as[k].good) != 1 {
-				return Ref{}, false
+			if k < 0 || int(k) >= len(as) || as[k].stuck {
+				return nil
 			}
-			return as[k].good[0], true
+			return as[k].good
 		})
 	}
 	return n.vc
@@ -350,6 +354,10 @@ func (e *explorer) computePart(n *node) *part {
 				p.ext[t], cut[t], changed = 0, true, true
 				continue
 			}
+			if i, ok := p.depCut(tr, t); ok {
+				p.ext[t], cut[t], changed = i, true, true
+				continue
+			}
 			for _, i := range tr.joins[t] {
 				if int(i) >= p.ext[t] {
 					break
@@ -398,6 +406,22 @@ func (e *explorer) computePart(n *node) *part {
 		}
 	}
 	return p
+}
+
+// depCut returns the first step of thread t within its extent whose After
+// steps are not all in the partial trace.
+func (p *part) depCut(tr *Trace, t int) (int, bool) {
+	for _, i := range tr.deps[t] {
+		if int(i) >= p.ext[t] {
+			break
+		}
+		for _, a := range tr.Threads[t].Steps[i].After {
+			if a.T >= 0 && int(a.I) >= p.ext[a.T] {
+				return int(i), true
+			}
+		}
+	}
+	return 0, false
 }
 
 // finished reports whether thread c lies wholly in the partial trace.
@@ -589,10 +613,13 @@ func (e *explorer) child(n *node, p *part, c *node, x front, g group) {
 		// The same run: the clocks change only by a new forced source
 		// that does not precede x already.
 		if n.vc != nil {
-			if len(g.ws) != 1 || g.ws[0].T < 0 || n.vc.at(Ref{int32(x.t), int32(x.step)}, int(g.ws[0].T)) > g.ws[0].I {
-				c.vc = n.vc
-			} else {
-				c.vc = n.vc.withEdge(g.ws[0], Ref{int32(x.t), int32(x.step)})
+			xr := Ref{int32(x.t), int32(x.step)}
+			c.vc = n.vc
+			e1, e2 := tr.rfEdges(s, g.ws)
+			for _, w := range [2]Ref{e1, e2} {
+				if w.T >= 0 && c.vc.at(xr, int(w.T)) <= w.I {
+					c.vc = c.vc.withEdge(w, xr)
+				}
 			}
 		}
 		e.explore(c)
@@ -677,6 +704,12 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 	vx := vc.row(x.t, x.step)
 	var lastBuf [8]Ref
 	last := lastBuf[:0] // per thread: its latest write to loc before x
+	if xs := &tr.Threads[x.t].Steps[x.step]; xs.HasOwn {
+		// The read reads its Own commit or a write after it: writes
+		// before Own are overwritten for it.
+		vx = append([]int32(nil), vx...)
+		vx[xs.Own.T] = max(vx[xs.Own.T], xs.Own.I+1)
+	}
 	for k := 0; k < len(all); {
 		u := int(all[k].T)
 		lim := int(vx[u])

@@ -233,7 +233,7 @@ func (s *wsearch) hopeless(rs []cread) bool {
 		if s.pos[r.t] > r.i {
 			continue
 		}
-		if inRefs(s.mem[r.lid], r.c.good) {
+		if inRefs(s.cur(&s.tr.Threads[r.t].Steps[r.i]), r.c.good) {
 			continue
 		}
 		alive := false
@@ -378,9 +378,19 @@ func (s *wsearch) wval(w Ref, loc int64) int64 {
 	return st.WVal
 }
 
-// reads reports whether c admits reading the current write of loc (id lid).
-func (s *wsearch) reads(c *cons, loc int64, lid int32) bool {
-	r := s.mem[lid]
+// cur is the write read step st would read now: its Own commit while
+// that has not run (store forwarding), else memory.
+func (s *wsearch) cur(st *Step) Ref {
+	if st.HasOwn && s.pos[st.Own.T] <= int(st.Own.I) {
+		return st.Own
+	}
+	return s.mem[st.lid]
+}
+
+// reads reports whether c admits reading what read step st reads now.
+func (s *wsearch) reads(c *cons, st *Step) bool {
+	r := s.cur(st)
+	loc := st.Loc
 	switch c.mode {
 	case mGood:
 		return inRefs(r, c.good)
@@ -407,6 +417,11 @@ func (s *wsearch) next(t int) (ok, writes bool) {
 		return false, false
 	}
 	st := &s.tr.Threads[t].Steps[i]
+	for _, a := range st.After {
+		if a.T >= 0 && s.pos[a.T] <= int(a.I) {
+			return false, false
+		}
+	}
 	switch st.Op {
 	case OpJoin:
 		c := int(st.Other)
@@ -417,7 +432,7 @@ func (s *wsearch) next(t int) (ok, writes bool) {
 		return ct.End == EndDone && s.pos[c] == len(ct.Steps) && s.limit[c] == len(ct.Steps), false
 	case OpRead, OpRMW, OpLock:
 		c := s.cs[t][i]
-		if c == nil || st.Pending && st.Op != OpLock || !s.reads(c, st.Loc, st.lid) {
+		if c == nil || st.Pending && st.Op != OpLock || !s.reads(c, st) {
 			return false, false
 		}
 		if st.WriteFor != nil {
@@ -520,19 +535,7 @@ func (s *wsearch) dfs(from int) bool {
 	mark := len(s.trail)
 	// Take every enabled step that does not write, or writes a location
 	// no pending read (other than itself) or final condition looks at.
-	for progress := true; progress; {
-		progress = false
-		for t := range s.pos {
-			for {
-				ok, w := s.next(t)
-				if !ok || w && !s.free(t) {
-					break
-				}
-				s.do(t, w)
-				progress = true
-			}
-		}
-	}
+	s.greedy(false)
 	if s.goal() {
 		return true
 	}
@@ -551,6 +554,19 @@ func (s *wsearch) dfs(from int) bool {
 		}
 	}
 	moves := s.moves[m0:]
+	if len(moves) == 0 {
+		// Only a failing step not needed yet may be left: take it now.
+		m := len(s.trail)
+		if s.greedy(true) {
+			if s.dfs(m) {
+				return true
+			}
+			if s.over {
+				return false
+			}
+			s.undoTo(m)
+		}
+	}
 	for i := 1; i < len(moves); i++ {
 		for j := i; j > 0 && s.tpos(moves[j]) < s.tpos(moves[j-1]); j-- {
 			moves[j], moves[j-1] = moves[j-1], moves[j]
@@ -572,6 +588,38 @@ func (s *wsearch) dfs(from int) bool {
 	s.failed[string(s.stateKey())] = struct{}{}
 	s.undoTo(mark)
 	return false
+}
+
+// greedy takes every enabled step that does not write, or writes a
+// location no pending read (other than itself) or final condition looks
+// at. A thread's failing last step (an assertion failure or runtime error
+// ends it) waits, unless an annotation needs it or fail is set: taken
+// early, it would fail before other threads' failures that may come first
+// (the first violation is the execution's outcome). It reports progress.
+func (s *wsearch) greedy(fail bool) bool {
+	any := false
+	for progress := true; progress; {
+		progress = false
+		for t := range s.pos {
+			for {
+				ok, w := s.next(t)
+				if !ok || w && !s.free(t) || !fail && !w && s.failing(t) {
+					break
+				}
+				s.do(t, w)
+				progress, any = true, true
+			}
+		}
+	}
+	return any
+}
+
+// failing reports whether thread t's next step is its failing last step
+// and no annotation needs it.
+func (s *wsearch) failing(t int) bool {
+	th := &s.tr.Threads[t]
+	i := s.pos[t]
+	return th.End == EndFailed && i == len(th.Steps)-1 && i >= s.need[t]
 }
 
 // free reports whether thread t's next step (a write) can be taken at once:

@@ -70,6 +70,17 @@ type Step struct {
 	// Pending: the step did not run; the thread waits for it at the end of
 	// the run (a lock acquire whose mutex stays held, or a parked thread).
 	Pending bool
+	// After are steps of other threads that must precede this one (store
+	// buffers: a commit follows its store; a draining step follows the
+	// commits of its thread's earlier stores; a join follows the commits
+	// of the joined thread).
+	After []Ref
+	// Own (when HasOwn) is, for a read under a store-buffer model, the
+	// commit of its thread's newest earlier store to Loc. Until Own has
+	// run the read reads Own's value whatever memory holds (store
+	// forwarding); after, it reads memory.
+	Own    Ref
+	HasOwn bool
 
 	lid int32 // dense id of Loc (set by prepare)
 }
@@ -93,6 +104,11 @@ type Thread struct {
 	Tail  []Choice // choices made after the last step
 	End   End
 	Spawn Ref // the spawn step that created it (Init for main)
+	// Buffer: the thread is a store buffer of thread Owner (its steps are
+	// the commits of Owner's stores, in FIFO order). Its writes are never
+	// read by Owner's earlier reads.
+	Buffer bool
+	Owner  int32
 }
 
 // Trace is one run of the program.
@@ -112,6 +128,7 @@ type Trace struct {
 	rdec  [][]int32    // rdec[t][i]: decision index of read step (t, i), -1 if none
 	tpos  [][]int32    // tpos[t][i]: index of step (t, i) in Order
 	joins [][]int32    // per thread: its join steps
+	deps  [][]int32    // per thread: its steps with After steps
 	wlist []Ref        // the steps that wrote (not pending), by location id, thread, index
 	wfrom []int32      // wlist[wfrom[l]:wfrom[l+1]] wrote location id l
 	nloc  int          // location ids below nloc index the tables below
@@ -235,6 +252,7 @@ func (tr *Trace) prepare(ids *locIDs) {
 		tr.maxM[k] = -1
 	}
 	tr.joins = make([][]int32, n)
+	tr.deps = make([][]int32, n)
 	tr.wfrom = make([]int32, tr.nloc+1)
 	tr.final = make([]Ref, tr.nloc)
 	for k := range tr.final {
@@ -265,6 +283,9 @@ func (tr *Trace) prepare(ids *locIDs) {
 			}
 			if s.Op == OpJoin {
 				tr.joins[t] = append(tr.joins[t], int32(i))
+			}
+			if len(s.After) > 0 {
+				tr.deps[t] = append(tr.deps[t], int32(i))
 			}
 			if s.Op == OpRMW || s.Op == OpLock {
 				tr.maxM[int(s.lid)*n+t] = int32(i)
@@ -399,11 +420,12 @@ func (c *clocks) row(t, i int) []int32 {
 // at returns the clock of step r for thread u.
 func (c *clocks) at(r Ref, u int) int32 { return c.buf[(c.off[r.T]+int(r.I))*c.n+u] }
 
-// clocks computes the causal clocks of tr's steps with the extra edges rf
-// (a step's forced source). The forced sources are the steps' sources in
-// the run, so the order of the run is a topological order; steps on a
-// cycle (not expected) get no further edges.
-func (tr *Trace) clocks(rf func(t, i int) (Ref, bool)) *clocks {
+// clocks computes the causal clocks of tr's steps with the extra edges of
+// the annotated reads: rf(t, i) is the good set of read (t, i), nil if it
+// is not annotated (see rfEdges). The forced sources are the steps'
+// sources in the run, so the order of the run is a topological order;
+// steps on a cycle (not expected) get no further edges.
+func (tr *Trace) clocks(rf func(t, i int) []Ref) *clocks {
 	n := len(tr.Threads)
 	c := &clocks{n: n, off: make([]int, n+1)}
 	total := 0
@@ -435,9 +457,17 @@ func (tr *Trace) clocks(rf func(t, i int) (Ref, bool)) *clocks {
 				joinClock(row, calc(ch, len(tr.Threads[ch].Steps)-1))
 			}
 		}
+		for _, a := range st.After {
+			if a.T >= 0 && int(a.T) < n && int(a.I) < len(tr.Threads[a.T].Steps) {
+				joinClock(row, calc(int(a.T), int(a.I)))
+			}
+		}
 		if rf != nil {
-			if g, ok := rf(t, i); ok && g.T >= 0 {
-				joinClock(row, calc(int(g.T), int(g.I)))
+			e1, e2 := tr.rfEdges(st, rf(t, i))
+			for _, g := range [2]Ref{e1, e2} {
+				if g.T >= 0 && int(g.I) < len(tr.Threads[g.T].Steps) {
+					joinClock(row, calc(int(g.T), int(g.I)))
+				}
 			}
 		}
 		row[t] = int32(i + 1)
@@ -456,6 +486,25 @@ func (tr *Trace) clocks(rf func(t, i int) (Ref, bool)) *clocks {
 		}
 	}
 	return c
+}
+
+// rfEdges returns the causal edges (up to two; T < 0: none) into read
+// step st annotated with the good writes good: the one good write when
+// there is only one, unless it is the read's Own commit (the read may
+// precede it and forward); and Own when the read may not read it (the
+// read follows Own's commit then).
+func (tr *Trace) rfEdges(st *Step, good []Ref) (Ref, Ref) {
+	e1, e2 := Init, Init
+	if good == nil {
+		return e1, e2
+	}
+	if len(good) == 1 && !(st.HasOwn && good[0] == st.Own) {
+		e1 = good[0]
+	}
+	if st.HasOwn && !inRefs(st.Own, good) {
+		e2 = st.Own
+	}
+	return e1, e2
 }
 
 func joinClock(c, o []int32) {
