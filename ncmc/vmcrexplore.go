@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 
+	"ncmc/explore"
 	"ncmc/explore/vmcr"
 	"ncmc/interp"
 	"ncmc/ir"
@@ -299,23 +298,9 @@ func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled
 		vt.Steps = append(vt.Steps, st)
 	}
 	// A thread waiting for a lock at the end has a pending acquire.
-	for _, n := range x.Threads() {
-		th := x.Thread(n)
-		if th.Status() != interp.Runnable || len(th.Frames()) == 0 {
-			continue
-		}
-		fr := &th.Frames()[len(th.Frames())-1]
-		in := &fr.Fn().Body[fr.PC()]
-		if in.Op != ir.ILock {
-			continue
-		}
-		addr, err := x.Eval(fr, in.Addr)
-		if err != nil {
-			continue
-		}
-		h := x.Handle(n)
-		tr.Threads[n].Steps = append(tr.Threads[n].Steps, vmcr.Step{Op: vmcr.OpLock, Loc: addr, Pending: true, WriteFor: lockWrite(h)})
-	}
+	pendingLocks(x, func(n int32, addr int64) {
+		tr.Threads[n].Steps = append(tr.Threads[n].Steps, vmcr.Step{Op: vmcr.OpLock, Loc: addr, Pending: true, WriteFor: lockWrite(x.Handle(n))})
+	})
 	// Choices, attached to the step they precede.
 	cnt := make([]int, len(x.ThreadTable()))
 	logStep := 0
@@ -378,7 +363,7 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 	summary := func(tr *vmcr.Trace) any {
 		run := tr.Payload.(*vmcrRun)
 		if opts.Debug != nil {
-			opts.Debug("vmcr leaf: %s | %s | %s (complete %v)", run.x.G.Key(seg.KeyOpts{Kind: seg.KeyValues}), choiceKey(run.x), interp.FinalState(run.x), run.x.Complete())
+			opts.Debug("vmcr leaf: %s | %s | %s (complete %v)", run.x.G.Key(seg.KeyOpts{Kind: seg.KeyValues}), explore.ChoiceKey(run.x), interp.FinalState(run.x), run.x.Complete())
 		}
 		l := &vmcrLeaf{sum: col.summarize(run.x)}
 		run.x.Release() // nothing reads the execution after its summary
@@ -459,29 +444,6 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 type vmcrLeaf struct {
 	sum *execSummary
 	w   *vmcr.Witness
-}
-
-// choiceKey renders the per-thread nondeterministic choices of x by thread
-// name, for class counting.
-func choiceKey(x *interp.Execution) string {
-	if len(x.Choices) == 0 {
-		return ""
-	}
-	per := map[string][]int{}
-	var ts []string
-	for _, c := range x.Choices {
-		n := x.G.Names[c.T]
-		if _, ok := per[n]; !ok {
-			ts = append(ts, n)
-		}
-		per[n] = append(per[n], c.K)
-	}
-	sort.Strings(ts)
-	var sb strings.Builder
-	for _, t := range ts {
-		fmt.Fprintf(&sb, "%s%v", t, per[t])
-	}
-	return sb.String()
 }
 
 // Store-buffer models (tso, pso). A buffered store is a step of its
@@ -861,23 +823,10 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 	}
 	// A thread waiting for a lock at the end has a pending acquire (a
 	// draining step).
-	for _, n := range x.Threads() {
-		th := x.Thread(n)
-		if th.Status() != interp.Runnable || len(th.Frames()) == 0 {
-			continue
-		}
-		fr := &th.Frames()[len(th.Frames())-1]
-		in := &fr.Fn().Body[fr.PC()]
-		if in.Op != ir.ILock {
-			continue
-		}
-		addr, err := x.Eval(fr, in.Addr)
-		if err != nil {
-			continue
-		}
+	pendingLocks(x, func(n int32, addr int64) {
 		vt := &tr.Threads[pid[n]]
 		vt.Steps = append(vt.Steps, vmcr.Step{Op: vmcr.OpLock, Loc: addr, Pending: true, WriteFor: lockWrite(x.Handle(n)), After: lastCommits(nil, n)})
-	}
+	})
 	// Choices, attached to the program step they precede.
 	cnt := make([]int, nt)
 	logStep := 0
@@ -906,4 +855,23 @@ func pidOf(pid []int32, t int32) int32 {
 		return -1
 	}
 	return pid[t]
+}
+
+// pendingLocks calls f for every thread n of x that waits at a lock at the
+// end of the run, with the lock's address.
+func pendingLocks(x *interp.Execution, f func(n int32, addr int64)) {
+	for _, n := range x.Threads() {
+		th := x.Thread(n)
+		if th.Status() != interp.Runnable || len(th.Frames()) == 0 {
+			continue
+		}
+		fr := &th.Frames()[len(th.Frames())-1]
+		in := &fr.Fn().Body[fr.PC()]
+		if in.Op != ir.ILock {
+			continue
+		}
+		if addr, err := x.Eval(fr, in.Addr); err == nil {
+			f(n, addr)
+		}
+	}
 }
