@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"ncmc/explore/explorertest"
 	"os"
 	"path/filepath"
 	"sort"
@@ -65,10 +66,7 @@ func TestTrustSCMatchesReference(t *testing.T) {
 			progs = append(progs, prog{filepath.Base(f), p})
 		}
 	}
-	n := 120
-	if testing.Short() {
-		n = 30
-	}
+	n := int(explorertest.Size(0, 60, 30, 240))
 	if *trustN > 0 {
 		n = *trustN
 	}

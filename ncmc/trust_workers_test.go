@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"ncmc/explore/explorertest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -61,10 +62,7 @@ func TestTrustWorkersDeterministic(t *testing.T) {
 			progs = append(progs, prog{filepath.Base(f), p})
 		}
 	}
-	n := 30
-	if testing.Short() {
-		n = 8
-	}
+	n := int(explorertest.Size(0, 12, 8, 60))
 	cfg := progen.Default()
 	cfg.Nondet, cfg.Mutexes, cfg.Lock, cfg.Cond = 0, 1, 6, 0
 	for i := range n {

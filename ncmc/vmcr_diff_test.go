@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"ncmc/explore/explorertest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,8 +23,8 @@ import (
 // state of complete executions, counted by the plain reference explorer).
 
 var (
-	vmcrN    = flag.Int("vmcr.n", 0, "generated programs in the vmcr differential test (0: 800, 200 with -short; the full run: 2000, `make test-long`)")
-	vmcrSBN  = flag.Int("vmcr.sbn", 0, "generated programs per model in the vmcr differential test under tso and pso (0: 200, 50 with -short; the full run: 2000, `make test-long`)")
+	vmcrN    = flag.Int("vmcr.n", 0, "generated programs in the vmcr differential test (0: 400, 200 with -short, 2000 with -long)")
+	vmcrSBN  = flag.Int("vmcr.sbn", 0, "generated programs per model in the vmcr differential test under tso and pso (0: 100, 50 with -short, 2000 with -long)")
 	vmcrSeed = flag.Uint64("vmcr.seed", 1, "first seed of the vmcr differential test")
 )
 
@@ -66,32 +67,20 @@ func vmcrCompare(prog *ir.Program, model string) (diff string, complete, classes
 	return strings.Join(diffs, "\n"), got.Stats.Complete, ref.Classes.Values, true
 }
 
-// TestVMCRDifferential: 800 generated SC programs (200 with -short, 2000
-// with make test-long).
+// TestVMCRDifferential: 400 generated SC programs (200 with -short, 2000
+// with -long or make test-long).
 func TestVMCRDifferential(t *testing.T) {
-	n := uint64(*vmcrN)
-	if n == 0 {
-		n = 800 // the default run stays under 15 minutes; make test-long runs 2000
-		if testing.Short() {
-			n = 200
-		}
-	}
-	vmcrDiff(t, "sc", n)
+	// the default run of make test stays under 15 minutes
+	vmcrDiff(t, "sc", explorertest.Size(uint64(*vmcrN), 400, 200, 2000))
 }
 
-// TestVMCRDifferentialSB: 200 generated programs under tso and 200 under
-// pso (50 with -short, 2000 each with make test-long): the store-buffer
+// TestVMCRDifferentialSB: 100 generated programs under tso and 100 under
+// pso (50 with -short, 2000 each with -long or make test-long): the store-buffer
 // commit scheme against the reference explorer, which interleaves flushes.
 // Two of three programs come from vmcrSBProgram (store buffering shapes),
 // the third from progen with the knobs of vmcrSBConfig.
 func TestVMCRDifferentialSB(t *testing.T) {
-	n := uint64(*vmcrSBN)
-	if n == 0 {
-		n = 200
-		if testing.Short() {
-			n = 50
-		}
-	}
+	n := explorertest.Size(uint64(*vmcrSBN), 100, 50, 2000)
 	for _, m := range []string{"tso", "pso"} {
 		t.Run(m, func(t *testing.T) { vmcrDiff(t, m, n) })
 	}
