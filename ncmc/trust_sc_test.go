@@ -5,14 +5,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"ncmc/explore/explorertest"
-	"os"
-	"path/filepath"
 	"sort"
 	"testing"
 	"time"
 
-	"ncmc/frontend"
-	"ncmc/ir"
 	"ncmc/ncmc/internal/progen"
 )
 
@@ -47,51 +43,19 @@ func trustOutcomeSet(r *Result) string {
 // on generated programs with assertions, assumes, awaits, mutexes and
 // deadlocks.
 func TestTrustSCMatchesReference(t *testing.T) {
-	type prog struct {
-		name string
-		p    *ir.Program
-	}
-	var progs []prog
-	files, _ := filepath.Glob("../examples/*.cir")
-	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := frontend.ParseCIR(f, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if trustSupported(p) == "" {
-			progs = append(progs, prog{filepath.Base(f), p})
-		}
-	}
 	n := int(explorertest.Size(0, 60, 30, 240))
 	if *trustN > 0 {
 		n = *trustN
 	}
-	cfg := progen.Default()
-	cfg.Nondet, cfg.Mutexes, cfg.Lock, cfg.Cond = 0, 1, 6, 0
-	for i := range n {
-		seed := uint64(i)
-		rng := rand.New(rand.NewPCG(seed, 0x7363))
-		var src string
+	progs := trustCorpus(t, n, 0, 0x7363, func(i int, rng *rand.Rand, cfg progen.Config) string {
 		switch i % 3 {
 		case 0:
-			src = progen.Generate(rng, cfg)
+			return progen.Generate(rng, cfg)
 		case 1:
-			src = genAtomic(rng, i%2 == 1, true)
-		default:
-			src = genLockProgram(rng)
+			return genAtomic(rng, i%2 == 1, true)
 		}
-		p, err := frontend.ParseCIR(fmt.Sprintf("gen%d.cir", seed), []byte(src))
-		if err != nil {
-			t.Fatalf("seed %d: %v\n%s", seed, err, src)
-		}
-		if trustSupported(p) == "" {
-			progs = append(progs, prog{fmt.Sprintf("seed %d", seed), p})
-		}
-	}
+		return genLockProgram(rng)
+	})
 	compared, violations := 0, 0
 	for _, pr := range progs {
 		o := Options{Model: "sc", KeepGoing: true, Timeout: 5 * time.Second, Workers: 1}

@@ -43,50 +43,17 @@ func trustFingerprint(r *Result) string {
 // search, on the examples it supports and on generated programs with
 // assertions, data races, assumes, mutexes and deadlocks.
 func TestTrustWorkersDeterministic(t *testing.T) {
-	type prog struct {
-		name string
-		p    *ir.Program
-	}
-	var progs []prog
-	files, _ := filepath.Glob("../examples/*.cir")
-	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := frontend.ParseCIR(f, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if trustSupported(p) == "" {
-			progs = append(progs, prog{filepath.Base(f), p})
-		}
-	}
-	n := int(explorertest.Size(0, 12, 8, 60))
-	cfg := progen.Default()
-	cfg.Nondet, cfg.Mutexes, cfg.Lock, cfg.Cond = 0, 1, 6, 0
-	for i := range n {
-		seed := uint64(7000 + i)
-		rng := rand.New(rand.NewPCG(seed, 0x7477))
-		var src string
+	progs := trustCorpus(t, int(explorertest.Size(0, 12, 8, 60)), 7000, 0x7477, func(i int, rng *rand.Rand, cfg progen.Config) string {
 		switch i % 4 {
 		case 0:
-			src = progen.Generate(rng, cfg)
+			return progen.Generate(rng, cfg)
 		case 1:
-			src = genAtomic(rng, true, false) // data races on z
+			return genAtomic(rng, true, false) // data races on z
 		case 2:
-			src = genAtomic(rng, i%8 == 2, true) // assumes and awaits
-		default:
-			src = genLockProgram(rng)
+			return genAtomic(rng, i%8 == 2, true) // assumes and awaits
 		}
-		p, err := frontend.ParseCIR(fmt.Sprintf("gen%d.cir", seed), []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if trustSupported(p) == "" {
-			progs = append(progs, prog{fmt.Sprintf("seed %d", seed), p})
-		}
-	}
+		return genLockProgram(rng)
+	})
 	tested, split := 0, 0
 	for _, pr := range progs {
 		for _, model := range []string{"ra", "rc11"} {
@@ -126,4 +93,47 @@ func TestTrustWorkersDeterministic(t *testing.T) {
 	if split < tested/2 {
 		t.Errorf("only %d of %d settings had more than one execution", split, tested)
 	}
+}
+
+// trustProg is a named program of a trust test corpus.
+type trustProg struct {
+	name string
+	p    *ir.Program
+}
+
+// trustCorpus returns the examples the trust explorer supports and n
+// generated programs (gen(i, rng, cfg) with seed base+i on PCG stream
+// stream; cfg: progen's defaults with one mutex and no nondet or condvars)
+// that it supports.
+func trustCorpus(t *testing.T, n int, base, stream uint64, gen func(i int, rng *rand.Rand, cfg progen.Config) string) []trustProg {
+	t.Helper()
+	var progs []trustProg
+	files, _ := filepath.Glob("../examples/*.cir")
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := frontend.ParseCIR(f, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if trustSupported(p) == "" {
+			progs = append(progs, trustProg{filepath.Base(f), p})
+		}
+	}
+	cfg := progen.Default()
+	cfg.Nondet, cfg.Mutexes, cfg.Lock, cfg.Cond = 0, 1, 6, 0
+	for i := range n {
+		seed := base + uint64(i)
+		src := gen(i, rand.New(rand.NewPCG(seed, stream)), cfg)
+		p, err := frontend.ParseCIR(fmt.Sprintf("gen%d.cir", seed), []byte(src))
+		if err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, src)
+		}
+		if trustSupported(p) == "" {
+			progs = append(progs, trustProg{fmt.Sprintf("seed %d", seed), p})
+		}
+	}
+	return progs
 }
