@@ -243,18 +243,7 @@ func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled
 			vt.Spawn = vmcr.Ref{T: sp.T, I: evStep[sp.T][sp.I]}
 		}
 		vt.Steps = make([]vmcr.Step, 0, steps[t]+1)
-		switch th.Status() {
-		case interp.Done:
-			vt.End = vmcr.EndDone
-		case interp.Blocked:
-			vt.End = vmcr.EndBlocked
-		case interp.Failed:
-			vt.End = vmcr.EndFailed
-		case interp.BoundHit:
-			vt.End = vmcr.EndBound
-		default:
-			vt.End = vmcr.EndWaiting
-		}
+		vt.End = endOf(th.Status())
 	}
 	for k, l := range x.Log {
 		t := l.Action.T
@@ -805,18 +794,7 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 		if sp := x.G.SpawnedBy[t]; !sp.IsInit() {
 			vt.Spawn = vmcr.Ref{T: pid[sp.T], I: evStep[sp.T][sp.I]}
 		}
-		switch th.Status() {
-		case interp.Done:
-			vt.End = vmcr.EndDone
-		case interp.Blocked:
-			vt.End = vmcr.EndBlocked
-		case interp.Failed:
-			vt.End = vmcr.EndFailed
-		case interp.BoundHit:
-			vt.End = vmcr.EndBound
-		default:
-			vt.End = vmcr.EndWaiting
-		}
+		vt.End = endOf(th.Status())
 		for _, b := range bufsOf[t] {
 			tr.Threads[b] = vmcr.Thread{Steps: ts[b], End: vmcr.EndDone, Spawn: vmcr.Init, Buffer: true, Owner: pid[t]}
 		}
@@ -874,4 +852,19 @@ func pendingLocks(x *interp.Execution, f func(n int32, addr int64)) {
 			f(n, addr)
 		}
 	}
+}
+
+// endOf is how a thread with interpreter status st ends in a vmcr trace.
+func endOf(st interp.ThreadStatus) vmcr.End {
+	switch st {
+	case interp.Done:
+		return vmcr.EndDone
+	case interp.Blocked:
+		return vmcr.EndBlocked
+	case interp.Failed:
+		return vmcr.EndFailed
+	case interp.BoundHit:
+		return vmcr.EndBound
+	}
+	return vmcr.EndWaiting
 }
