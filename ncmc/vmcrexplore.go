@@ -298,14 +298,7 @@ func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled
 			cnt[x.Log[logStep].Action.T]++
 			logStep++
 		}
-		vt := &tr.Threads[c.T]
-		slot := cnt[c.T]
-		ch := vmcr.Choice{N: c.N, K: c.K}
-		if slot < len(vt.Steps) {
-			vt.Steps[slot].Pre = append(vt.Steps[slot].Pre, ch)
-		} else {
-			vt.Tail = append(vt.Tail, ch)
-		}
+		attachChoice(&tr.Threads[c.T], cnt[c.T], vmcr.Choice{N: c.N, K: c.K})
 	}
 	return tr
 }
@@ -815,14 +808,7 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 			}
 			logStep++
 		}
-		vt := &tr.Threads[pid[c.T]]
-		slot := cnt[c.T]
-		ch := vmcr.Choice{N: c.N, K: c.K}
-		if slot < len(vt.Steps) {
-			vt.Steps[slot].Pre = append(vt.Steps[slot].Pre, ch)
-		} else {
-			vt.Tail = append(vt.Tail, ch)
-		}
+		attachChoice(&tr.Threads[pid[c.T]], cnt[c.T], vmcr.Choice{N: c.N, K: c.K})
 	}
 	return tr
 }
@@ -867,4 +853,14 @@ func endOf(st interp.ThreadStatus) vmcr.End {
 		return vmcr.EndBound
 	}
 	return vmcr.EndWaiting
+}
+
+// attachChoice attaches ch to the step slot of vt it precedes (to the
+// thread's tail if no step follows it).
+func attachChoice(vt *vmcr.Thread, slot int, ch vmcr.Choice) {
+	if slot < len(vt.Steps) {
+		vt.Steps[slot].Pre = append(vt.Steps[slot].Pre, ch)
+	} else {
+		vt.Tail = append(vt.Tail, ch)
+	}
 }
