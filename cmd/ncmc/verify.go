@@ -45,6 +45,7 @@ type verifyCmd struct {
 	Decider       string        `help:"How mcr decides its feasibility queries: native (a native decider, Z3 only when it cannot decide) or z3 (every query to Z3, as before)." default:"native" enum:"native,z3"`
 	DebugMCR      bool          `name:"debug-mcr" help:"Print every mcr execution and the seeds it produced (to stderr)." hidden:""`
 	CPUProfile    string        `name:"cpuprofile" help:"Write a CPU profile of the exploration to this file (for developers)." hidden:""`
+	MemProfile    string        `name:"memprofile" help:"Write a heap profile (after the exploration) to this file (for developers)." hidden:""`
 	Define        []string      `name:"define" short:"D" help:"C: define a macro, as cc -D does: -DN=10 or -D N=10, -DDEBUG (value 1); repeatable." placeholder:"NAME[=VALUE]"`
 	IncludeDir    []string      `name:"include-dir" short:"I" help:"C: add a directory to the header search path, as cc -I does (searched for #include \"...\" after the file's directory, and for #include <...> before the system directories); repeatable." placeholder:"DIR"`
 }
@@ -96,6 +97,14 @@ func (v *verifyCmd) run(e *env) int {
 		if err == nil && pprof.StartCPUProfile(f) == nil {
 			defer func() { pprof.StopCPUProfile(); f.Close() }()
 		}
+	}
+	if v.MemProfile != "" {
+		defer func() {
+			if f, err := os.Create(v.MemProfile); err == nil {
+				pprof.Lookup("heap").WriteTo(f, 0)
+				f.Close()
+			}
+		}()
 	}
 	var property svcomp.Property
 	if v.Property != "" {

@@ -192,11 +192,18 @@ func unsupported(prog *ir.Program) string {
 	if !interp.SymmetryOK(prog) {
 		return "the program can tell threads apart (thread handles of the running thread, heap allocation, condition variables, objects, or spawns outside main)"
 	}
-	l := newLiveness(prog)
+	// Liveness only of the functions that keep a spawned thread's handle.
+	l := liveness{}
 	for _, f := range prog.Funcs {
 		for pc := range f.Body {
 			in := &f.Body[pc]
-			if in.Op == ir.ISpawn && in.Dst >= 0 && pc+1 < len(f.Body) && l.live(f, pc+1, in.Dst) {
+			if in.Op != ir.ISpawn || in.Dst < 0 || pc+1 >= len(f.Body) {
+				continue
+			}
+			if l[f] == nil {
+				l[f] = funcLiveness(f)
+			}
+			if l.live(f, pc+1, in.Dst) {
 				return fmt.Sprintf("%s: the handle of a spawned thread is used", in.Pos)
 			}
 		}
@@ -659,11 +666,12 @@ func (k *kmRun) race() string {
 // with a bounded number the stateful reference explorer does the same
 // work). Otherwise it says why not.
 func Applies(prog *ir.Program) (bool, string) {
-	if why := unsupported(prog); why != "" {
-		return false, why
-	}
+	// The control-flow check is linear; unsupported computes liveness.
 	if !SpawnsInLoop(prog) {
 		return false, "main spawns no thread inside a loop"
+	}
+	if why := unsupported(prog); why != "" {
+		return false, why
 	}
 	return true, ""
 }

@@ -673,12 +673,17 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 	tr := n.tr
 	var ws []Ref
 	own := -1
+	// all is sorted by thread, then index: each thread's writes are
+	// looked up by binary search, so a long thread costs logarithmic time
+	// per read, not linear.
 	all := tr.writesOf(x.lid)
-	for _, w := range all {
-		u := int(w.T)
+	for k := 0; k < len(all); {
+		end := threadEnd(all, k)
+		u, run := int(all[k].T), all[k:end]
+		k = end
 		if u == x.t {
-			if int(w.I) < x.step {
-				own = int(w.I)
+			if j := below(run, x.step); j > 0 {
+				own = int(run[j-1].I)
 			}
 			continue
 		}
@@ -686,9 +691,7 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 		if neg != nil && u < len(neg) {
 			lo = neg[u]
 		}
-		if int(w.I) >= lo && int(w.I) < p.ext[u] {
-			ws = append(ws, w)
-		}
+		ws = append(ws, run[below(run, lo):below(run, p.ext[u])]...)
 	}
 	if neg == nil {
 		if own >= 0 {
@@ -711,39 +714,44 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 		vx[xs.Own.T] = max(vx[xs.Own.T], xs.Own.I+1)
 	}
 	for k := 0; k < len(all); {
-		u := int(all[k].T)
+		end := threadEnd(all, k)
+		u, run := int(all[k].T), all[k:end]
+		k = end
 		lim := int(vx[u])
 		if u == x.t {
 			lim = x.step
 		}
-		var b Ref
-		found := false
-		for ; k < len(all) && int(all[k].T) == u; k++ {
-			if int(all[k].I) < lim {
-				b, found = all[k], true
-			}
-		}
-		if found {
-			last = append(last, b)
+		if j := below(run, lim); j > 0 {
+			last = append(last, run[j-1])
 		}
 	}
 	// Two reads that write (RMW, CAS, lock) cannot read the same write:
-	// the writes an annotated one must read are consumed.
+	// the writes an annotated one must read are consumed. Only reads up to
+	// a thread's last annotated one carry annotations.
 	var consumed []Ref
 	xs := &tr.Threads[x.t].Steps[x.step]
 	if xs.WriteFor != nil {
-		for _, w := range all {
-			st := &tr.Threads[w.T].Steps[w.I]
-			if !st.Op.IsRead() {
+		for k := 0; k < len(all); {
+			end := threadEnd(all, k)
+			u, run := int(all[k].T), all[k:end]
+			k = end
+			as := n.annOf(u)
+			if len(as) == 0 {
 				continue
 			}
-			as := n.annOf(int(w.T))
-			k := tr.rdec[w.T][w.I]
-			if k < 0 || int(k) >= len(as) {
-				continue
-			}
-			if a := as[k]; !a.choice && !a.stuck && len(a.good) == 1 {
-				consumed = append(consumed, a.good[0])
+			run = run[:below(run, tr.dec[u][len(as)-1].step+1)]
+			for _, w := range run {
+				st := &tr.Threads[w.T].Steps[w.I]
+				if !st.Op.IsRead() {
+					continue
+				}
+				d := tr.rdec[w.T][w.I]
+				if d < 0 || int(d) >= len(as) {
+					continue
+				}
+				if a := as[d]; !a.choice && !a.stuck && len(a.good) == 1 {
+					consumed = append(consumed, a.good[0])
+				}
 			}
 		}
 	}
@@ -804,6 +812,19 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 		}
 	}
 	return gs
+}
+
+// threadEnd returns the end of the run of writes of thread all[k].T that
+// starts at k (all is sorted by thread, then index).
+func threadEnd(all []Ref, k int) int {
+	t := all[k].T
+	return k + sort.Search(len(all)-k, func(j int) bool { return all[k+j].T != t })
+}
+
+// below returns how many writes of run (one thread's, by index) come
+// before step i.
+func below(run []Ref, i int) int {
+	return sort.Search(len(run), func(j int) bool { return int(run[j].I) >= i })
 }
 
 func inRefs(r Ref, rs []Ref) bool {
