@@ -361,7 +361,7 @@ func TestSweepFrontEndTimeout(t *testing.T) {
 	chain.WriteString("  x = 0;\n  if (x != 1) reach_error();\n  return 0; }\n")
 	writeTask(t, dir, "chain", chain.String(), "  - property_file: ../properties/unreach-call.prp\n    expected_verdict: true\n")
 	start := time.Now()
-	code, stdout, stderr := runCLI(t, "sweep", "--timeout", "100ms", dir)
+	code, stdout, stderr := runCLI(t, "sweep", "--timeout", "100ms", "--out", filepath.Join(t.TempDir(), "out"), dir)
 	if code != 0 || !strings.Contains(stdout, "time bound 100ms hit in the front end") || !strings.Contains(stdout, "0 correct, 0 wrong, 1 unknown") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
