@@ -1,4 +1,4 @@
-package ncmc
+package trustx_test
 
 import (
 	"context"
@@ -11,10 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"ncmc/explore/graph"
+	"ncmc/explore/trustx"
 	"ncmc/frontend"
+	"ncmc/internal/progen"
 	"ncmc/interp"
 	"ncmc/ir"
-	"ncmc/ncmc/internal/progen"
 	"ncmc/seg"
 )
 
@@ -140,8 +142,8 @@ func TestTrustMatchesReference(t *testing.T) {
 					if err != nil {
 						t.Fatalf("seed %d: %v\n%s", seed, err, src)
 					}
-					ref, ok1 := summarise(t, p, EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
-					tr, ok2 := summarise(t, p, EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
+					ref, ok1 := summarise(t, p, trustx.EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
+					tr, ok2 := summarise(t, p, trustx.EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
 					if !ok1 || !ok2 {
 						continue
 					}
@@ -161,11 +163,11 @@ func TestTrustMatchesReference(t *testing.T) {
 
 // racesOf collects the data races (both events) of every graph without a
 // violation that Enumerate visits.
-func racesOf(t *testing.T, p *ir.Program, opts EnumOptions) (map[string]bool, bool) {
+func racesOf(t *testing.T, p *ir.Program, opts trustx.EnumOptions) (map[string]bool, bool) {
 	out := map[string]bool{}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	st, err := Enumerate(ctx, p, opts, func(x *interp.Execution) bool {
+	st, err := trustx.Enumerate(ctx, p, opts, func(x *interp.Execution) bool {
 		if msg, _, _ := x.Violation(); msg != "" {
 			return true // a violating execution's graph depends on where it stopped
 		}
@@ -205,13 +207,13 @@ func TestTrustMatchesReferenceProgen(t *testing.T) {
 				if err != nil {
 					t.Fatalf("seed %d: %v\n%s", seed, err, src)
 				}
-				if trustSupported(p) != "" {
+				if trustx.Supported(p) != "" {
 					continue
 				}
-				ref, ok1 := summarise(t, p, EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
-				tr, ok2 := summarise(t, p, EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
-				rr, ok3 := racesOf(t, p, EnumOptions{Model: model, Explorer: "reference"})
-				tt, ok4 := racesOf(t, p, EnumOptions{Model: model, Explorer: "trust"})
+				ref, ok1 := summarise(t, p, trustx.EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
+				tr, ok2 := summarise(t, p, trustx.EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
+				rr, ok3 := racesOf(t, p, trustx.EnumOptions{Model: model, Explorer: "reference"})
+				tt, ok4 := racesOf(t, p, trustx.EnumOptions{Model: model, Explorer: "trust"})
 				if !ok1 || !ok2 || !ok3 || !ok4 {
 					continue
 				}
@@ -259,7 +261,7 @@ fn main() { spawn a(); spawn b(); spawn c(); }
 // TestTrustExamples compares the explorers under ra and rc11 on the
 // example programs the trust explorer supports, and on heapPublish.
 func TestTrustExamples(t *testing.T) {
-	files, _ := filepath.Glob("../examples/*.cir")
+	files, _ := filepath.Glob("../../examples/*.cir")
 	budget := 5 * time.Second
 	if testing.Short() {
 		budget = time.Second
@@ -278,15 +280,15 @@ func TestTrustExamples(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if checkGraphProgram(p) == nil && trustSupported(p) == "" {
+		if graph.CheckProgram(p) == nil && trustx.Supported(p) == "" {
 			progs = append(progs, prog{f, p})
 		}
 	}
 	compared := 0
 	for _, pr := range progs {
 		for _, model := range []string{"ra", "rc11"} {
-			ref, ok1 := summarise(t, pr.p, EnumOptions{Model: model, Explorer: "reference", Unroll: 3}, budget)
-			tr, ok2 := summarise(t, pr.p, EnumOptions{Model: model, Explorer: "trust", Unroll: 3}, budget)
+			ref, ok1 := summarise(t, pr.p, trustx.EnumOptions{Model: model, Explorer: "reference", Unroll: 3}, budget)
+			tr, ok2 := summarise(t, pr.p, trustx.EnumOptions{Model: model, Explorer: "trust", Unroll: 3}, budget)
 			if !ok1 || !ok2 {
 				continue
 			}
@@ -316,11 +318,11 @@ type blockSummary struct {
 	dupBlocked int
 }
 
-func summariseBlocked(t *testing.T, p *ir.Program, opts EnumOptions, budget time.Duration) (*blockSummary, bool) {
+func summariseBlocked(t *testing.T, p *ir.Program, opts trustx.EnumOptions, budget time.Duration) (*blockSummary, bool) {
 	s := &blockSummary{enumSummary: enumSummary{graphs: map[string]map[string]bool{}, violations: map[string]bool{}}, blocked: map[string]bool{}}
 	ctx, cancel := context.WithTimeout(context.Background(), budget)
 	defer cancel()
-	st, err := Enumerate(ctx, p, opts, func(x *interp.Execution) bool {
+	st, err := trustx.Enumerate(ctx, p, opts, func(x *interp.Execution) bool {
 		msg, _, _ := x.Violation()
 		switch {
 		case msg != "":
@@ -374,11 +376,11 @@ func TestTrustAssumeDifferential(t *testing.T) {
 				if err != nil {
 					t.Fatalf("seed %d: %v\n%s", seed, err, src)
 				}
-				if trustSupported(p) != "" {
-					t.Fatalf("seed %d: trust does not support the program: %s", seed, trustSupported(p))
+				if trustx.Supported(p) != "" {
+					t.Fatalf("seed %d: trust does not support the program: %s", seed, trustx.Supported(p))
 				}
-				ref, ok1 := summariseBlocked(t, p, EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
-				tr, ok2 := summariseBlocked(t, p, EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
+				ref, ok1 := summariseBlocked(t, p, trustx.EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
+				tr, ok2 := summariseBlocked(t, p, trustx.EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
 				if !ok1 || !ok2 {
 					continue
 				}
@@ -431,8 +433,8 @@ fn main() { let h1 = spawn t1(); let h2 = spawn t2(); join(h1); join(h2); }
 func TestTrustRevisitedReadMaximal(t *testing.T) {
 	p := compileCIR(t, "sblater.cir", sbLater)
 	for _, model := range []string{"ra", "rc11"} {
-		ref, ok1 := summarise(t, p, EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
-		tr, ok2 := summarise(t, p, EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
+		ref, ok1 := summarise(t, p, trustx.EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
+		tr, ok2 := summarise(t, p, trustx.EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
 		if !ok1 || !ok2 {
 			t.Fatalf("%s: exploration did not finish", model)
 		}
@@ -528,11 +530,11 @@ func TestTrustMutexDifferential(t *testing.T) {
 				if err != nil {
 					t.Fatalf("seed %d: %v\n%s", seed, err, src)
 				}
-				if trustSupported(p) != "" {
-					t.Fatalf("seed %d: trust does not support the program: %s", seed, trustSupported(p))
+				if trustx.Supported(p) != "" {
+					t.Fatalf("seed %d: trust does not support the program: %s", seed, trustx.Supported(p))
 				}
-				ref, ok1 := summarise(t, p, EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
-				tr, ok2 := summarise(t, p, EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
+				ref, ok1 := summarise(t, p, trustx.EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
+				tr, ok2 := summarise(t, p, trustx.EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
 				if !ok1 || !ok2 {
 					continue
 				}
