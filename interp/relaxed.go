@@ -968,12 +968,16 @@ func (r *relaxed) findRaces(added []seg.EventID) {
 	}
 }
 
-// races2 computes the data races of the current graph: under RC11 with
-// rc11's happens-before (seg.Races), under RA with RA's.
+// races2 computes the data races of the current graph: under RA with
+// RA's happens-before, under another model whose own axioms are explored
+// with that model's, else (RC11, or axioms that are not the program's
+// model's) with RC11's.
 func (r *relaxed) races2() []Race {
 	model := "rc11"
-	if r.ra {
+	if m := r.x.cfg.Model; r.ra {
 		model = "ra"
+	} else if m != nil && m.Race != "" && m.Axioms == r.model {
+		model = m.Name
 	}
 	return GraphRaces(r.x.G, model)
 }

@@ -761,6 +761,12 @@ func trustModel(model string) trust.Model {
 	return trust.RC11
 }
 
+// Models reports whether the trust explorer implements the memory model
+// called name: ra, rc11 and sc (trustModel). Any other model, even one
+// explored only by graph search, goes to the graph explorer, which
+// evaluates the model's own axioms.
+func Models(name string) bool { return name == "ra" || name == "rc11" || name == "sc" }
+
 // ord is the memory order the explorer sees for an access or fence of
 // order o: seq_cst under sc, o otherwise.
 func (tg *trustGlue) ord(o ir.Order) ir.Order {
@@ -1006,7 +1012,7 @@ func exploreTrust(ctx context.Context, t *explore.Task) error {
 
 // useTrust reports whether Enumerate explores with the trust explorer.
 func useTrust(cfg interp.Config, explorer string, prog *ir.Program) bool {
-	if cfg.Axiomatic != nil || memmodel.ExecOf(cfg.Model) != memmodel.GraphOnly {
+	if cfg.Axiomatic != nil || memmodel.ExecOf(cfg.Model) != memmodel.GraphOnly || !Models(cfg.Model.Name) {
 		return false
 	}
 	switch explorer {
@@ -1042,7 +1048,7 @@ func (Explorer) Doc() string {
 // Check rejects models other than ra, rc11 and sc and the programs whose
 // constructs the explorer does not model (Supported).
 func (e Explorer) Check(t *explore.Task) error {
-	if t.Model.Exec != memmodel.GraphOnly && t.Model.Name != "sc" {
+	if !Models(t.Model.Name) {
 		return explore.Unsupportedf(e, false, "the trust explorer supports the ra, rc11 and sc models, not %s", t.Model.Name)
 	}
 	if op := Supported(t.Prog); op != "" {
