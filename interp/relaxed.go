@@ -85,7 +85,7 @@ type relaxed struct {
 	races    []Race
 	seen     map[[2]seg.EventID]bool
 	naLocs   map[int64]bool // locations with a non-atomic access
-	tr       GraphDriver    // set: an explorer drives the execution (the trust glue, ncmc/trustexplore.go)
+	tr       GraphDriver    // set: an explorer drives the execution (the trust glue, explore/trustx)
 	locksRun bool           // locks are enabled while held: the driver runs them (SetLocksRun)
 	heap     uint8          // ForkDriven: 0 not known yet, 1 the program does not allocate, 2 it does
 }
@@ -498,7 +498,7 @@ func (x *Execution) UseGraphCache(c *GraphCache) {
 }
 
 // GraphDriver takes over the choices of graph exploration for one
-// execution (the trust explorer's glue, ncmc/trustexplore.go): the
+// execution (the trust explorer's glue, explore/trustx): the
 // interpreter calls it around every step and for every memory access
 // instead of choosing reads-from and modification order itself. Install
 // it with Execution.SetGraphDriver.
