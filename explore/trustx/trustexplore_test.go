@@ -22,7 +22,7 @@ import (
 	"ncmc/seg"
 )
 
-var trustN = flag.Int("trust.n", 0, "generated programs per model in TestTrustMatchesReference (0: the default)")
+var trustN = flag.Int("trust.n", 0, "generated programs per model in the trust differential tests (0: each test's default, -short and -long sizes)")
 
 // genAtomicProgram returns a random CIR program over two atomic locations
 // x and y (and, with na, a non-atomic z): 2 or 3 threads of loads, stores,
@@ -183,9 +183,9 @@ func racesOf(t *testing.T, p *ir.Program, opts trustx.EnumOptions) (map[string]b
 // programs (plain globals, so data races under rc11; loads, stores, RMWs,
 // CAS, branches, loops, asserts and awaits; no locks or nondet, which the
 // trust explorer leaves to the reference): the same outcomes, violations
-// and data races.
+// and data races. 100 programs per model (40 with -short, 200 with -long).
 func TestTrustMatchesReferenceProgen(t *testing.T) {
-	n := explorertest.Size(uint64(*trustN), 200, 40, 200)
+	n := explorertest.Size(uint64(*trustN), 100, 40, 200)
 	cfg := progen.Default()
 	cfg.Mutexes, cfg.Lock, cfg.Nondet = 0, 0, 0
 	for _, model := range []string{"ra", "rc11"} {
@@ -345,9 +345,10 @@ func summariseBlocked(t *testing.T, p *ir.Program, opts trustx.EnumOptions, budg
 // explorer on generated programs with assumes and awaits on atomic loads
 // under ra and rc11: the same numbers of complete and of blocked
 // executions, the same outcomes and graphs (complete and blocked), the same
-// violations, each graph once.
+// violations, each graph once. 200 programs per model (80 with -short, 500
+// with -long).
 func TestTrustAssumeDifferential(t *testing.T) {
-	n := explorertest.Size(uint64(*trustN), 500, 80, 500)
+	n := explorertest.Size(uint64(*trustN), 200, 80, 500)
 	for _, model := range []string{"ra", "rc11"} {
 		t.Run(model, func(t *testing.T) {
 			var mu sync.Mutex
@@ -486,9 +487,10 @@ func genLockProgram(rng *rand.Rand) string {
 // a held mutex, with the graph explorer, which keeps the interpreter's
 // operational mutexes, on progen's programs with mutexes (nested locks,
 // so deadlocks too): the same complete outcomes and graphs, the same
-// violations (deadlocks included), no graph twice.
+// violations (deadlocks included), no graph twice. 150 programs per model
+// (80 with -short, 500 with -long).
 func TestTrustMutexDifferential(t *testing.T) {
-	n := explorertest.Size(uint64(*trustN), 500, 80, 500)
+	n := explorertest.Size(uint64(*trustN), 150, 80, 500)
 	cfg := progen.Default()
 	cfg.Nondet, cfg.Mutexes, cfg.Lock, cfg.MaxOps = 0, 2, 12, 4
 	cfg.Cond = 0
