@@ -25,7 +25,7 @@ import (
 
 var (
 	vmcrN    = flag.Int("vmcr.n", 0, "generated programs in the vmcr differential test (0: 400, 200 with -short, 2000 with -long)")
-	vmcrSBN  = flag.Int("vmcr.sbn", 0, "generated programs per model in the vmcr differential test under tso and pso (0: 100, 50 with -short, 2000 with -long)")
+	vmcrSBN  = flag.Int("vmcr.sbn", 0, "generated programs per model in the vmcr differential test under tso and pso (0: 60, 30 with -short, 2000 with -long)")
 	vmcrSeed = flag.Uint64("vmcr.seed", 1, "first seed of the vmcr differential test")
 )
 
@@ -84,13 +84,13 @@ func TestVMCRDifferential(t *testing.T) {
 	vmcrDiff(t, "sc", explorertest.Size(uint64(*vmcrN), 400, 200, 2000))
 }
 
-// TestVMCRDifferentialSB: 100 generated programs under tso and 100 under
-// pso (50 with -short, 2000 each with -long or make test-long): the store-buffer
+// TestVMCRDifferentialSB: 60 generated programs under tso and 60 under
+// pso (30 with -short, 2000 each with -long or make test-long): the store-buffer
 // commit scheme against the reference explorer, which interleaves flushes.
 // Two of three programs come from vmcrSBProgram (store buffering shapes),
 // the third from progen with the knobs of vmcrSBConfig.
 func TestVMCRDifferentialSB(t *testing.T) {
-	n := explorertest.Size(uint64(*vmcrSBN), 100, 50, 2000)
+	n := explorertest.Size(uint64(*vmcrSBN), 60, 30, 2000)
 	for _, m := range []string{"tso", "pso"} {
 		t.Run(m, func(t *testing.T) { vmcrDiff(t, m, n) })
 	}
