@@ -112,11 +112,11 @@ func diffChunk(t *testing.T, model string, from, to uint64, atomic bool) {
 	})
 }
 
-// TestMCRDifferential: 2000 generated programs under SC (200 with -short),
-// in parallel chunks.
+// TestMCRDifferential: 1000 generated programs under SC (200 with -short,
+// 2000 with -long), in parallel chunks.
 func TestMCRDifferential(t *testing.T) {
 	setZ3Seed(t)
-	n := explorertest.Size(uint64(*diffN), 2000, 200, 2000)
+	n := explorertest.Size(uint64(*diffN), 1000, 200, 2000)
 	const chunks = 4
 	for c := uint64(0); c < chunks; c++ {
 		diffChunk(t, "sc", *diffSeed+c*n/chunks, *diffSeed+(c+1)*n/chunks, c == chunks-1)
