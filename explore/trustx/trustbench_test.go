@@ -14,7 +14,7 @@ import (
 
 // BenchmarkTrustFile explores the C or CIR file $TRUST_BENCH_FILE under
 // $TRUST_BENCH_MODEL (default rc11) with the trust explorer (for pprof:
-// go test ./ncmc -run XXX -bench TrustFile -cpuprofile cpu.out).
+// go test ./explore/trustx -run XXX -bench TrustFile -cpuprofile cpu.out).
 func BenchmarkTrustFile(b *testing.B) {
 	f := os.Getenv("TRUST_BENCH_FILE")
 	if f == "" {
