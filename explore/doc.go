@@ -1,7 +1,7 @@
 // Package explore is the contract between package ncmc (Verify, its plan
 // and the registry of explorers) and the explorers, each in its own
 // package below it (explore/reference, explore/mcrx, explore/dpor,
-// explore/graph, explore/coverability, explore/vmcr, explore/trust):
+// explore/graph, explore/coverability, explore/vmcrx, explore/trustx):
 // Options and Result, the Explorer interface, and the Task an explorer
 // reports its executions to. The Task owns what every explorer would
 // otherwise repeat: the interpreter configuration derived from Options,

@@ -100,6 +100,19 @@ func (t *Task) Stopped() bool { return t.stopped != "" }
 // Add records a finished execution; it reports whether it was a violation.
 func (t *Task) Add(x *interp.Execution) bool { return t.col.Add(x) }
 
+// Summarize returns x's summary (Collector.Summarize): an explorer that
+// runs executions on several goroutines summarises them there and hands
+// the summaries to AddSummary in its sequential order.
+func (t *Task) Summarize(x *interp.Execution) *Summary { return t.col.Summarize(x) }
+
+// AddSummary records a finished execution by its summary; g is its graph
+// (nil: not kept). It reports whether it was a violation.
+func (t *Task) AddSummary(s *Summary, g *seg.Graph) bool { return t.col.AddSummary(s, g) }
+
+// HasFirstGraph reports whether the task has kept the graph of a complete
+// execution (Result.Graph) already.
+func (t *Task) HasFirstGraph() bool { return t.col.HasFirstGraph() }
+
 // BoundHit records that an execution not passed to Add hit a bound
 // (Collector.BoundHit).
 func (t *Task) BoundHit(reason string) { t.col.BoundHit(reason) }

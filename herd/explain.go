@@ -6,10 +6,10 @@ import (
 	"sort"
 	"strings"
 
+	"ncmc/explore/trustx"
 	"ncmc/frontend/litmus"
 	"ncmc/interp"
 	"ncmc/memmodel"
-	"ncmc/ncmc"
 	"ncmc/seg"
 )
 
@@ -93,7 +93,7 @@ func Explain(ctx context.Context, t *litmus.Test, model string, budget int) (*Ex
 	byAxiom := map[string]*AxiomCount{}
 	for _, weak := range weakModels {
 		var stopped string
-		st, err := ncmc.Enumerate(ctx, t.Prog, ncmc.EnumOptions{Model: model, Axiomatic: weak, MaxExecutions: budget},
+		st, err := trustx.Enumerate(ctx, t.Prog, trustx.EnumOptions{Model: model, Axiomatic: weak, MaxExecutions: budget},
 			func(x *interp.Execution) bool {
 				if !x.Complete() {
 					return true

@@ -1,6 +1,6 @@
 // Package herd runs litmus tests the way herd7 does: it explores every
 // consistent execution of a test (frontend/litmus) under a memory model
-// (ncmc's graph exploration, ncmc.Enumerate), groups the executions by
+// (ncmc's graph exploration, trustx.Enumerate), groups the executions by
 // outcome, decides the final condition, and can explain why a forbidden
 // outcome is forbidden (which axiom of the model, and a cycle of events)
 // and draw each execution graph.
@@ -18,10 +18,10 @@ import (
 	"sort"
 	"strings"
 
+	"ncmc/explore/trustx"
 	"ncmc/frontend/litmus"
 	"ncmc/interp"
 	"ncmc/memmodel"
-	"ncmc/ncmc"
 	"ncmc/seg"
 )
 
@@ -122,7 +122,7 @@ func Run(ctx context.Context, t *litmus.Test, opts Options) (*Result, error) {
 	outcomes := map[string]*Outcome{}
 	seen := map[string]bool{} // operational: graph keys already counted
 	raceSeen := map[string]bool{}
-	stats, err := ncmc.Enumerate(ctx, t.Prog, ncmc.EnumOptions{Model: opts.Model, Operational: opts.Operational,
+	stats, err := trustx.Enumerate(ctx, t.Prog, trustx.EnumOptions{Model: opts.Model, Operational: opts.Operational,
 		MaxExecutions: opts.MaxExecutions}, func(x *interp.Execution) bool {
 		if x.Blocked() {
 			res.Blocked++

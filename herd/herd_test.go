@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"ncmc/explore/trustx"
 	"ncmc/frontend/litmus"
 	"ncmc/interp"
-	"ncmc/ncmc"
 	"ncmc/seg"
 )
 
@@ -56,7 +56,7 @@ func TestEachGraphOnce(t *testing.T) {
 		lt := loadTest(t, dir, rel)
 		for _, m := range Models() {
 			keys := map[string]bool{}
-			_, err := ncmc.Enumerate(context.Background(), lt.Prog, ncmc.EnumOptions{Model: m}, func(x *interp.Execution) bool {
+			_, err := trustx.Enumerate(context.Background(), lt.Prog, trustx.EnumOptions{Model: m}, func(x *interp.Execution) bool {
 				k := x.G.Key(seg.KeyOpts{Kind: seg.KeyFull})
 				if keys[k] {
 					t.Errorf("%s under %s: graph visited twice:\n%s", rel, m, k)

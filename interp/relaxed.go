@@ -85,7 +85,7 @@ type relaxed struct {
 	races    []Race
 	seen     map[[2]seg.EventID]bool
 	naLocs   map[int64]bool // locations with a non-atomic access
-	tr       GraphDriver    // set: an explorer drives the execution (the trust glue, ncmc/trustexplore.go)
+	tr       GraphDriver    // set: an explorer drives the execution (the trust glue, explore/trustx)
 	locksRun bool           // locks are enabled while held: the driver runs them (SetLocksRun)
 	heap     uint8          // ForkDriven: 0 not known yet, 1 the program does not allocate, 2 it does
 }
@@ -498,7 +498,7 @@ func (x *Execution) UseGraphCache(c *GraphCache) {
 }
 
 // GraphDriver takes over the choices of graph exploration for one
-// execution (the trust explorer's glue, ncmc/trustexplore.go): the
+// execution (the trust explorer's glue, explore/trustx): the
 // interpreter calls it around every step and for every memory access
 // instead of choosing reads-from and modification order itself. Install
 // it with Execution.SetGraphDriver.
@@ -968,12 +968,16 @@ func (r *relaxed) findRaces(added []seg.EventID) {
 	}
 }
 
-// races2 computes the data races of the current graph: under RC11 with
-// rc11's happens-before (seg.Races), under RA with RA's.
+// races2 computes the data races of the current graph: under RA with
+// RA's happens-before, under another model whose own axioms are explored
+// with that model's, else (RC11, or axioms that are not the program's
+// model's) with RC11's.
 func (r *relaxed) races2() []Race {
 	model := "rc11"
-	if r.ra {
+	if m := r.x.cfg.Model; r.ra {
 		model = "ra"
+	} else if m != nil && m.Race != "" && m.Axioms == r.model {
+		model = m.Name
 	}
 	return GraphRaces(r.x.G, model)
 }

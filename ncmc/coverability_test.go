@@ -15,7 +15,7 @@ import (
 )
 
 var (
-	kmSeeds   = flag.Int("km.seeds", 0, "generated programs for TestCoverabilityDifferential, twice those of TestCoverabilityRaces (0: 300, 12 with -short, 3000 with -long)")
+	kmSeeds   = flag.Int("km.seeds", 0, "generated programs for TestCoverabilityDifferential, twice those of TestCoverabilityRaces (0: the defaults, 150 and 150; 12 and 30 with -short; 3000 and 1500 with -long)")
 	kmOnly    = flag.Int("km.only", 0, "run TestCoverabilityDifferential on this seed only")
 	kmTimeout = flag.Duration("km.timeout", 20*time.Second, "time limit of the coverability explorer per program in TestCoverabilityDifferential")
 )
@@ -130,7 +130,7 @@ func kmParse(t *testing.T, src string) *ir.Program {
 //     finite number of rounds has a violation (soundness), and a violation
 //     found with few rounds must be reached (the acceleration covers it).
 func TestCoverabilityDifferential(t *testing.T) {
-	n := int(explorertest.Size(uint64(*kmSeeds), 300, 12, 3000))
+	n := int(explorertest.Size(uint64(*kmSeeds), 150, 12, 3000))
 	verified, violation, unchecked, unknown, walks, finiteUnchecked := 0, 0, 0, 0, 0, 0
 	for seed := 1; seed <= n; seed++ {
 		if *kmOnly > 0 && seed != *kmOnly {

@@ -16,7 +16,7 @@ import (
 	"ncmc/smt"
 )
 
-var deciderN = flag.Int("decider.n", 0, "generated programs in TestDeciderDifferential (0: 600, 40 with -short, 2000 with -long; the issue's full run: 2000, `make test-long`)")
+var deciderN = flag.Int("decider.n", 0, "generated programs in TestDeciderDifferential (0: 200, 40 with -short, 2000 with -long; the issue's full run: 2000, `make test-long`)")
 
 // deciderTally counts the answers of the native decider against Z3's.
 type deciderTally struct {
@@ -71,7 +71,7 @@ func (c *deciderTally) compare(q *mcr.Query, native, z3 mcr.Answer) {
 func TestDeciderDifferential(t *testing.T) {
 	// The default run stays under 15 minutes; -short is the inner loop
 	// (each query is also asked to Z3); make test-long runs 2000.
-	n := int(explorertest.Size(uint64(*deciderN), 600, 40, 2000))
+	n := int(explorertest.Size(uint64(*deciderN), 200, 40, 2000))
 	type part struct {
 		model    string
 		from, to int

@@ -112,11 +112,11 @@ func diffChunk(t *testing.T, model string, from, to uint64, atomic bool) {
 	})
 }
 
-// TestMCRDifferential: 2000 generated programs under SC (200 with -short),
-// in parallel chunks.
+// TestMCRDifferential: 1000 generated programs under SC (200 with -short,
+// 2000 with -long), in parallel chunks.
 func TestMCRDifferential(t *testing.T) {
 	setZ3Seed(t)
-	n := explorertest.Size(uint64(*diffN), 2000, 200, 2000)
+	n := explorertest.Size(uint64(*diffN), 1000, 200, 2000)
 	const chunks = 4
 	for c := uint64(0); c < chunks; c++ {
 		diffChunk(t, "sc", *diffSeed+c*n/chunks, *diffSeed+(c+1)*n/chunks, c == chunks-1)
@@ -178,8 +178,13 @@ func TestStateCacheDifferential(t *testing.T) {
 		model    string
 		from, to int
 	}
-	// Parallel parts of about equal cost (SC programs are cheaper).
-	parts := []part{{"sc", 0, 150}, {"sc", 150, 300}, {"tso", 0, 100}, {"pso", 0, 100}}
+	// Parallel parts of about equal cost (SC programs are cheaper): 200
+	// programs under sc and 50 each under tso and pso (300 and 100 each
+	// with -long; a fifth of 80/30/30 with -short).
+	parts := []part{{"sc", 0, 100}, {"sc", 100, 200}, {"tso", 0, 50}, {"pso", 0, 50}}
+	if explorertest.Long() {
+		parts = []part{{"sc", 0, 150}, {"sc", 150, 300}, {"tso", 0, 100}, {"pso", 0, 100}}
+	}
 	if testing.Short() {
 		parts = []part{{"sc", 0, 40}, {"sc", 40, 80}, {"tso", 0, 30}, {"pso", 0, 30}}
 	}

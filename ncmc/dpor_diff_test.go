@@ -28,7 +28,7 @@ import (
 // interleaving.
 
 var (
-	dporDiffN    = flag.Int("dpordiff.n", 0, "generated programs in TestDPORDifferential (0: 1200, 100 with -short, 12000 with -long or NCMC_LONG=1)")
+	dporDiffN    = flag.Int("dpordiff.n", 0, "generated programs in TestDPORDifferential (0: 600, 100 with -short, 12000 with -long or NCMC_LONG=1)")
 	dporDiffSeed = flag.Uint64("dpordiff.seed", 1, "first seed of TestDPORDifferential")
 )
 
@@ -76,14 +76,14 @@ func compareDPOR(prog *ir.Program, maxExec int) explorertest.Run {
 	return r
 }
 
-// TestDPORDifferential: 1200 generated programs (100 with -short, 12000
+// TestDPORDifferential: 600 generated programs (100 with -short, 12000
 // with -long or NCMC_LONG=1) in two parallel chunks; every disagreement
 // fails.
 func TestDPORDifferential(t *testing.T) {
 	explorertest.Harness{
 		Name:  "dpor",
 		First: *dporDiffSeed,
-		N:     explorertest.Size(uint64(*dporDiffN), 1200, 100, 12000),
+		N:     explorertest.Size(uint64(*dporDiffN), 600, 100, 12000),
 		Gen: func(seed uint64) (string, *ir.Program, error) {
 			src := progen.Generate(rand.New(rand.NewPCG(seed, 0x64706f72)), dporConfig(seed))
 			prog, err := frontend.ParseCIR(fmt.Sprintf("dpor-gen-%d.cir", seed), []byte(src))

@@ -29,7 +29,7 @@ import (
 // interleaving (also inside the methods).
 
 var (
-	ncmcDiffN    = flag.Int("ncmcdiff.n", 0, "generated object programs in TestNCMCDifferential (0: 1000, 60 with -short, 10000 with -long or NCMC_LONG=1)")
+	ncmcDiffN    = flag.Int("ncmcdiff.n", 0, "generated object programs in TestNCMCDifferential (0: 500, 60 with -short, 10000 with -long or NCMC_LONG=1)")
 	ncmcDiffSeed = flag.Uint64("ncmcdiff.seed", 1, "first seed of TestNCMCDifferential")
 )
 
@@ -112,14 +112,14 @@ func objProgram(seed uint64) *objgen.Program {
 	return objgen.Generate(rand.New(rand.NewPCG(seed, 0x6f626a)), objgen.Default())
 }
 
-// TestNCMCDifferential: 1000 generated object programs (60 with -short,
+// TestNCMCDifferential: 500 generated object programs (60 with -short,
 // 10000 with -long), in parallel chunks; every disagreement fails.
 func TestNCMCDifferential(t *testing.T) {
 	var strictDiff atomic.Int64
 	sum := explorertest.Harness{
 		Name:  "ncmc",
 		First: *ncmcDiffSeed,
-		N:     explorertest.Size(uint64(*ncmcDiffN), 1000, 60, 10000),
+		N:     explorertest.Size(uint64(*ncmcDiffN), 500, 60, 10000),
 		Gen: func(seed uint64) (string, *ir.Program, error) {
 			p := objProgram(seed)
 			prog, err := frontend.ParseCIR(fmt.Sprintf("objgen-%d.cir", seed), []byte(p.Source))

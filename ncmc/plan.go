@@ -10,6 +10,8 @@ import (
 	"ncmc/explore/graph"
 	"ncmc/explore/mcrx"
 	"ncmc/explore/reference"
+	"ncmc/explore/trustx"
+	"ncmc/explore/vmcrx"
 	"ncmc/ir"
 	"ncmc/memmodel"
 )
@@ -84,7 +86,7 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 		}
 		// trust where it applies; otherwise the graph explorer, and the
 		// result says why
-		return []stage{{explorer: trustExplorer{}, note: joinNotes(notes...),
+		return []stage{{explorer: trustx.Explorer{}, note: joinNotes(notes...),
 			fallback: &stage{explorer: graph.Explorer{}, note: "explored with the graph explorer instead"}}}, nil
 	}
 	note := ""
@@ -103,13 +105,13 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 		// mcr where it applies; otherwise the stateful explorer, and the
 		// result says why
 		mcr.fallback = &stage{explorer: reference.Stateful{}, note: "explored with the stateful reference explorer instead"}
-		if opts.Races || vmcrModelUnsupported(model) != "" {
+		if opts.Races || vmcrx.ModelUnsupported(model) != "" {
 			return []stage{mcr}, nil
 		}
 		// under sc, tso and pso: vmcr (one execution per value class)
 		// where it applies, mcr where it does not or where its witness
 		// search gave up
-		first := stage{explorer: vmcrExplorer{}, fallback: &mcr}
+		first := stage{explorer: vmcrx.Explorer{}, fallback: &mcr}
 		retry := stage{explorer: mcrx.Explorer{}, fallback: mcr.fallback,
 			when: func(ctx context.Context, prev *Result) bool {
 				return prev.Explorer == "vmcr" && prev.Verdict == Unknown && prev.Kind == "search" && ctx.Err() == nil
@@ -148,7 +150,7 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 				return res
 			}}}, nil
 	case "vmcr":
-		return []stage{{explorer: vmcrExplorer{}, note: note,
+		return []stage{{explorer: vmcrx.Explorer{}, note: note,
 			fallback: &stage{explorer: reference.Stateful{}, note: "explored with the stateful reference explorer instead"}}}, nil
 	case "mcr":
 		mcr.fallback = &stage{explorer: reference.Explorer{}, note: "explored with the reference explorer instead"}

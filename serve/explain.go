@@ -3,9 +3,9 @@ package serve
 import (
 	"context"
 
+	"ncmc/explore/trustx"
 	"ncmc/interp"
 	"ncmc/ir"
-	"ncmc/ncmc"
 	"ncmc/seg"
 )
 
@@ -61,7 +61,7 @@ func explain(ctx context.Context, prog *ir.Program, model string, budget int, ta
 		if len(out) == len(want) || ctx.Err() != nil {
 			break
 		}
-		_, err := ncmc.Enumerate(ctx, prog, ncmc.EnumOptions{Model: model, Axiomatic: weak, MaxExecutions: budget},
+		_, err := trustx.Enumerate(ctx, prog, trustx.EnumOptions{Model: model, Axiomatic: weak, MaxExecutions: budget},
 			func(x *interp.Execution) bool {
 				s, ok := outcome(x)
 				if !ok || !want[s] {

@@ -7,13 +7,13 @@ import (
 	"sort"
 	"strings"
 
+	"ncmc/explore/trustx"
 	"ncmc/frontend"
 	"ncmc/frontend/diag"
 	"ncmc/frontend/litmus"
 	"ncmc/herd"
 	"ncmc/interp"
 	"ncmc/ir"
-	"ncmc/ncmc"
 	"ncmc/seg"
 )
 
@@ -545,7 +545,7 @@ func analyzeCIR(ctx context.Context, req Request, lim Limits, resp *Response) er
 		cells := map[string]*Cell{}
 		sum := ModelSummary{Model: m, Verdict: "verified"}
 		seen := map[string]bool{}
-		st, err := ncmc.Enumerate(ctx, prog, ncmc.EnumOptions{Model: m, MaxExecutions: lim.MaxExecutions}, func(x *interp.Execution) bool {
+		st, err := trustx.Enumerate(ctx, prog, trustx.EnumOptions{Model: m, MaxExecutions: lim.MaxExecutions}, func(x *interp.Execution) bool {
 			if x.Blocked() {
 				return true
 			}

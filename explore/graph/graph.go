@@ -61,7 +61,7 @@ func exploreGraphs(ctx context.Context, t *explore.Task) error {
 }
 
 // Runs is the one loop of graph exploration, shared by the graph
-// explorer and ncmc.Enumerate: a DFS over schedules and rf/mo choices that
+// explorer and trustx.Enumerate: a DFS over schedules and rf/mo choices that
 // runs each consistent execution graph once. Before each execution it asks
 // budget whether to stop; it passes every execution, pruned ones included
 // (Execution.Pruned), to visit with the chooser (whose path reproduces

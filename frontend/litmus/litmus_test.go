@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"ncmc/explore/trustx"
 	"ncmc/interp"
 	"ncmc/ir"
-	"ncmc/ncmc"
 )
 
 const sbC = `C SB+rlx
@@ -335,7 +335,7 @@ func FuzzLitmus(f *testing.F) {
 		// the program runs (a few executions) without crashing the checker
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		if _, err := ncmc.Enumerate(ctx, lt.Prog, ncmc.EnumOptions{Model: "rc11", MaxExecutions: 3, MaxSteps: 300, Unroll: 2},
+		if _, err := trustx.Enumerate(ctx, lt.Prog, trustx.EnumOptions{Model: "rc11", MaxExecutions: 3, MaxSteps: 300, Unroll: 2},
 			func(x *interp.Execution) bool { return true }); err != nil {
 			t.Fatalf("exploration: %v", err)
 		}

@@ -1,4 +1,4 @@
-package ncmc_test
+package trustx_test
 
 import (
 	"archive/tar"
@@ -19,7 +19,7 @@ import (
 // explorer, as the graph explorer does. The trust explorer found only 3
 // before assumes were excluded from it.
 func TestTrustSzymanski(t *testing.T) {
-	tarball := filepath.Join("..", "..", "shared", "anchors", "genmc-0.10.3.tar.gz")
+	tarball := filepath.Join("..", "..", "..", "shared", "anchors", "genmc-0.10.3.tar.gz")
 	f, err := os.Open(tarball)
 	if err != nil {
 		t.Skipf("GenMC tarball not found: %v", err)

@@ -1,4 +1,4 @@
-package ncmc
+package trustx
 
 import (
 	"context"

@@ -1,17 +1,19 @@
-package ncmc
+package trustx_test
 
 import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"ncmc/explore/explorertest"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"ncmc/explore/explorertest"
+	"ncmc/explore/trustx"
 	"ncmc/frontend"
+	"ncmc/internal/progen"
 	"ncmc/ir"
-	"ncmc/ncmc/internal/progen"
+	"ncmc/ncmc"
 	"ncmc/seg"
 )
 
@@ -19,7 +21,7 @@ import (
 // any number of workers: verdict, counts, outcomes in their order with
 // their execution counts, the counterexample, the graph reported and why
 // the search stopped.
-func trustFingerprint(r *Result) string {
+func trustFingerprint(r *ncmc.Result) string {
 	s := r.Stats
 	out := fmt.Sprintf("%s %s %q | exec %d complete %d blocked %d bound %d viol %d steps %d\n",
 		r.Verdict, r.Reason, r.Stopped, s.Executions, s.Complete, s.Blocked, s.BoundHits, s.Violations, s.Steps)
@@ -57,7 +59,7 @@ func TestTrustWorkersDeterministic(t *testing.T) {
 	tested, split := 0, 0
 	for _, pr := range progs {
 		for _, model := range []string{"ra", "rc11"} {
-			for _, o := range []Options{
+			for _, o := range []ncmc.Options{
 				{KeepGoing: true},
 				{KeepGoing: false},
 				{KeepGoing: true, MaxExecutions: 5},
@@ -67,7 +69,7 @@ func TestTrustWorkersDeterministic(t *testing.T) {
 				for k, w := range []int{1, 2, 4, 3, 2, 1} {
 					o.Workers = w
 					o.NoCheckpoints = k == 5 // every graph from the start
-					res, err := Verify(context.Background(), pr.p, o)
+					res, err := ncmc.Verify(context.Background(), pr.p, o)
 					if err != nil {
 						t.Fatalf("%s: %v", pr.name, err)
 					}
@@ -108,7 +110,7 @@ type trustProg struct {
 func trustCorpus(t *testing.T, n int, base, stream uint64, gen func(i int, rng *rand.Rand, cfg progen.Config) string) []trustProg {
 	t.Helper()
 	var progs []trustProg
-	files, _ := filepath.Glob("../examples/*.cir")
+	files, _ := filepath.Glob("../../examples/*.cir")
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
@@ -118,7 +120,7 @@ func trustCorpus(t *testing.T, n int, base, stream uint64, gen func(i int, rng *
 		if err != nil {
 			t.Fatal(err)
 		}
-		if trustSupported(p) == "" {
+		if trustx.Supported(p) == "" {
 			progs = append(progs, trustProg{filepath.Base(f), p})
 		}
 	}
@@ -131,7 +133,7 @@ func trustCorpus(t *testing.T, n int, base, stream uint64, gen func(i int, rng *
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, src)
 		}
-		if trustSupported(p) == "" {
+		if trustx.Supported(p) == "" {
 			progs = append(progs, trustProg{fmt.Sprintf("seed %d", seed), p})
 		}
 	}

@@ -1,18 +1,20 @@
-package ncmc
+package trustx_test
 
 import (
 	"context"
 	"os"
 	"testing"
 
+	"ncmc/explore/trustx"
 	"ncmc/frontend"
 	"ncmc/interp"
 	"ncmc/memmodel"
+	"ncmc/ncmc"
 )
 
 // BenchmarkTrustFile explores the C or CIR file $TRUST_BENCH_FILE under
 // $TRUST_BENCH_MODEL (default rc11) with the trust explorer (for pprof:
-// go test ./ncmc -run XXX -bench TrustFile -cpuprofile cpu.out).
+// go test ./explore/trustx -run XXX -bench TrustFile -cpuprofile cpu.out).
 func BenchmarkTrustFile(b *testing.B) {
 	f := os.Getenv("TRUST_BENCH_FILE")
 	if f == "" {
@@ -31,10 +33,10 @@ func BenchmarkTrustFile(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := interp.Config{Unroll: 20, MaxSteps: DefaultMaxSteps, Model: m}
+	cfg := interp.Config{Unroll: 20, MaxSteps: ncmc.DefaultMaxSteps, Model: m}
 	for i := 0; i < b.N; i++ {
 		execs := 0
-		_, st, err := runTrust(context.Background(), p, names, cfg, model, func(*interp.Execution) bool { execs++; return true }, nil, nil)
+		_, st, err := trustx.RunTrust(context.Background(), p, names, cfg, model, func(*interp.Execution) bool { execs++; return true }, nil, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,4 +1,7 @@
-package ncmc
+// Package vmcrx drives the value-optimal explorer of package explore/vmcr
+// on the interpreter: the vmcr explorer (--explorer vmcr, the default under
+// sc, tso and pso).
+package vmcrx
 
 import (
 	"context"
@@ -10,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"ncmc/explore"
+	"ncmc/explore/mcrx"
 	"ncmc/explore/vmcr"
 	"ncmc/interp"
 	"ncmc/ir"
@@ -20,11 +24,11 @@ import (
 // The glue between the interpreter and the value-optimal explorer of
 // package explore/vmcr: a Runner that runs a witness and turns the
 // execution into a vmcr.Trace, and exploreVMCR, which reports the
-// explorer's executions to a collector.
+// explorer's executions to the task.
 
-// vmcrModelUnsupported says why the vmcr explorer cannot explore under
-// model m, or "".
-func vmcrModelUnsupported(m *memmodel.Model) string {
+// ModelUnsupported says why the vmcr explorer cannot explore under model
+// m, or "".
+func ModelUnsupported(m *memmodel.Model) string {
 	switch memmodel.ExecOf(m) {
 	case memmodel.Interleaving, memmodel.StoreBuffer, memmodel.StoreBufferPerLoc:
 		return ""
@@ -308,27 +312,15 @@ func lockWrite(h int64) func(int64) (bool, int64) {
 }
 
 // exploreVMCR is the vmcr exploration of prog (sc, tso, pso).
-func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
-	names := interp.NewNames(prog)
-	col := newCollector(prog, names, opts)
-	model := memmodel.SC()
-	if opts.Model != "" {
-		m, err := memmodel.Lookup(opts.Model)
-		if err != nil {
-			return nil, err
-		}
-		model = m
-	}
-	r := &vmcrRunner{prog: prog, names: names, trylock: map[ir.Pos]bool{},
-		cfg: interp.Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, MaxThreads: opts.MaxThreads, Model: model, ContinueAfterViolation: true}}
+func exploreVMCR(ctx context.Context, t *explore.Task) error {
+	prog, names, opts, model := t.Prog, t.Names, t.Opts, t.Model
+	r := &vmcrRunner{prog: prog, names: names, trylock: map[ir.Pos]bool{}, cfg: t.Config()}
+	r.cfg.ContinueAfterViolation = true
 	switch model.Exec {
 	case memmodel.StoreBuffer:
 		r.sb, r.ths = true, &vmcrThreads{idx: map[vmcrKey]int32{}}
 	case memmodel.StoreBufferPerLoc:
 		r.sb, r.pso, r.ths = true, true, &vmcrThreads{idx: map[vmcrKey]int32{}}
-	}
-	if d, ok := ctx.Deadline(); ok {
-		r.cfg.Deadline = d
 	}
 	for _, f := range prog.Funcs {
 		for i := range f.Body {
@@ -347,29 +339,29 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 		if opts.Debug != nil {
 			opts.Debug("vmcr leaf: %s | %s | %s (complete %v)", run.x.G.Key(seg.KeyOpts{Kind: seg.KeyValues}), explore.ChoiceKey(run.x), interp.FinalState(run.x), run.x.Complete())
 		}
-		l := &vmcrLeaf{sum: col.summarize(run.x)}
+		l := &vmcrLeaf{sum: t.Summarize(run.x)}
 		run.x.Release() // nothing reads the execution after its summary
 		// The witness is kept for a counterexample and, until the first
 		// complete execution is known, for its graph.
-		if l.sum.msg != "" || !seenComplete.Load() {
+		if l.sum.Violation() != "" || !seenComplete.Load() {
 			l.w = run.w
 		}
 		return l
 	}
 	leaf := func(tr *vmcr.Trace) bool {
 		l := tr.Payload.(*vmcrLeaf)
-		if l.sum.complete && l.sum.msg == "" && firstComplete == nil {
+		if l.sum.Complete() && l.sum.Violation() == "" && firstComplete == nil {
 			firstComplete = l.w
 			seenComplete.Store(true)
 		}
-		if col.addSummary(l.sum, nil) && cex == nil {
+		if t.AddSummary(l.sum, nil) && cex == nil {
 			cex = l.w
 			if !opts.KeepGoing {
 				return true
 			}
 		}
-		col.progress(0)
-		if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
+		t.Progress(0)
+		if opts.MaxExecutions > 0 && t.Stats().Executions >= opts.MaxExecutions {
 			stopped, stopKind = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions), "executions"
 			return true
 		}
@@ -379,7 +371,7 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	vo := vmcr.Options{Observed: observedLocs(prog), Leaf: leaf, Summary: summary, Workers: workers}
+	vo := vmcr.Options{Observed: mcrx.ObservedLocs(prog), Leaf: leaf, Summary: summary, Workers: workers}
 	if opts.Debug != nil && os.Getenv("NCMC_VMCR_TREE") != "" {
 		vo.Debug = opts.Debug
 	}
@@ -387,44 +379,44 @@ func exploreVMCR(ctx context.Context, prog *ir.Program, opts Options) (*Result, 
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
-		stopped, stopKind = budgetReason(ctx.Err(), opts), "time"
+		stopped, stopKind = explore.BudgetReason(ctx.Err(), opts), "time"
 	case errors.Is(err, vmcr.ErrSearchBudget):
 		stopped, stopKind = "vmcr witness search budget hit", "search"
 	default:
-		return nil, err
+		return err
 	}
 	if opts.Debug != nil {
 		opts.Debug("vmcr: %+v", st)
 	}
-	col.stats.Nodes = st.Nodes
-	col.stats.Runs = st.Runs
-	res := col.result("vmcr", stopped, stopKind)
-	res.Workers = workers
+	t.Stats().Nodes = st.Nodes
+	t.Stats().Runs = st.Runs
+	if stopped != "" {
+		t.Stop(stopped, stopKind)
+	}
+	t.Workers(workers)
 	if cex != nil {
 		x, _, err := r.execute(cex, true)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		res.Counterexample = x.Story()
-		res.Graph = x.G
-		_, _, res.ViolationPos = x.Violation()
+		t.Counterexample(x, x.Story())
 	} else if firstComplete != nil {
 		// The graph of the first complete execution (the summaries keep
 		// no graph): run it again.
 		x, _, err := r.execute(firstComplete, false)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		res.Graph = x.G
+		t.Amend(func(res *explore.Result) { res.Graph = x.G })
 	}
-	return res, nil
+	return nil
 }
 
 // vmcrLeaf is what the exploration keeps of an execution until its turn:
 // the collector's summary and the witness (to run it again for the
 // counterexample or the graph).
 type vmcrLeaf struct {
-	sum *execSummary
+	sum *explore.Summary
 	w   *vmcr.Witness
 }
 
@@ -864,3 +856,33 @@ func attachChoice(vt *vmcr.Thread, slot int, ch vmcr.Choice) {
 		vt.Tail = append(vt.Tail, ch)
 	}
 }
+
+// Explorer is value-annotated MCR (explore/vmcr): one execution per value
+// class, RVF-SMC style.
+type Explorer struct{}
+
+// Name is "vmcr".
+func (Explorer) Name() string { return "vmcr" }
+
+// Doc describes the explorer for help texts.
+func (Explorer) Doc() string {
+	return "sc, tso, pso: value-annotated maximal causality reduction (one frontier read per node, value groups, negative annotations; store buffers as commit threads; docs/vmcr.md); condition variables and atomic blocks go to the stateful explorer"
+}
+
+// Check rejects data-race detection, models other than sc, tso and pso,
+// and programs with constructs vmcr does not model.
+func (e Explorer) Check(t *explore.Task) error {
+	if t.Opts.Races {
+		return explore.Unsupportedf(e, false, "data-race detection is not available with the vmcr explorer")
+	}
+	if why := ModelUnsupported(t.Model); why != "" {
+		return explore.Unsupportedf(e, false, "%s", why)
+	}
+	if why := vmcrUnsupported(t.Prog); why != "" {
+		return explore.Unsupportedf(e, true, "%s", why)
+	}
+	return nil
+}
+
+// Explore runs the vmcr exploration of t.
+func (Explorer) Explore(ctx context.Context, t *explore.Task) error { return exploreVMCR(ctx, t) }

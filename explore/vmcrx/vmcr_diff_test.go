@@ -1,20 +1,21 @@
-package ncmc_test
+package vmcrx_test
 
 import (
 	"context"
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"ncmc/explore/explorertest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
+	"ncmc/explore/explorertest"
 	"ncmc/frontend"
+	"ncmc/internal/progen"
 	"ncmc/ir"
 	"ncmc/ncmc"
-	"ncmc/ncmc/internal/progen"
 )
 
 // The vmcr differential harness: the value-optimal explorer must reach the
@@ -24,47 +25,56 @@ import (
 
 var (
 	vmcrN    = flag.Int("vmcr.n", 0, "generated programs in the vmcr differential test (0: 400, 200 with -short, 2000 with -long)")
-	vmcrSBN  = flag.Int("vmcr.sbn", 0, "generated programs per model in the vmcr differential test under tso and pso (0: 100, 50 with -short, 2000 with -long)")
+	vmcrSBN  = flag.Int("vmcr.sbn", 0, "generated programs per model in the vmcr differential test under tso and pso (0: 60, 30 with -short, 2000 with -long)")
 	vmcrSeed = flag.Uint64("vmcr.seed", 1, "first seed of the vmcr differential test")
 )
 
 // vmcrCompare runs vmcr and the reference explorer on prog under model
-// ("" is sc). It returns the disagreements ("" if none), the complete
-// executions of vmcr, the classes, and whether the comparison was made.
-func vmcrCompare(prog *ir.Program, model string) (diff string, complete, classes int, ok bool) {
+// ("" is sc): the disagreements in verdict and outcomes
+// (explorertest.Pair's options and keys) and in the number of complete
+// executions, which must be the number of classes of the plain reference
+// explorer. Run.Skipped says why nothing was compared.
+func vmcrCompare(prog *ir.Program, model string) explorertest.Run {
 	ctx := context.Background()
-	got, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "vmcr", Model: model, KeepGoing: true})
-	if err != nil {
-		return "vmcr error: " + err.Error(), 0, 0, true
-	}
-	if got.Explorer != "vmcr" {
-		return "", 0, 0, false
-	}
 	// The plain reference explorer counts classes exactly (the stateful
 	// one cuts runs, and so classes).
 	budget := 100000
 	if model == "tso" || model == "pso" {
 		budget = 30000 // the reference interleaves flushes: bigger programs are skipped sooner
 	}
-	ref, err := ncmc.Verify(ctx, prog, ncmc.Options{Explorer: "reference", Model: model, KeepGoing: true, MaxExecutions: budget, Classes: true})
+	p := explorertest.Pair{Name: "vmcr", Keys: explorertest.OutcomeKeys,
+		Cand:   ncmc.Options{Explorer: "vmcr", Model: model, KeepGoing: true},
+		Oracle: ncmc.Options{Explorer: "reference", Model: model, KeepGoing: true, MaxExecutions: budget, Classes: true}}
+	got, err := ncmc.Verify(ctx, prog, p.Cand)
 	if err != nil {
-		return "reference error: " + err.Error(), 0, 0, true
+		return explorertest.Run{Diffs: []string{"vmcr error: " + err.Error()}}
+	}
+	if got.Explorer != "vmcr" {
+		return explorertest.Run{Skipped: "not explored by vmcr (" + got.Note + ")"}
+	}
+	ref, err := ncmc.Verify(ctx, prog, p.Oracle)
+	if err != nil {
+		return explorertest.Run{Diffs: []string{"reference error: " + err.Error()}}
 	}
 	if ref.Stopped != "" {
-		return "", 0, 0, false // over the reference's budget: its outcomes and classes are partial
+		// over the reference's budget: its outcomes and classes are partial
+		return explorertest.Run{Skipped: "oracle over its bound (" + ref.Stopped + ")"}
 	}
-	var diffs []string
+	// compared even if vmcr stopped early (its search budget): then it
+	// misses outcomes or the verdict
+	run := explorertest.Run{Oracle: ref, Cand: got, OracleExec: ref.Stats.Executions, CandExec: got.Stats.Complete,
+		OracleTime: ref.Elapsed, CandTime: got.Elapsed}
 	if got.Verdict != ref.Verdict {
-		diffs = append(diffs, fmt.Sprintf("verdict: vmcr %s (%s), reference %s (%s)", got.Verdict, got.Reason, ref.Verdict, ref.Reason))
+		run.Diffs = append(run.Diffs, fmt.Sprintf("verdict: vmcr %s (%s), reference %s (%s)", got.Verdict, got.Reason, ref.Verdict, ref.Reason))
 	}
-	diffs = append(diffs, explorerKeyDiffs("vmcr", outcomeKeys(ref), outcomeKeys(got))...)
+	run.Diffs = append(run.Diffs, explorertest.Diff("vmcr", p.Keys(ref), p.Keys(got))...)
 	if got.Stats.Complete > ref.Classes.Values {
-		diffs = append(diffs, fmt.Sprintf("redundancy: %d complete executions for %d classes", got.Stats.Complete, ref.Classes.Values))
+		run.Diffs = append(run.Diffs, fmt.Sprintf("redundancy: %d complete executions for %d classes", got.Stats.Complete, ref.Classes.Values))
 	}
 	if got.Stats.Complete < ref.Classes.Values {
-		diffs = append(diffs, fmt.Sprintf("missing classes: %d complete executions for %d classes", got.Stats.Complete, ref.Classes.Values))
+		run.Diffs = append(run.Diffs, fmt.Sprintf("missing classes: %d complete executions for %d classes", got.Stats.Complete, ref.Classes.Values))
 	}
-	return strings.Join(diffs, "\n"), got.Stats.Complete, ref.Classes.Values, true
+	return run
 }
 
 // TestVMCRDifferential: 400 generated SC programs (200 with -short, 2000
@@ -74,13 +84,13 @@ func TestVMCRDifferential(t *testing.T) {
 	vmcrDiff(t, "sc", explorertest.Size(uint64(*vmcrN), 400, 200, 2000))
 }
 
-// TestVMCRDifferentialSB: 100 generated programs under tso and 100 under
-// pso (50 with -short, 2000 each with -long or make test-long): the store-buffer
+// TestVMCRDifferentialSB: 60 generated programs under tso and 60 under
+// pso (30 with -short, 2000 each with -long or make test-long): the store-buffer
 // commit scheme against the reference explorer, which interleaves flushes.
 // Two of three programs come from vmcrSBProgram (store buffering shapes),
 // the third from progen with the knobs of vmcrSBConfig.
 func TestVMCRDifferentialSB(t *testing.T) {
-	n := explorertest.Size(uint64(*vmcrSBN), 100, 50, 2000)
+	n := explorertest.Size(uint64(*vmcrSBN), 60, 30, 2000)
 	for _, m := range []string{"tso", "pso"} {
 		t.Run(m, func(t *testing.T) { vmcrDiff(t, m, n) })
 	}
@@ -161,50 +171,42 @@ func vmcrSBProgram(rng *rand.Rand) string {
 }
 
 // vmcrDiff compares vmcr with the reference explorer on n generated
-// programs under model.
+// programs under model (explorertest.Harness).
 func vmcrDiff(t *testing.T, model string, n uint64) {
-	const chunks = 4
-	for c := uint64(0); c < chunks; c++ {
-		from, to := *vmcrSeed+c*n/chunks, *vmcrSeed+(c+1)*n/chunks
-		t.Run(fmt.Sprintf("%d-%d", from, to), func(t *testing.T) {
-			t.Parallel()
-			checked, skipped, execs, classes := 0, 0, 0, 0
-			for seed := from; seed < to; seed++ {
-				rng := rand.New(rand.NewPCG(seed, 0x6d6372))
-				var src string
-				switch {
-				case model == "sc":
-					src = progen.Generate(rng, progen.Default())
-				case seed%3 != 0:
-					src = vmcrSBProgram(rng)
-				default:
-					src = progen.Generate(rng, vmcrSBConfig(seed))
-				}
-				prog, err := frontend.ParseCIR(fmt.Sprintf("gen%d.cir", seed), []byte(src))
-				if err != nil {
-					t.Fatalf("seed %d: generated program does not compile: %v\n%s", seed, err, src)
-				}
-				d, ex, cl, ok := vmcrCompare(prog, model)
-				if !ok {
-					skipped++
-					continue
-				}
-				checked++
-				execs += ex
-				classes += cl
-				if d != "" {
-					t.Errorf("seed %d (%s): vmcr disagrees with the reference explorer:\n%s\nprogram:\n%s", seed, model, d, src)
-				}
+	var mu sync.Mutex
+	classes := 0
+	h := explorertest.Harness{Name: "vmcr", First: *vmcrSeed, N: n, Chunks: 4,
+		Gen: func(seed uint64) (string, *ir.Program, error) {
+			rng := rand.New(rand.NewPCG(seed, 0x6d6372))
+			var src string
+			switch {
+			case model == "sc":
+				src = progen.Generate(rng, progen.Default())
+			case seed%3 != 0:
+				src = vmcrSBProgram(rng)
+			default:
+				src = progen.Generate(rng, vmcrSBConfig(seed))
 			}
-			t.Logf("%s: %d generated programs compared, %d skipped; %d complete executions for %d classes", model, checked, skipped, execs, classes)
-		})
-	}
+			prog, err := frontend.ParseCIR(fmt.Sprintf("gen%d.cir", seed), []byte(src))
+			return src, prog, err
+		},
+		Compare: func(t *testing.T, seed uint64, prog *ir.Program) explorertest.Run {
+			r := vmcrCompare(prog, model)
+			if r.Oracle != nil && r.Skipped == "" {
+				mu.Lock()
+				classes += r.Oracle.Classes.Values
+				mu.Unlock()
+			}
+			return r
+		}}
+	sum := h.Run(t)
+	t.Logf("%s: %d complete executions of vmcr for %d classes", model, sum.CandExec, classes)
 }
 
 // Every example and regression program agrees too, under sc, tso and pso.
 func TestVMCRExamples(t *testing.T) {
-	files, _ := filepath.Glob("testdata/regress/*.cir")
-	ex, _ := filepath.Glob("../examples/*.cir")
+	files, _ := filepath.Glob("../../ncmc/testdata/regress/*.cir")
+	ex, _ := filepath.Glob("../../examples/*.cir")
 	files = append(files, ex...)
 	for _, model := range []string{"sc", "tso", "pso"} {
 		t.Run(model, func(t *testing.T) { vmcrExamples(t, files, model) })
@@ -222,8 +224,8 @@ func vmcrExamples(t *testing.T, files []string, model string) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d, _, _, ok := vmcrCompare(prog, model); ok && d != "" {
-				t.Errorf("vmcr disagrees with the reference explorer:\n%s", d)
+			if r := vmcrCompare(prog, model); len(r.Diffs) > 0 {
+				t.Errorf("vmcr disagrees with the reference explorer:\n%s", strings.Join(r.Diffs, "\n"))
 			}
 		})
 	}

@@ -1,22 +1,23 @@
-package ncmc
+package trustx_test
 
 import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"ncmc/explore/explorertest"
 	"sort"
 	"testing"
 	"time"
 
-	"ncmc/ncmc/internal/progen"
+	"ncmc/explore/explorertest"
+	"ncmc/internal/progen"
+	"ncmc/ncmc"
 )
 
 // trustOutcomeSet lists a result's outcomes, sorted, without their
 // counts: the final states of complete executions and the violations
 // (without the state at the violation, which depends on the schedule that
 // reached it).
-func trustOutcomeSet(r *Result) string {
+func trustOutcomeSet(r *ncmc.Result) string {
 	seen := map[string]bool{}
 	var out []string
 	for _, o := range r.Outcomes {
@@ -58,14 +59,14 @@ func TestTrustSCMatchesReference(t *testing.T) {
 	})
 	compared, violations := 0, 0
 	for _, pr := range progs {
-		o := Options{Model: "sc", KeepGoing: true, Timeout: 5 * time.Second, Workers: 1}
+		o := ncmc.Options{Model: "sc", KeepGoing: true, Timeout: 5 * time.Second, Workers: 1}
 		o.Explorer = "reference"
-		ref, err := Verify(context.Background(), pr.p, o)
+		ref, err := ncmc.Verify(context.Background(), pr.p, o)
 		if err != nil {
 			t.Fatalf("%s: %v", pr.name, err)
 		}
 		o.Explorer = "trust"
-		tr, err := Verify(context.Background(), pr.p, o)
+		tr, err := ncmc.Verify(context.Background(), pr.p, o)
 		if err != nil {
 			t.Fatalf("%s: %v", pr.name, err)
 		}

@@ -1,4 +1,4 @@
-package ncmc
+package trustx_test
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"sort"
 	"testing"
 
+	"ncmc/explore/graph"
+	"ncmc/explore/trustx"
 	"ncmc/frontend"
 	"ncmc/internal/progen"
 	"ncmc/interp"
@@ -43,7 +45,7 @@ func TestGraphRacesMatchModel(t *testing.T) {
 		names = append(names, fmt.Sprintf("seed%d.cir", seed))
 		srcs = append(srcs, progen.Generate(rand.New(rand.NewPCG(seed, 0x72616365)), progen.Default()))
 	}
-	files, _ := filepath.Glob("../examples/*.cir")
+	files, _ := filepath.Glob("../../examples/*.cir")
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -58,11 +60,11 @@ func TestGraphRacesMatchModel(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if checkGraphProgram(p) != nil {
+		if graph.CheckProgram(p) != nil {
 			continue
 		}
 		for _, m := range models {
-			_, err := Enumerate(context.Background(), p, EnumOptions{Model: m.Name, Unroll: 2, MaxExecutions: 300}, func(x *interp.Execution) bool {
+			_, err := trustx.Enumerate(context.Background(), p, trustx.EnumOptions{Model: m.Name, Unroll: 2, MaxExecutions: 300}, func(x *interp.Execution) bool {
 				graphs++
 				got := racePairs(interp.GraphRaces(x.G, m.Name))
 				want := modelRacePairs(t, m, x.G)

@@ -1,4 +1,4 @@
-package ncmc_test
+package vmcrx_test
 
 import (
 	"context"
@@ -18,12 +18,12 @@ func TestVMCRDefaultUnderSB(t *testing.T) {
 		verdict     ncmc.Verdict
 		note        string
 	}{
-		{"../examples/sb.cir", "tso", "vmcr", ncmc.Violation, ""},
-		{"../examples/sb.cir", "pso", "vmcr", ncmc.Violation, ""},
-		{"../examples/sb.cir", "sc", "vmcr", ncmc.Verified, ""},
-		{"../examples/mp.cir", "tso", "vmcr", ncmc.Verified, ""},
-		{"../examples/mp.cir", "pso", "vmcr", ncmc.Violation, ""},
-		{"../examples/prodcons-condvar.cir", "tso", "", ncmc.Verified, "vmcr does not support condition variables"},
+		{"../../examples/sb.cir", "tso", "vmcr", ncmc.Violation, ""},
+		{"../../examples/sb.cir", "pso", "vmcr", ncmc.Violation, ""},
+		{"../../examples/sb.cir", "sc", "vmcr", ncmc.Verified, ""},
+		{"../../examples/mp.cir", "tso", "vmcr", ncmc.Verified, ""},
+		{"../../examples/mp.cir", "pso", "vmcr", ncmc.Violation, ""},
+		{"../../examples/prodcons-condvar.cir", "tso", "", ncmc.Verified, "vmcr does not support condition variables"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file+"/"+tc.model, func(t *testing.T) {

@@ -1,4 +1,4 @@
-package ncmc
+package trustx_test
 
 import (
 	"context"
@@ -8,17 +8,21 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"ncmc/explore/explorertest"
+	"ncmc/explore/graph"
+	"ncmc/explore/trustx"
 	"ncmc/frontend"
+	"ncmc/internal/progen"
 	"ncmc/interp"
 	"ncmc/ir"
-	"ncmc/ncmc/internal/progen"
 	"ncmc/seg"
 )
 
-var trustN = flag.Int("trust.n", 0, "generated programs per model in TestTrustMatchesReference (0: the default)")
+var trustN = flag.Int("trust.n", 0, "generated programs per model in the trust differential tests (0: each test's default, -short and -long sizes)")
 
 // genAtomicProgram returns a random CIR program over two atomic locations
 // x and y (and, with na, a non-atomic z): 2 or 3 threads of loads, stores,
@@ -123,37 +127,31 @@ func genAtomic(rng *rand.Rand, na, assumes bool) string {
 // graph explorer on generated programs under ra and rc11: the same complete
 // outcomes with the same graphs (each built once), the same violations.
 func TestTrustMatchesReference(t *testing.T) {
-	n := 300
-	if testing.Short() {
-		n = 60
-	}
-	if *trustN > 0 {
-		n = *trustN
-	}
+	n := explorertest.Size(uint64(*trustN), 300, 60, 300)
 	for _, model := range []string{"ra", "rc11"} {
 		for _, na := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/na=%v", model, na), func(t *testing.T) {
-				compared := 0
-				for seed := 0; seed < n; seed++ {
-					src := genAtomicProgram(rand.New(rand.NewPCG(uint64(seed), 0x7275)), na)
-					p, err := frontend.ParseCIR("gen.cir", []byte(src))
-					if err != nil {
-						t.Fatalf("seed %d: %v\n%s", seed, err, src)
-					}
-					ref, ok1 := summarise(t, p, EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
-					tr, ok2 := summarise(t, p, EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
-					if !ok1 || !ok2 {
-						continue
-					}
-					compared++
-					if tr.dup > 0 {
-						t.Errorf("seed %d: trust built %d graphs twice\n%s", seed, tr.dup, src)
-					}
-					if a, b := tr.String(), ref.String(); a != b {
-						t.Errorf("seed %d: trust and reference disagree\ntrust:\n%s\nreference:\n%s\nprogram:\n%s", seed, a, b, src)
-					}
-				}
-				t.Logf("%d programs compared", compared)
+				explorertest.Harness{Name: "trust", First: 0, N: n,
+					Gen: func(seed uint64) (string, *ir.Program, error) {
+						src := genAtomicProgram(rand.New(rand.NewPCG(seed, 0x7275)), na)
+						p, err := frontend.ParseCIR("gen.cir", []byte(src))
+						return src, p, err
+					},
+					Compare: func(t *testing.T, seed uint64, p *ir.Program) explorertest.Run {
+						ref, ok1 := summarise(t, p, trustx.EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
+						tr, ok2 := summarise(t, p, trustx.EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
+						if !ok1 || !ok2 {
+							return explorertest.Run{Skipped: "over the 10s budget"}
+						}
+						var r explorertest.Run
+						if tr.dup > 0 {
+							r.Diffs = append(r.Diffs, fmt.Sprintf("trust built %d graphs twice", tr.dup))
+						}
+						if a, b := tr.String(), ref.String(); a != b {
+							r.Diffs = append(r.Diffs, fmt.Sprintf("trust and reference disagree\ntrust:\n%s\nreference:\n%s", a, b))
+						}
+						return r
+					}}.Run(t)
 			})
 		}
 	}
@@ -161,11 +159,11 @@ func TestTrustMatchesReference(t *testing.T) {
 
 // racesOf collects the data races (both events) of every graph without a
 // violation that Enumerate visits.
-func racesOf(t *testing.T, p *ir.Program, opts EnumOptions) (map[string]bool, bool) {
+func racesOf(t *testing.T, p *ir.Program, opts trustx.EnumOptions) (map[string]bool, bool) {
 	out := map[string]bool{}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	st, err := Enumerate(ctx, p, opts, func(x *interp.Execution) bool {
+	st, err := trustx.Enumerate(ctx, p, opts, func(x *interp.Execution) bool {
 		if msg, _, _ := x.Violation(); msg != "" {
 			return true // a violating execution's graph depends on where it stopped
 		}
@@ -185,58 +183,49 @@ func racesOf(t *testing.T, p *ir.Program, opts EnumOptions) (map[string]bool, bo
 // programs (plain globals, so data races under rc11; loads, stores, RMWs,
 // CAS, branches, loops, asserts and awaits; no locks or nondet, which the
 // trust explorer leaves to the reference): the same outcomes, violations
-// and data races.
+// and data races. 100 programs per model (40 with -short, 200 with -long).
 func TestTrustMatchesReferenceProgen(t *testing.T) {
-	n := 200
-	if testing.Short() {
-		n = 40
-	}
-	if *trustN > 0 {
-		n = *trustN
-	}
+	n := explorertest.Size(uint64(*trustN), 100, 40, 200)
 	cfg := progen.Default()
 	cfg.Mutexes, cfg.Lock, cfg.Nondet = 0, 0, 0
 	for _, model := range []string{"ra", "rc11"} {
 		t.Run(model, func(t *testing.T) {
-			compared := 0
-			for seed := 0; seed < n; seed++ {
-				src := progen.Generate(rand.New(rand.NewPCG(uint64(seed), 0x7470)), cfg)
-				p, err := frontend.ParseCIR("gen.cir", []byte(src))
-				if err != nil {
-					t.Fatalf("seed %d: %v\n%s", seed, err, src)
-				}
-				if trustSupported(p) != "" {
-					continue
-				}
-				ref, ok1 := summarise(t, p, EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
-				tr, ok2 := summarise(t, p, EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
-				rr, ok3 := racesOf(t, p, EnumOptions{Model: model, Explorer: "reference"})
-				tt, ok4 := racesOf(t, p, EnumOptions{Model: model, Explorer: "trust"})
-				if !ok1 || !ok2 || !ok3 || !ok4 {
-					continue
-				}
-				compared++
-				if tr.dup > 0 {
-					t.Errorf("seed %d: trust built %d graphs twice\n%s", seed, tr.dup, src)
-				}
-				if a, b := tr.String(), ref.String(); a != b {
-					t.Errorf("seed %d: trust and reference disagree\ntrust:\n%s\nreference:\n%s\nprogram:\n%s", seed, a, b, src)
-				}
-				for m := range rr {
-					if !tt[m] {
-						t.Errorf("seed %d: trust misses the race %s\n%s", seed, m, src)
+			explorertest.Harness{Name: "trust", First: 0, N: n, MinCompared: 0.5,
+				Gen: func(seed uint64) (string, *ir.Program, error) {
+					src := progen.Generate(rand.New(rand.NewPCG(seed, 0x7470)), cfg)
+					p, err := frontend.ParseCIR("gen.cir", []byte(src))
+					return src, p, err
+				},
+				Compare: func(t *testing.T, seed uint64, p *ir.Program) explorertest.Run {
+					if why := trustx.Supported(p); why != "" {
+						return explorertest.Run{Skipped: "trust does not model " + why}
 					}
-				}
-				for m := range tt {
-					if !rr[m] {
-						t.Errorf("seed %d: trust reports a race the reference does not: %s\n%s", seed, m, src)
+					ref, ok1 := summarise(t, p, trustx.EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
+					tr, ok2 := summarise(t, p, trustx.EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
+					rr, ok3 := racesOf(t, p, trustx.EnumOptions{Model: model, Explorer: "reference"})
+					tt, ok4 := racesOf(t, p, trustx.EnumOptions{Model: model, Explorer: "trust"})
+					if !ok1 || !ok2 || !ok3 || !ok4 {
+						return explorertest.Run{Skipped: "over the 10s budget"}
 					}
-				}
-			}
-			t.Logf("%d programs compared", compared)
-			if compared < n/2 {
-				t.Errorf("only %d of %d programs compared", compared, n)
-			}
+					var r explorertest.Run
+					if tr.dup > 0 {
+						r.Diffs = append(r.Diffs, fmt.Sprintf("trust built %d graphs twice", tr.dup))
+					}
+					if a, b := tr.String(), ref.String(); a != b {
+						r.Diffs = append(r.Diffs, fmt.Sprintf("trust and reference disagree\ntrust:\n%s\nreference:\n%s", a, b))
+					}
+					for m := range rr {
+						if !tt[m] {
+							r.Diffs = append(r.Diffs, "trust misses the race "+m)
+						}
+					}
+					for m := range tt {
+						if !rr[m] {
+							r.Diffs = append(r.Diffs, "trust reports a race the reference does not: "+m)
+						}
+					}
+					return r
+				}}.Run(t)
 		})
 	}
 }
@@ -259,7 +248,7 @@ fn main() { spawn a(); spawn b(); spawn c(); }
 // TestTrustExamples compares the explorers under ra and rc11 on the
 // example programs the trust explorer supports, and on heapPublish.
 func TestTrustExamples(t *testing.T) {
-	files, _ := filepath.Glob("../examples/*.cir")
+	files, _ := filepath.Glob("../../examples/*.cir")
 	budget := 5 * time.Second
 	if testing.Short() {
 		budget = time.Second
@@ -278,15 +267,15 @@ func TestTrustExamples(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if checkGraphProgram(p) == nil && trustSupported(p) == "" {
+		if graph.CheckProgram(p) == nil && trustx.Supported(p) == "" {
 			progs = append(progs, prog{f, p})
 		}
 	}
 	compared := 0
 	for _, pr := range progs {
 		for _, model := range []string{"ra", "rc11"} {
-			ref, ok1 := summarise(t, pr.p, EnumOptions{Model: model, Explorer: "reference", Unroll: 3}, budget)
-			tr, ok2 := summarise(t, pr.p, EnumOptions{Model: model, Explorer: "trust", Unroll: 3}, budget)
+			ref, ok1 := summarise(t, pr.p, trustx.EnumOptions{Model: model, Explorer: "reference", Unroll: 3}, budget)
+			tr, ok2 := summarise(t, pr.p, trustx.EnumOptions{Model: model, Explorer: "trust", Unroll: 3}, budget)
 			if !ok1 || !ok2 {
 				continue
 			}
@@ -316,11 +305,11 @@ type blockSummary struct {
 	dupBlocked int
 }
 
-func summariseBlocked(t *testing.T, p *ir.Program, opts EnumOptions, budget time.Duration) (*blockSummary, bool) {
+func summariseBlocked(t *testing.T, p *ir.Program, opts trustx.EnumOptions, budget time.Duration) (*blockSummary, bool) {
 	s := &blockSummary{enumSummary: enumSummary{graphs: map[string]map[string]bool{}, violations: map[string]bool{}}, blocked: map[string]bool{}}
 	ctx, cancel := context.WithTimeout(context.Background(), budget)
 	defer cancel()
-	st, err := Enumerate(ctx, p, opts, func(x *interp.Execution) bool {
+	st, err := trustx.Enumerate(ctx, p, opts, func(x *interp.Execution) bool {
 		msg, _, _ := x.Violation()
 		switch {
 		case msg != "":
@@ -356,58 +345,55 @@ func summariseBlocked(t *testing.T, p *ir.Program, opts EnumOptions, budget time
 // explorer on generated programs with assumes and awaits on atomic loads
 // under ra and rc11: the same numbers of complete and of blocked
 // executions, the same outcomes and graphs (complete and blocked), the same
-// violations, each graph once.
+// violations, each graph once. 200 programs per model (80 with -short, 500
+// with -long).
 func TestTrustAssumeDifferential(t *testing.T) {
-	n := 500
-	if testing.Short() {
-		n = 80
-	}
-	if *trustN > 0 {
-		n = *trustN
-	}
+	n := explorertest.Size(uint64(*trustN), 200, 80, 500)
 	for _, model := range []string{"ra", "rc11"} {
 		t.Run(model, func(t *testing.T) {
-			compared, withBlocked := 0, 0
-			for seed := 0; seed < n; seed++ {
-				src := genAtomic(rand.New(rand.NewPCG(uint64(seed), 0x6173)), seed%2 == 1, true)
-				p, err := frontend.ParseCIR("gen.cir", []byte(src))
-				if err != nil {
-					t.Fatalf("seed %d: %v\n%s", seed, err, src)
-				}
-				if trustSupported(p) != "" {
-					t.Fatalf("seed %d: trust does not support the program: %s", seed, trustSupported(p))
-				}
-				ref, ok1 := summariseBlocked(t, p, EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
-				tr, ok2 := summariseBlocked(t, p, EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
-				if !ok1 || !ok2 {
-					continue
-				}
-				compared++
-				if ref.nBlocked > 0 {
-					withBlocked++
-				}
-				if tr.dup > 0 || tr.dupBlocked > 0 {
-					t.Errorf("seed %d: trust built %d complete and %d blocked graphs twice\n%s", seed, tr.dup, tr.dupBlocked, src)
-				}
-				if a, b := tr.String(), ref.String(); a != b {
-					t.Errorf("seed %d: trust and graph disagree\ntrust:\n%s\ngraph:\n%s\nprogram:\n%s", seed, a, b, src)
-					continue
-				}
-				if tr.nComplete != ref.nComplete || tr.nBlocked != ref.nBlocked {
-					t.Errorf("seed %d: trust %d complete %d blocked, graph %d complete %d blocked\n%s", seed, tr.nComplete, tr.nBlocked, ref.nComplete, ref.nBlocked, src)
-					continue
-				}
-				for k := range ref.blocked {
-					if !tr.blocked[k] {
-						t.Errorf("seed %d: trust misses the blocked graph %s\n%s", seed, k, src)
-						break
+			var mu sync.Mutex
+			withBlocked := 0
+			sum := explorertest.Harness{Name: "trust", First: 0, N: n, MinCompared: 0.9,
+				Gen: func(seed uint64) (string, *ir.Program, error) {
+					src := genAtomic(rand.New(rand.NewPCG(seed, 0x6173)), seed%2 == 1, true)
+					p, err := frontend.ParseCIR("gen.cir", []byte(src))
+					if err == nil && trustx.Supported(p) != "" {
+						err = fmt.Errorf("trust does not support the program: %s", trustx.Supported(p))
 					}
-				}
-			}
-			t.Logf("%d programs compared, %d with blocked executions", compared, withBlocked)
-			if compared < n*9/10 {
-				t.Errorf("only %d of %d programs compared", compared, n)
-			}
+					return src, p, err
+				},
+				Compare: func(t *testing.T, seed uint64, p *ir.Program) explorertest.Run {
+					ref, ok1 := summariseBlocked(t, p, trustx.EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
+					tr, ok2 := summariseBlocked(t, p, trustx.EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
+					if !ok1 || !ok2 {
+						return explorertest.Run{Skipped: "over the 10s budget"}
+					}
+					if ref.nBlocked > 0 {
+						mu.Lock()
+						withBlocked++
+						mu.Unlock()
+					}
+					var r explorertest.Run
+					if tr.dup > 0 || tr.dupBlocked > 0 {
+						r.Diffs = append(r.Diffs, fmt.Sprintf("trust built %d complete and %d blocked graphs twice", tr.dup, tr.dupBlocked))
+					}
+					if a, b := tr.String(), ref.String(); a != b {
+						r.Diffs = append(r.Diffs, fmt.Sprintf("trust and graph disagree\ntrust:\n%s\ngraph:\n%s", a, b))
+						return r
+					}
+					if tr.nComplete != ref.nComplete || tr.nBlocked != ref.nBlocked {
+						r.Diffs = append(r.Diffs, fmt.Sprintf("trust %d complete %d blocked, graph %d complete %d blocked", tr.nComplete, tr.nBlocked, ref.nComplete, ref.nBlocked))
+						return r
+					}
+					for k := range ref.blocked {
+						if !tr.blocked[k] {
+							r.Diffs = append(r.Diffs, "trust misses the blocked graph "+k)
+							break
+						}
+					}
+					return r
+				}}.Run(t)
+			t.Logf("%d programs compared, %d with blocked executions", sum.Compared, withBlocked)
 		})
 	}
 }
@@ -431,8 +417,8 @@ fn main() { let h1 = spawn t1(); let h2 = spawn t2(); join(h1); join(h2); }
 func TestTrustRevisitedReadMaximal(t *testing.T) {
 	p := compileCIR(t, "sblater.cir", sbLater)
 	for _, model := range []string{"ra", "rc11"} {
-		ref, ok1 := summarise(t, p, EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
-		tr, ok2 := summarise(t, p, EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
+		ref, ok1 := summarise(t, p, trustx.EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
+		tr, ok2 := summarise(t, p, trustx.EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
 		if !ok1 || !ok2 {
 			t.Fatalf("%s: exploration did not finish", model)
 		}
@@ -501,61 +487,63 @@ func genLockProgram(rng *rand.Rand) string {
 // a held mutex, with the graph explorer, which keeps the interpreter's
 // operational mutexes, on progen's programs with mutexes (nested locks,
 // so deadlocks too): the same complete outcomes and graphs, the same
-// violations (deadlocks included), no graph twice.
+// violations (deadlocks included), no graph twice. 150 programs per model
+// (80 with -short, 500 with -long).
 func TestTrustMutexDifferential(t *testing.T) {
-	n := 500
-	if testing.Short() {
-		n = 80
-	}
-	if *trustN > 0 {
-		n = *trustN
-	}
+	n := explorertest.Size(uint64(*trustN), 150, 80, 500)
 	cfg := progen.Default()
 	cfg.Nondet, cfg.Mutexes, cfg.Lock, cfg.MaxOps = 0, 2, 12, 4
 	cfg.Cond = 0
 	for _, model := range []string{"ra", "rc11"} {
 		t.Run(model, func(t *testing.T) {
-			compared, locked, deadlocks := 0, 0, 0
-			for seed := 0; seed < n; seed++ {
-				rng := rand.New(rand.NewPCG(uint64(seed), 0x6d75))
-				src := ""
-				if seed%2 == 0 {
-					src = progen.Generate(rng, cfg)
-				} else {
-					src = genLockProgram(rng)
-				}
-				p, err := frontend.ParseCIR("gen.cir", []byte(src))
-				if err != nil {
-					t.Fatalf("seed %d: %v\n%s", seed, err, src)
-				}
-				if trustSupported(p) != "" {
-					t.Fatalf("seed %d: trust does not support the program: %s", seed, trustSupported(p))
-				}
-				ref, ok1 := summarise(t, p, EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
-				tr, ok2 := summarise(t, p, EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
-				if !ok1 || !ok2 {
-					continue
-				}
-				compared++
-				if strings.Contains(src, "lock(") {
-					locked++
-				}
-				for v := range ref.violations {
-					if strings.HasPrefix(v, "deadlock") {
-						deadlocks++
-						break
+			var mu sync.Mutex
+			var hasLock sync.Map // seed -> its source has a lock
+			locked, deadlocks := 0, 0
+			sum := explorertest.Harness{Name: "trust", First: 0, N: n,
+				Gen: func(seed uint64) (string, *ir.Program, error) {
+					rng := rand.New(rand.NewPCG(seed, 0x6d75))
+					src := ""
+					if seed%2 == 0 {
+						src = progen.Generate(rng, cfg)
+					} else {
+						src = genLockProgram(rng)
 					}
-				}
-				if tr.dup > 0 {
-					t.Errorf("seed %d: trust built %d graphs twice\n%s", seed, tr.dup, src)
-				}
-				if a, b := tr.String(), ref.String(); a != b {
-					t.Errorf("seed %d: trust and graph disagree\ntrust:\n%s\ngraph:\n%s\nprogram:\n%s", seed, a, b, src)
-				}
-			}
-			t.Logf("%d programs compared, %d with locks, %d with deadlocks", compared, locked, deadlocks)
-			if compared < n*9/10 || locked < n/2 || deadlocks == 0 {
-				t.Errorf("too few: %d compared, %d with locks, %d with deadlocks of %d", compared, locked, deadlocks, n)
+					p, err := frontend.ParseCIR("gen.cir", []byte(src))
+					if err == nil && trustx.Supported(p) != "" {
+						err = fmt.Errorf("trust does not support the program: %s", trustx.Supported(p))
+					}
+					hasLock.Store(seed, strings.Contains(src, "lock("))
+					return src, p, err
+				},
+				Compare: func(t *testing.T, seed uint64, p *ir.Program) explorertest.Run {
+					ref, ok1 := summarise(t, p, trustx.EnumOptions{Model: model, Explorer: "reference"}, 10*time.Second)
+					tr, ok2 := summarise(t, p, trustx.EnumOptions{Model: model, Explorer: "trust"}, 10*time.Second)
+					if !ok1 || !ok2 {
+						return explorertest.Run{Skipped: "over the 10s budget"}
+					}
+					mu.Lock()
+					if l, ok := hasLock.Load(seed); ok && l.(bool) {
+						locked++
+					}
+					for v := range ref.violations {
+						if strings.HasPrefix(v, "deadlock") {
+							deadlocks++
+							break
+						}
+					}
+					mu.Unlock()
+					var r explorertest.Run
+					if tr.dup > 0 {
+						r.Diffs = append(r.Diffs, fmt.Sprintf("trust built %d graphs twice", tr.dup))
+					}
+					if a, b := tr.String(), ref.String(); a != b {
+						r.Diffs = append(r.Diffs, fmt.Sprintf("trust and graph disagree\ntrust:\n%s\ngraph:\n%s", a, b))
+					}
+					return r
+				}}.Run(t)
+			t.Logf("%d programs compared, %d with locks, %d with deadlocks", sum.Compared, locked, deadlocks)
+			if uint64(sum.Compared) < n*9/10 || uint64(locked) < n/2 || deadlocks == 0 {
+				t.Errorf("too few: %d compared, %d with locks, %d with deadlocks of %d", sum.Compared, locked, deadlocks, n)
 			}
 		})
 	}

@@ -1,17 +1,15 @@
-package ncmc_test
+package vmcrx_test
 
 import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"ncmc/explore/explorertest"
 	"ncmc/frontend"
 	"ncmc/ir"
 	"ncmc/ncmc"
-	"ncmc/ncmc/internal/progen"
 )
 
 // vmcrFingerprint is everything a vmcr run must reproduce exactly with any
@@ -51,32 +49,17 @@ func TestVMCRWorkersDeterministic(t *testing.T) {
 		model string
 	}
 	var progs []prog
-	files, _ := filepath.Glob("../examples/*.cir")
-	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := frontend.ParseCIR(f, src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		progs = append(progs, prog{filepath.Base(f), p, "sc"}, prog{filepath.Base(f), p, "tso"})
+	for _, c := range explorertest.Corpus(t, "../../examples/*.cir", 0, 0) {
+		progs = append(progs, prog{c.Name, c.Prog, "sc"}, prog{c.Name, c.Prog, "tso"})
 	}
-	n := 40
-	if testing.Short() {
-		n = 10
+	n := explorertest.Size(0, 40, 10, 40)
+	for _, c := range explorertest.Corpus(t, "", 9000, int(n)) {
+		progs = append(progs, prog{c.Name, c.Prog, "sc"})
 	}
 	for i := range n {
-		seed := uint64(9000 + i)
-		src := progen.Generate(rand.New(rand.NewPCG(seed, 0x6d6372)), progen.Default())
-		p, err := frontend.ParseCIR(fmt.Sprintf("gen%d.cir", seed), []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		progs = append(progs, prog{fmt.Sprintf("seed %d", seed), p, "sc"})
-		src = vmcrSBProgram(rand.New(rand.NewPCG(seed, 0x74736f)))
-		p, err = frontend.ParseCIR(fmt.Sprintf("gensb%d.cir", seed), []byte(src))
+		seed := 9000 + i
+		src := vmcrSBProgram(rand.New(rand.NewPCG(seed, 0x74736f)))
+		p, err := frontend.ParseCIR(fmt.Sprintf("gensb%d.cir", seed), []byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,10 +1,11 @@
-package ncmc
+package trustx
 
 import (
 	"context"
 	"fmt"
 	"strings"
 
+	"ncmc/explore"
 	"ncmc/explore/graph"
 	"ncmc/interp"
 	"ncmc/ir"
@@ -12,9 +13,8 @@ import (
 	"ncmc/seg"
 )
 
-// Enumerate is herd's entry point to graph exploration. It stays beside
-// the trust glue (trustexplore.go), which it calls for ra and rc11, until
-// that glue moves to explore/trust.
+// Enumerate is herd's entry point to graph exploration. It lives beside
+// the trust glue (trustx.go), which it calls for ra and rc11.
 
 // EnumOptions configure Enumerate.
 type EnumOptions struct {
@@ -27,12 +27,12 @@ type EnumOptions struct {
 	// Axiomatic, if set, explores graphs under this model instead (for
 	// instance a weak model, to find the graphs a stronger one forbids).
 	Axiomatic *seg.Model
-	// Unroll, MaxSteps: as in Options (0: defaults).
+	// Unroll, MaxSteps: as in explore.Options (0: defaults).
 	Unroll, MaxSteps int
 	// MaxExecutions stops after this many visited executions (0: no limit).
 	MaxExecutions int
 	// Explorer picks the graph explorer under ra and rc11: "trust" (the
-	// TruSt-style explorer, trustexplore.go) or "reference" (the DFS over
+	// TruSt-style explorer, trustx.go) or "reference" (the DFS over
 	// schedules); "" is the default, trust where it applies.
 	Explorer string
 }
@@ -59,10 +59,10 @@ func Enumerate(ctx context.Context, prog *ir.Program, opts EnumOptions, visit fu
 	}
 	cfg := interp.Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, Model: model, Races: interp.RacesRecord, Axiomatic: opts.Axiomatic}
 	if cfg.Unroll == 0 {
-		cfg.Unroll = DefaultUnroll
+		cfg.Unroll = explore.DefaultUnroll
 	}
 	if cfg.MaxSteps == 0 {
-		cfg.MaxSteps = DefaultMaxSteps
+		cfg.MaxSteps = explore.DefaultMaxSteps
 	}
 	if cfg.Axiomatic == nil && !opts.Operational && model.Operational() {
 		cfg.Axiomatic = model.Axioms

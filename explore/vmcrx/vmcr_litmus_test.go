@@ -1,4 +1,4 @@
-package ncmc_test
+package vmcrx_test
 
 import (
 	"bufio"

@@ -1,4 +1,8 @@
-package ncmc
+// Package trustx drives the TruSt-style graph explorer of package
+// explore/trust on the interpreter: the trust explorer (--explorer trust,
+// the default under ra and rc11), its parallel exploration (par.go) and
+// Enumerate, herd's entry point to graph exploration (enumerate.go).
+package trustx
 
 import (
 	"context"
@@ -6,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 
+	"ncmc/explore"
+	"ncmc/explore/graph"
 	"ncmc/explore/trust"
 	"ncmc/interp"
 	"ncmc/ir"
@@ -156,7 +162,7 @@ type lockBlock struct {
 	pos   ir.Pos
 }
 
-// trustSupported reports why prog cannot be explored by the trust explorer
+// Supported reports why prog cannot be explored by the trust explorer
 // ("" if it can): condition variables, trylock and atomic blocks keep
 // their operational semantics in the interpreter, which the explorer does
 // not model (a trylock as a compare-and-swap may fail on a mutex freed
@@ -166,7 +172,7 @@ type lockBlock struct {
 // revisit the blocked thread's reads (TestTrustSzymanski,
 // TestTrustAssumeDifferential). Mutexes are supported as GenMC models them
 // (trustGlue.lock; TestTrustMutexDifferential).
-func trustSupported(prog *ir.Program) string {
+func Supported(prog *ir.Program) string {
 	for _, f := range prog.Funcs {
 		for i := range f.Body {
 			switch f.Body[i].Op {
@@ -755,6 +761,12 @@ func trustModel(model string) trust.Model {
 	return trust.RC11
 }
 
+// Models reports whether the trust explorer implements the memory model
+// called name: ra, rc11 and sc (trustModel). Any other model, even one
+// explored only by graph search, goes to the graph explorer, which
+// evaluates the model's own axioms.
+func Models(name string) bool { return name == "ra" || name == "rc11" || name == "sc" }
+
 // ord is the memory order the explorer sees for an access or fence of
 // order o: seq_cst under sc, o otherwise.
 func (tg *trustGlue) ord(o ir.Order) ir.Order {
@@ -886,33 +898,27 @@ func newTrustExecution(prog *ir.Program, names *interp.Names, cfg interp.Config,
 	return x, tg
 }
 
-// exploreTrust is Verify's trust explorer under ra and rc11.
-func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result, error) {
-	model, err := memmodel.Lookup(opts.Model)
-	if err != nil {
-		return nil, err
+// exploreTrust is the trust exploration of t (ra, rc11, and sc as rc11
+// with every access seq_cst).
+func exploreTrust(ctx context.Context, t *explore.Task) error {
+	prog, names, opts := t.Prog, t.Names, t.Opts
+	if err := graph.CheckProgram(prog); err != nil {
+		return err
 	}
-	if err := checkGraphProgram(prog); err != nil {
-		return nil, err
-	}
-	names := interp.NewNames(prog)
-	col := newCollector(prog, names, opts)
-	cfg := interp.Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, MaxThreads: opts.MaxThreads, Model: model}
+	var err error
+	cfg := t.Config()
 	if opts.Model == "sc" {
 		cfg.Axiomatic = seg.LookupModel("sc") // graph exploration, driven by trust
-	}
-	if d, ok := ctx.Deadline(); ok {
-		cfg.Deadline = d
 	}
 	var cex *trust.Snapshot
 	stopKind := ""
 	visit := func(x *interp.Execution) bool {
 		defer x.GraphDriver().(*trustGlue).release() // the collector keeps nothing of x (keepGraph)
-		if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
+		if opts.MaxExecutions > 0 && t.Stats().Executions >= opts.MaxExecutions {
 			stopKind = "executions"
 			return false
 		}
-		if col.add(x) && cex == nil {
+		if t.Add(x) && cex == nil {
 			cex = x.GraphDriver().(*trustGlue).ex.Save()
 			if !opts.KeepGoing {
 				return false
@@ -923,31 +929,31 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 	// the collector looks at a graph's reads-from and coherence for the
 	// first complete execution (Result.Graph when there is no
 	// counterexample) and for classes only
-	graphs := func() bool { return opts.Classes || !col.c.HasFirstGraph() }
+	graphs := func() bool { return opts.Classes || !t.HasFirstGraph() }
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
 	var stopped string
 	if workers == 1 {
-		stopped, _, err = runTrustCk(ctx, prog, names, cfg, opts.Model, visit, func(p int) { col.progress(p) }, graphs, !opts.NoCheckpoints)
+		stopped, _, err = runTrustCk(ctx, prog, names, cfg, opts.Model, visit, func(p int) { t.Progress(p) }, graphs, !opts.NoCheckpoints)
 	} else {
 		consume := func(r trustResult) bool {
-			if opts.MaxExecutions > 0 && col.stats.Executions >= opts.MaxExecutions {
+			if opts.MaxExecutions > 0 && t.Stats().Executions >= opts.MaxExecutions {
 				stopKind = "executions"
 				return false
 			}
-			s := r.s.(*execSummary)
-			if col.addSummary(s, r.g) && cex == nil {
+			s := r.s.(*explore.Summary)
+			if t.AddSummary(s, r.g) && cex == nil {
 				cex = r.cex
 				if !opts.KeepGoing {
 					return false
 				}
 			}
 			if r.more > 0 { // complete executions with s's state, steps in s
-				z := &execSummary{s: s.s.Again(), msg: s.msg, complete: s.complete}
+				z := s.Again()
 				for range r.more {
-					col.addSummary(z, nil)
+					t.AddSummary(z, nil)
 				}
 			}
 			return true
@@ -958,28 +964,30 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 		var merge func(prev, cur any) bool
 		if opts.MaxExecutions == 0 && !opts.Classes {
 			merge = func(prev, cur any) bool {
-				return prev.(*execSummary).s.Fold(cur.(*execSummary).s)
+				return prev.(*explore.Summary).Fold(cur.(*explore.Summary))
 			}
 		}
 		summarize := func(x *interp.Execution) (any, bool, bool) {
-			s := col.summarize(x)
-			return s, s.msg != "", s.s.PlainComplete()
+			s := t.Summarize(x)
+			return s, s.Violation() != "", s.PlainComplete()
 		}
-		stopped, _, err = runTrustParallel(ctx, prog, names, cfg, opts.Model, workers, summarize, merge, opts.Classes, consume, func(p int) { col.progress(p) })
+		stopped, _, err = runTrustParallel(ctx, prog, names, cfg, opts.Model, workers, summarize, merge, opts.Classes, consume, func(p int) { t.Progress(p) })
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	switch {
 	case stopKind == "executions":
 		stopped = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions)
 	case strings.HasPrefix(stopped, "cancelled"):
-		stopped, stopKind = budgetReason(ctx.Err(), opts), "time"
+		stopped, stopKind = explore.BudgetReason(ctx.Err(), opts), "time"
 	case stopped == "stopped by the caller":
 		stopped = "" // the first violation ends a run without --keep-going
 	}
-	res := col.result("trust", stopped, stopKind)
-	res.Workers = workers
+	if stopped != "" {
+		t.Stop(stopped, stopKind)
+	}
+	t.Workers(workers)
 	if cex != nil {
 		var x *interp.Execution
 		ex := trust.Replay(trustModel(opts.Model), cex, func(loc int64) int64 { return x.G.InitVal[loc] })
@@ -992,27 +1000,62 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 		tg.deadlocks()
 		if tg.err == nil {
 			tg.finish(true)
-			res.Counterexample = x.Trace
+			story := x.Trace
 			if x.ViolationTraceLen() > 0 && x.ViolationTraceLen() <= len(x.Trace) {
-				res.Counterexample = x.Trace[:x.ViolationTraceLen()] // up to the violation
+				story = x.Trace[:x.ViolationTraceLen()] // up to the violation
 			}
-			res.Graph = x.G
-			_, _, res.ViolationPos = x.Violation()
+			t.Counterexample(x, story)
 		}
 	}
-	return res, nil
+	return nil
 }
 
 // useTrust reports whether Enumerate explores with the trust explorer.
 func useTrust(cfg interp.Config, explorer string, prog *ir.Program) bool {
-	if cfg.Axiomatic != nil || memmodel.ExecOf(cfg.Model) != memmodel.GraphOnly {
+	if cfg.Axiomatic != nil || memmodel.ExecOf(cfg.Model) != memmodel.GraphOnly || !Models(cfg.Model.Name) {
 		return false
 	}
 	switch explorer {
 	case "trust":
-		return trustSupported(prog) == ""
+		return Supported(prog) == ""
 	case "reference":
 		return false
 	}
-	return trustSupported(prog) == ""
+	return Supported(prog) == ""
 }
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Explorer is the TruSt-style graph explorer of ra and rc11
+// (explore/trust): each consistent execution graph once, consistency
+// checked incrementally per added event.
+type Explorer struct{}
+
+// Name is "trust".
+func (Explorer) Name() string { return "trust" }
+
+// Doc describes the explorer for help texts.
+func (Explorer) Doc() string {
+	return "ra, rc11 (and sc, as rc11 with every access seq_cst, for cross-checks): TruSt-style graph exploration (forward and backward revisits, each consistent graph once, incremental consistency); programs with condition variables, trylock, atomic blocks or nondeterminism go to graph"
+}
+
+// Check rejects models other than ra, rc11 and sc and the programs whose
+// constructs the explorer does not model (Supported).
+func (e Explorer) Check(t *explore.Task) error {
+	if !Models(t.Model.Name) {
+		return explore.Unsupportedf(e, false, "the trust explorer supports the ra, rc11 and sc models, not %s", t.Model.Name)
+	}
+	if op := Supported(t.Prog); op != "" {
+		return explore.Unsupportedf(e, true, "the trust explorer does not model %s", op)
+	}
+	return graph.CheckProgram(t.Prog)
+}
+
+// Explore runs the trust exploration of t.
+func (Explorer) Explore(ctx context.Context, t *explore.Task) error { return exploreTrust(ctx, t) }

@@ -1,0 +1,4 @@
+package trustx
+
+// RunTrust is runTrust, for the benchmarks of package trustx_test.
+var RunTrust = runTrust
