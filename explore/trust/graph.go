@@ -52,6 +52,7 @@ func (r Ref) IsInit() bool { return r.T < 0 }
 // CAS is a plain read with order FailOrder.
 type Excl struct {
 	CAS       bool
+	Lock      bool // a mutex lock: under TSO a failed one is a locked read (a full fence)
 	Expected  int64
 	FailOrder ir.Order
 	Order     ir.Order
@@ -69,6 +70,9 @@ type Label struct {
 	Excl  *Excl // Read, RMW coming from an RMW or CAS instruction
 	Other int32 // Spawn: the child thread; Join: the joined thread
 	Sub   uint8 // Other: the interpreter's own kind, for replay checks
+	// Unlock: the write is a mutex unlock (AddUnlock), a locked
+	// instruction under TSO
+	Unlock bool
 	// NotMax: the read (or an RMW's read part) was not added maximally:
 	// when it was added (or revisited) it did not read the
 	// coherence-latest write of its location
@@ -194,7 +198,10 @@ func (a *arena) with(v View, t int32, i int32) View {
 
 // derived is what the graph computes per event from the labels.
 type derived struct {
-	hb   View // happens-before prefix, the event included
+	// hb: happens-before prefix, the event included; under TSO, which
+	// has no happens-before, the (po ∪ spawn ∪ join)* prefix, which the
+	// coherence lower bound uses (tso.go)
+	hb   View
 	porf View // (po ∪ rf ∪ spawn ∪ join)* prefix, the event included
 	msg  View // writes: the view a synchronising read acquires
 	relF View // RC11: hb view of the latest release fence po-before (or at) the event
@@ -217,6 +224,11 @@ type Graph struct {
 	ar          *arena
 	spawns      []Ref           // spawn event of each thread (T < 0: none, main)
 	naLocs      map[int64]int32 // non-atomic accesses per location
+	// scratch of the ghb search under TSO (tsoReaches): visit marks per
+	// event and the stack
+	seen  [][]uint32
+	mark  uint32
+	stack []Ref
 }
 
 func newGraph(m Model, ar *arena) *Graph {
@@ -269,6 +281,9 @@ func (g *Graph) isSC(l *Label) bool {
 	if l.Kind == Fence {
 		return l.Order == ir.OrderSC
 	}
+	if g.model == TSO {
+		return false // TSO has no psc: SC fences are in ghb (tso.go)
+	}
 	return g.model == RC11 && (l.Kind == Read || l.Kind == Write || l.Kind == RMW) && l.order() == ir.OrderSC
 }
 
@@ -304,7 +319,7 @@ func (g *Graph) computeDerived(r Ref, predHB, predPorf, predRelF, predAcq View) 
 			porf = g.ar.join(porf, wd.porf)
 			if g.model == RA {
 				hb = g.ar.join(hb, wd.hb)
-			} else if l.order().IsAtomic() {
+			} else if g.model == RC11 && l.order().IsAtomic() {
 				if l.order().IsAcquire() {
 					hb = g.ar.join(hb, wd.msg)
 				}
@@ -337,8 +352,11 @@ func (g *Graph) computeDerived(r Ref, predHB, predPorf, predRelF, predAcq View) 
 func (g *Graph) msgView(r Ref) View {
 	l := g.Label(r)
 	d := g.der(r)
-	if g.model == RA {
+	switch g.model {
+	case RA:
 		return d.hb
+	case TSO:
+		return nil
 	}
 	var m View
 	if !l.order().IsAtomic() {
