@@ -80,11 +80,11 @@ type trustExplorer struct{}
 
 func (trustExplorer) Name() string { return "trust" }
 func (trustExplorer) Doc() string {
-	return "ra, rc11 (and sc, as rc11 with every access seq_cst, for cross-checks): TruSt-style graph exploration (forward and backward revisits, each consistent graph once, incremental consistency); programs with condition variables, trylock, atomic blocks or nondeterminism go to graph"
+	return "ra, rc11 (and tso, and sc as rc11 with every access seq_cst, for cross-checks): TruSt-style graph exploration (forward and backward revisits, each consistent graph once, incremental consistency); programs with condition variables, trylock, atomic blocks or nondeterminism go to graph"
 }
 func (e trustExplorer) Check(t *Task) error {
-	if t.Model.Exec != memmodel.GraphOnly && t.Model.Name != "sc" {
-		return unsupported(e, false, "the trust explorer supports the ra, rc11 and sc models, not %s", t.Model.Name)
+	if t.Model.Exec != memmodel.GraphOnly && t.Model.Name != "sc" && t.Model.Name != "tso" {
+		return unsupported(e, false, "the trust explorer supports the ra, rc11, tso and sc models, not %s", t.Model.Name)
 	}
 	if op := trustSupported(t.Prog); op != "" {
 		return unsupported(e, true, "the trust explorer does not model %s", op)

@@ -33,7 +33,7 @@ import (
 type trustGlue struct {
 	x       *interp.Execution
 	ex      *trust.Explorer
-	model   string        // "ra", "rc11" or "sc"
+	model   string        // "ra", "rc11", "tso" or "sc"
 	seen    []int         // per thread, x.G events accounted for
 	added   []seg.EventID // accesses of the current step
 	pending []seg.EventID // accesses whose races are to be looked for
@@ -422,7 +422,7 @@ func (tg *trustGlue) lock(t *interp.Thread, fr *interp.Frame, in *ir.Instr, addr
 		}
 	} else {
 		var ok bool
-		lab, ok = tg.ex.AddRead(id.T, addr, tg.ord(ir.OrderAcq), &trust.Excl{CAS: true, Expected: 0, FailOrder: tg.ord(ir.OrderAcq), Order: tg.ord(ir.OrderAcq)})
+		lab, ok = tg.ex.AddRead(id.T, addr, tg.ord(ir.OrderAcq), &trust.Excl{CAS: true, Lock: true, Expected: 0, FailOrder: tg.ord(ir.OrderAcq), Order: tg.ord(ir.OrderAcq)})
 		if !ok {
 			x.Prune()
 			return
@@ -480,7 +480,7 @@ func (tg *trustGlue) unlock(t *interp.Thread, in *ir.Instr, addr int64, c *int64
 			return
 		}
 	} else {
-		if !tg.ex.AddWrite(id.T, addr, tg.ord(ir.OrderRel), 0) {
+		if !tg.ex.AddUnlock(id.T, addr, tg.ord(ir.OrderRel), 0) {
 			x.Prune()
 			return
 		}
@@ -745,12 +745,15 @@ func (tg *trustGlue) finishGraph() {
 	})
 }
 
-// trustModel is the explorer's model for ra, rc11 and sc: sc is rc11 with
-// every access and fence seq_cst (trustGlue.ord), which is SC (RC11 makes
-// programs whose accesses are all seq_cst sequentially consistent).
+// trustModel is the explorer's model for ra, rc11, tso and sc: sc is rc11
+// with every access and fence seq_cst (trustGlue.ord), which is SC (RC11
+// makes programs whose accesses are all seq_cst sequentially consistent).
 func trustModel(model string) trust.Model {
-	if model == "ra" {
+	switch model {
+	case "ra":
 		return trust.RA
+	case "tso":
+		return trust.TSO
 	}
 	return trust.RC11
 }
@@ -898,8 +901,8 @@ func exploreTrust(ctx context.Context, prog *ir.Program, opts Options) (*Result,
 	names := interp.NewNames(prog)
 	col := newCollector(prog, names, opts)
 	cfg := interp.Config{Unroll: opts.Unroll, MaxSteps: opts.MaxSteps, MaxThreads: opts.MaxThreads, Model: model}
-	if opts.Model == "sc" {
-		cfg.Axiomatic = seg.LookupModel("sc") // graph exploration, driven by trust
+	if opts.Model == "sc" || opts.Model == "tso" {
+		cfg.Axiomatic = seg.LookupModel(opts.Model) // graph exploration, driven by trust
 	}
 	if d, ok := ctx.Deadline(); ok {
 		cfg.Deadline = d
