@@ -53,7 +53,12 @@ func outcomeVals(t *litmus.Test, state string) func(litmus.Loc) int64 {
 }
 
 // TestVMCRLitmusTSO: vmcr under tso gives herd's verdict on every tso row of bench/litmus/expected.csv (every fourth with -short).
-func TestVMCRLitmusTSO(t *testing.T) {
+func TestVMCRLitmusTSO(t *testing.T) { checkLitmusRows(t, "tso", "vmcr") }
+
+// checkLitmusRows runs every row of bench/litmus/expected.csv for model
+// (every fourth with -short; not the executions and data_race rows)
+// through explorer and compares the verdict with herd's.
+func checkLitmusRows(t *testing.T, model, explorer string) {
 	dir := litmusDir()
 	if dir == "" {
 		t.Skip("bench/litmus not found (set NCMC_LITMUS)")
@@ -67,7 +72,7 @@ func TestVMCRLitmusTSO(t *testing.T) {
 	rows, matched := 0, 0
 	for line := 0; sc.Scan(); line++ {
 		fs := strings.Split(sc.Text(), ",")
-		if line == 0 || len(fs) < 4 || fs[1] != "tso" || fs[2] == "executions" || fs[2] == "data_race" {
+		if line == 0 || len(fs) < 4 || fs[1] != model || fs[2] == "executions" || fs[2] == "data_race" {
 			continue
 		}
 		rows++
@@ -84,12 +89,12 @@ func TestVMCRLitmusTSO(t *testing.T) {
 			t.Errorf("%s: %v", file, err)
 			continue
 		}
-		res, err := ncmc.Verify(context.Background(), lt.Prog, ncmc.Options{Explorer: "vmcr", Model: "tso", KeepGoing: true})
+		res, err := ncmc.Verify(context.Background(), lt.Prog, ncmc.Options{Explorer: explorer, Model: model, KeepGoing: true})
 		if err != nil {
 			t.Errorf("%s: %v", file, err)
 			continue
 		}
-		if res.Explorer != "vmcr" {
+		if res.Explorer != explorer {
 			t.Errorf("%s: explored by %s (%s)", file, res.Explorer, res.Note)
 			continue
 		}
@@ -113,7 +118,7 @@ func TestVMCRLitmusTSO(t *testing.T) {
 			got = map[bool]string{true: "always", false: "not-always"}[neg == 0]
 		}
 		if got != want {
-			t.Errorf("%s (tso): vmcr %s, herd %s (outcomes %v)", file, got, want, res.Outcomes)
+			t.Errorf("%s (%s): %s %s, herd %s (outcomes %v)", file, model, explorer, got, want, res.Outcomes)
 			continue
 		}
 		matched++
@@ -121,5 +126,5 @@ func TestVMCRLitmusTSO(t *testing.T) {
 	if matched == 0 {
 		t.Fatal("no rows checked")
 	}
-	t.Logf("%d tso rows match herd7", matched)
+	t.Logf("%d of %d %s rows match herd7 with %s", matched, rows, model, explorer)
 }
