@@ -1,5 +1,5 @@
 // Package trust explores the consistent execution graphs of a program under
-// an axiomatic memory model (RA or RC11) in the style of TruSt
+// an axiomatic memory model (RA, RC11, or TSO for cross-checks) in the style of TruSt
 // (Kokologiannakis, Marmanis, Gladstein, Vafeiadis, POPL 2022): events are
 // added one at a time in a fixed order; a new read takes one write to read
 // from and the other consistent writes become forward revisits; a new write
@@ -14,8 +14,9 @@
 // (AddOther), and replays the events a restored graph already holds
 // (Len, Event). Consistency is checked per added event with views (vector
 // clocks) of happens-before and program order plus reads-from, following the
-// definitions of RA and RC11 in package seg (seg/models.go), which stays the
-// specification: the tests compare Consistent with seg's Check.
+// definitions of RA and RC11 in package seg (seg/models.go), and for TSO by
+// a ghb search per choice that can close a cycle (tso.go); seg's models stay
+// the specification: the tests compare CheckGraph with seg's Check.
 package trust
 
 import (
