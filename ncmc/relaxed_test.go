@@ -29,6 +29,14 @@ fn reader() {
 fn main() { spawn writer(); spawn reader(); }
 `
 
+// naRace: main's plain read of x races with a's plain write under every
+// model with races (nothing orders them).
+const naRace = `
+global x: int;
+fn a() { x = 1; }
+fn main() { let h = spawn a(); let r = x; join(h); }
+`
+
 const mpAtomicRlx = `
 atomic global data: int;
 atomic global flag: int;
@@ -73,6 +81,8 @@ func TestVerifyRelaxed(t *testing.T) {
 	}{
 		{"mp rlx flag", mpRlx, "rc11", Violation, "data-race", "data race on data between d: W(na) data=42 (thread t0.1) and h: R(na) data="},
 		{"mp rlx flag ra", mpRlx, "ra", Verified, "", ""},
+		{"na race ra", naRace, "ra", Violation, "data-race", "data race on x between b: R(na) x=0 (thread t0) and c: W(na) x=1 (thread t0.1)"},
+		{"na race rc11", naRace, "rc11", Violation, "data-race", "data race on x between b: R(na) x=0 (thread t0) and c: W(na) x=1 (thread t0.1)"},
 		{"mp rlx flag sc", mpRlx, "sc", Verified, "", ""},
 		{"mp atomic rlx", strings.NewReplacer("RORDER", "rlx", "ORDER", "rlx").Replace(mpAtomicRlx), "rc11", Violation, "assertion", "stale data"},
 		{"mp atomic rel/acq", strings.NewReplacer("RORDER", "acq", "ORDER", "rel").Replace(mpAtomicRlx), "rc11", Verified, "", ""},

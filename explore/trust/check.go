@@ -5,10 +5,10 @@ package trust
 // compatible with (po ∪ rf ∪ spawn ∪ join) and checks each with the
 // incremental tests the explorer applies to a new event (the coherence
 // lower bound of reads and writes, RMW atomicity, psc when two or more SC
-// events are present). ev lists each thread's events in program order
+// events are present, the ghb search under TSO). ev lists each thread's events in program order
 // (reads with RF, RMW events with HasW), co each location's coherence
 // order. A cycle of po ∪ rf is inconsistent (RA: hb is irreflexive; RC11:
-// no-thin-air). The tests compare it with seg's .cat models.
+// no-thin-air; TSO: a ghb or uniproc cycle). The tests compare it with seg's .cat models.
 func CheckGraph(m Model, ev [][]Label, co map[int64][]Ref) bool {
 	// topological order of po ∪ rf ∪ spawn ∪ join
 	type node struct{ t, i int }
@@ -140,6 +140,9 @@ func (e *Explorer) checkAdd(t int32, l Label, pos map[Ref]int) bool {
 		g.nSC++
 	}
 	if g.nSC >= 2 && !pscAcyclic(g) {
+		return false
+	}
+	if g.model == TSO && !tsoOK(g, r) {
 		return false
 	}
 	return true

@@ -11,6 +11,7 @@ type Model uint8
 const (
 	RA   Model = iota // release/acquire (seg's ra)
 	RC11              // repaired C11 (seg's rc11)
+	TSO               // x86-TSO (seg's tso): memory orders ignored, seq_cst fences are MFENCE
 )
 
 // Stats count the work of an exploration.
@@ -19,7 +20,7 @@ type Stats struct {
 	Forward   int // forward revisits pushed (other rf or co choices)
 	Backward  int // backward revisits pushed
 	NotMax    int // backward revisits dropped by the maximality test
-	PSCChecks int // full psc evaluations
+	PSCChecks int // full psc evaluations (ghb searches under TSO)
 	// MaxPending is the largest number of graphs the worklist held.
 	MaxPending int
 }
@@ -380,7 +381,7 @@ func (e *Explorer) AddRead(t int32, loc int64, order ir.Order, excl *Excl) (lab 
 		// reading the coherence-latest write keeps the graph consistent
 		// (the read has no outgoing psc edge: nothing is after it in
 		// po, hb or coherence), so only the other choices are checked
-		if k > 0 && !e.pscOK(r) {
+		if k > 0 && !e.extraOK(r) {
 			continue
 		}
 		if chosen == nil {
@@ -405,6 +406,17 @@ func (e *Explorer) AddRead(t int32, loc int64, order ir.Order, excl *Excl) (lab 
 		g.nSC++
 	}
 	return *chosen, true
+}
+
+// extraOK evaluates, for read r that does not read the coherence-latest
+// write, the model's axioms that the coherence lower bound does not
+// cover: psc under RA and RC11 (pscOK), ghb under TSO (tsoOK).
+func (e *Explorer) extraOK(r Ref) bool {
+	if e.model == TSO {
+		e.Stats.PSCChecks++
+		return tsoOK(e.g, r)
+	}
+	return e.pscOK(r)
 }
 
 // pscOK evaluates the psc axiom after event r changed, when the graph has
@@ -437,6 +449,16 @@ func (e *Explorer) pscOK(r Ref) bool {
 func (e *Explorer) AddWrite(t int32, loc int64, order ir.Order, val int64) bool {
 	g := e.g
 	w := e.appendEvent(t, Label{Kind: Write, Order: order, Loc: loc, WVal: val})
+	g.ensureDerived(w)
+	return e.placeWrite(w, -1)
+}
+
+// AddUnlock adds the unlock of the mutex at loc by thread t: a write of
+// val that TSO treats as a locked instruction (a full fence); under RA and
+// RC11 it is AddWrite.
+func (e *Explorer) AddUnlock(t int32, loc int64, order ir.Order, val int64) bool {
+	g := e.g
+	w := e.appendEvent(t, Label{Kind: Write, Order: order, Loc: loc, WVal: val, Unlock: true})
 	g.ensureDerived(w)
 	return e.placeWrite(w, -1)
 }
@@ -497,9 +519,9 @@ func (e *Explorer) placeWrite(w Ref, forced int) bool {
 	for _, p := range places {
 		l.WNotMax = p != n // maximal: placed coherence-last
 		e.insertCO(loc, w, p)
-		if g.nSC >= 2 && p != n { // coherence-last: no outgoing psc edge
+		if p != n && (g.nSC >= 2 || g.model == TSO) { // coherence-last: no outgoing psc or ghb edge
 			e.Stats.PSCChecks++
-			if !pscAcyclic(g) {
+			if (g.model == TSO && !tsoOK(g, w)) || (g.model != TSO && !pscAcyclic(g)) {
 				e.removeCO(loc, p)
 				continue
 			}
@@ -718,9 +740,9 @@ func (e *Explorer) restrict(r, w Ref, p int) *Graph {
 	ng.index()
 	ng.d[r.T][r.I] = derived{}
 	ng.ensureDerived(r)
-	if ng.nSC >= 2 && nl.NotMax { // r reads the coherence-latest write: no outgoing psc edge
+	if nl.NotMax && (ng.nSC >= 2 || ng.model == TSO) { // r reads the coherence-latest write: no outgoing psc or ghb edge
 		e.Stats.PSCChecks++
-		if !pscAcyclic(ng) {
+		if (ng.model == TSO && !tsoOK(ng, r)) || (ng.model != TSO && !pscAcyclic(ng)) {
 			e.free = append(e.free, ng)
 			return nil
 		}
@@ -758,8 +780,8 @@ func (e *Explorer) AddOther(t int32, k Kind, order ir.Order, other int32, sub ui
 func (e *Explorer) Races(r Ref) []Ref {
 	g := e.g
 	l := g.Label(r)
-	if l == nil || !(l.isRead() || l.Kind == Write) {
-		return nil
+	if l == nil || !(l.isRead() || l.Kind == Write) || g.model == TSO {
+		return nil // TSO has no data races
 	}
 	na := func(x *Label) bool { return (x.Kind == Read || x.Kind == Write) && x.Order == ir.OrderNA }
 	if !na(l) && g.naLocs[l.Loc] == 0 {

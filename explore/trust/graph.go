@@ -1,5 +1,5 @@
 // Package trust explores the consistent execution graphs of a program under
-// an axiomatic memory model (RA or RC11) in the style of TruSt
+// an axiomatic memory model (RA, RC11, or TSO for cross-checks) in the style of TruSt
 // (Kokologiannakis, Marmanis, Gladstein, Vafeiadis, POPL 2022): events are
 // added one at a time in a fixed order; a new read takes one write to read
 // from and the other consistent writes become forward revisits; a new write
@@ -14,8 +14,9 @@
 // (AddOther), and replays the events a restored graph already holds
 // (Len, Event). Consistency is checked per added event with views (vector
 // clocks) of happens-before and program order plus reads-from, following the
-// definitions of RA and RC11 in package seg (seg/models.go), which stays the
-// specification: the tests compare Consistent with seg's Check.
+// definitions of RA and RC11 in package seg (seg/models.go), and for TSO by
+// a ghb search per choice that can close a cycle (tso.go); seg's models stay
+// the specification: the tests compare CheckGraph with seg's Check.
 package trust
 
 import (
@@ -52,6 +53,7 @@ func (r Ref) IsInit() bool { return r.T < 0 }
 // CAS is a plain read with order FailOrder.
 type Excl struct {
 	CAS       bool
+	Lock      bool // a mutex lock: under TSO a failed one is a locked read (a full fence)
 	Expected  int64
 	FailOrder ir.Order
 	Order     ir.Order
@@ -69,6 +71,9 @@ type Label struct {
 	Excl  *Excl // Read, RMW coming from an RMW or CAS instruction
 	Other int32 // Spawn: the child thread; Join: the joined thread
 	Sub   uint8 // Other: the interpreter's own kind, for replay checks
+	// Unlock: the write is a mutex unlock (AddUnlock), a locked
+	// instruction under TSO
+	Unlock bool
 	// NotMax: the read (or an RMW's read part) was not added maximally:
 	// when it was added (or revisited) it did not read the
 	// coherence-latest write of its location
@@ -194,7 +199,10 @@ func (a *arena) with(v View, t int32, i int32) View {
 
 // derived is what the graph computes per event from the labels.
 type derived struct {
-	hb   View // happens-before prefix, the event included
+	// hb: happens-before prefix, the event included; under TSO, which
+	// has no happens-before, the (po ∪ spawn ∪ join)* prefix, which the
+	// coherence lower bound uses (tso.go)
+	hb   View
 	porf View // (po ∪ rf ∪ spawn ∪ join)* prefix, the event included
 	msg  View // writes: the view a synchronising read acquires
 	relF View // RC11: hb view of the latest release fence po-before (or at) the event
@@ -217,6 +225,11 @@ type Graph struct {
 	ar          *arena
 	spawns      []Ref           // spawn event of each thread (T < 0: none, main)
 	naLocs      map[int64]int32 // non-atomic accesses per location
+	// scratch of the ghb search under TSO (tsoReaches): visit marks per
+	// event and the stack
+	seen  [][]uint32
+	mark  uint32
+	stack []Ref
 }
 
 func newGraph(m Model, ar *arena) *Graph {
@@ -269,6 +282,9 @@ func (g *Graph) isSC(l *Label) bool {
 	if l.Kind == Fence {
 		return l.Order == ir.OrderSC
 	}
+	if g.model == TSO {
+		return false // TSO has no psc: SC fences are in ghb (tso.go)
+	}
 	return g.model == RC11 && (l.Kind == Read || l.Kind == Write || l.Kind == RMW) && l.order() == ir.OrderSC
 }
 
@@ -304,7 +320,7 @@ func (g *Graph) computeDerived(r Ref, predHB, predPorf, predRelF, predAcq View) 
 			porf = g.ar.join(porf, wd.porf)
 			if g.model == RA {
 				hb = g.ar.join(hb, wd.hb)
-			} else if l.order().IsAtomic() {
+			} else if g.model == RC11 && l.order().IsAtomic() {
 				if l.order().IsAcquire() {
 					hb = g.ar.join(hb, wd.msg)
 				}
@@ -337,8 +353,11 @@ func (g *Graph) computeDerived(r Ref, predHB, predPorf, predRelF, predAcq View) 
 func (g *Graph) msgView(r Ref) View {
 	l := g.Label(r)
 	d := g.der(r)
-	if g.model == RA {
+	switch g.model {
+	case RA:
 		return d.hb
+	case TSO:
+		return nil
 	}
 	var m View
 	if !l.order().IsAtomic() {

@@ -43,7 +43,8 @@ func trustFingerprint(r *ncmc.Result) string {
 // reach the collector in the order of the sequential exploration), with
 // and without --keep-going and with an execution bound that cuts the
 // search, on the examples it supports and on generated programs with
-// assertions, data races, assumes, mutexes and deadlocks.
+// assertions, data races, assumes, mutexes and deadlocks, under ra, rc11
+// and tso.
 func TestTrustWorkersDeterministic(t *testing.T) {
 	progs := trustCorpus(t, int(explorertest.Size(0, 12, 8, 60)), 7000, 0x7477, func(i int, rng *rand.Rand, cfg progen.Config) string {
 		switch i % 4 {
@@ -58,7 +59,7 @@ func TestTrustWorkersDeterministic(t *testing.T) {
 	})
 	tested, split := 0, 0
 	for _, pr := range progs {
-		for _, model := range []string{"ra", "rc11"} {
+		for _, model := range []string{"ra", "rc11", "tso"} {
 			for _, o := range []ncmc.Options{
 				{KeepGoing: true},
 				{KeepGoing: false},

@@ -39,7 +39,7 @@ import (
 type trustGlue struct {
 	x       *interp.Execution
 	ex      *trust.Explorer
-	model   string        // "ra", "rc11" or "sc"
+	model   string        // "ra", "rc11", "tso" or "sc"
 	seen    []int         // per thread, x.G events accounted for
 	added   []seg.EventID // accesses of the current step
 	pending []seg.EventID // accesses whose races are to be looked for
@@ -428,7 +428,7 @@ func (tg *trustGlue) lock(t *interp.Thread, fr *interp.Frame, in *ir.Instr, addr
 		}
 	} else {
 		var ok bool
-		lab, ok = tg.ex.AddRead(id.T, addr, tg.ord(ir.OrderAcq), &trust.Excl{CAS: true, Expected: 0, FailOrder: tg.ord(ir.OrderAcq), Order: tg.ord(ir.OrderAcq)})
+		lab, ok = tg.ex.AddRead(id.T, addr, tg.ord(ir.OrderAcq), &trust.Excl{CAS: true, Lock: true, Expected: 0, FailOrder: tg.ord(ir.OrderAcq), Order: tg.ord(ir.OrderAcq)})
 		if !ok {
 			x.Prune()
 			return
@@ -486,7 +486,7 @@ func (tg *trustGlue) unlock(t *interp.Thread, in *ir.Instr, addr int64, c *int64
 			return
 		}
 	} else {
-		if !tg.ex.AddWrite(id.T, addr, tg.ord(ir.OrderRel), 0) {
+		if !tg.ex.AddUnlock(id.T, addr, tg.ord(ir.OrderRel), 0) {
 			x.Prune()
 			return
 		}
@@ -751,21 +751,26 @@ func (tg *trustGlue) finishGraph() {
 	})
 }
 
-// trustModel is the explorer's model for ra, rc11 and sc: sc is rc11 with
-// every access and fence seq_cst (trustGlue.ord), which is SC (RC11 makes
-// programs whose accesses are all seq_cst sequentially consistent).
+// trustModel is the explorer's model for ra, rc11, tso and sc: sc is rc11
+// with every access and fence seq_cst (trustGlue.ord), which is SC (RC11
+// makes programs whose accesses are all seq_cst sequentially consistent).
 func trustModel(model string) trust.Model {
-	if model == "ra" {
+	switch model {
+	case "ra":
 		return trust.RA
+	case "tso":
+		return trust.TSO
 	}
 	return trust.RC11
 }
 
 // Models reports whether the trust explorer implements the memory model
-// called name: ra, rc11 and sc (trustModel). Any other model, even one
+// called name: ra, rc11, tso and sc (trustModel). Any other model, even one
 // explored only by graph search, goes to the graph explorer, which
 // evaluates the model's own axioms.
-func Models(name string) bool { return name == "ra" || name == "rc11" || name == "sc" }
+func Models(name string) bool {
+	return name == "ra" || name == "rc11" || name == "tso" || name == "sc"
+}
 
 // ord is the memory order the explorer sees for an access or fence of
 // order o: seq_cst under sc, o otherwise.
@@ -907,8 +912,8 @@ func exploreTrust(ctx context.Context, t *explore.Task) error {
 	}
 	var err error
 	cfg := t.Config()
-	if opts.Model == "sc" {
-		cfg.Axiomatic = seg.LookupModel("sc") // graph exploration, driven by trust
+	if opts.Model == "sc" || opts.Model == "tso" {
+		cfg.Axiomatic = seg.LookupModel(opts.Model) // graph exploration, driven by trust
 	}
 	var cex *trust.Snapshot
 	stopKind := ""
@@ -1042,14 +1047,14 @@ func (Explorer) Name() string { return "trust" }
 
 // Doc describes the explorer for help texts.
 func (Explorer) Doc() string {
-	return "ra, rc11 (and sc, as rc11 with every access seq_cst, for cross-checks): TruSt-style graph exploration (forward and backward revisits, each consistent graph once, incremental consistency); programs with condition variables, trylock, atomic blocks or nondeterminism go to graph"
+	return "ra, rc11 (and tso, and sc as rc11 with every access seq_cst, for cross-checks): TruSt-style graph exploration (forward and backward revisits, each consistent graph once, incremental consistency); programs with condition variables, trylock, atomic blocks or nondeterminism go to graph"
 }
 
-// Check rejects models other than ra, rc11 and sc and the programs whose
+// Check rejects models other than ra, rc11, tso and sc and the programs whose
 // constructs the explorer does not model (Supported).
 func (e Explorer) Check(t *explore.Task) error {
 	if !Models(t.Model.Name) {
-		return explore.Unsupportedf(e, false, "the trust explorer supports the ra, rc11 and sc models, not %s", t.Model.Name)
+		return explore.Unsupportedf(e, false, "the trust explorer supports the ra, rc11, tso and sc models, not %s", t.Model.Name)
 	}
 	if op := Supported(t.Prog); op != "" {
 		return explore.Unsupportedf(e, true, "the trust explorer does not model %s", op)

@@ -58,7 +58,7 @@ func TestVMCRWorkersDeterministic(t *testing.T) {
 	}
 	for i := range n {
 		seed := 9000 + i
-		src := vmcrSBProgram(rand.New(rand.NewPCG(seed, 0x74736f)))
+		src := explorertest.SBProgram(rand.New(rand.NewPCG(seed, 0x74736f)))
 		p, err := frontend.ParseCIR(fmt.Sprintf("gensb%d.cir", seed), []byte(src))
 		if err != nil {
 			t.Fatal(err)
