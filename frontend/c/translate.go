@@ -37,6 +37,10 @@ type translator struct {
 	ints        map[int]*ir.Type
 	records     map[any]*recInfo
 	anonStructs int
+	// punCast: a union the program accesses has members that read one
+	// cell as integers of different signedness, so every narrow integer
+	// load from memory is narrowed to the reader's type (union.go).
+	punCast bool
 
 	globals map[string]*gvar         // file-scope objects by name
 	statics map[*cc.Declarator]*gvar // function-local statics
@@ -345,6 +349,7 @@ func translate(filename string, src []byte, ast *cc.AST, cfg *cc.Config, opts Op
 	for _, fi := range tr.funcList {
 		tr.signature(fi)
 	}
+	tr.scanUnions()
 	for _, fi := range tr.funcList {
 		tr.lowerFunc(fi)
 	}
