@@ -158,7 +158,9 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 		for _, a := range args {
 			l.exprVoid(a)
 		}
-		l.emit(l.assumeFalse(pos, ir.AssumeUser))
+		in := l.assumeFalse(pos, ir.AssumeUser)
+		in.Msg = ir.MsgExit
+		l.emit(in)
 		return nil, true
 	case (name == "__VERIFIER_assume" || name == "assume_abort_if_not") && !defined:
 		if !need(1) {

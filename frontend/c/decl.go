@@ -50,13 +50,16 @@ func (l *fnl) declaration(decl *cc.Declaration) {
 				t = it
 			}
 		}
-		lv := &localVar{t: t, boolOnly: !l.ff.nonTruthUse[d] && !l.ff.escaped[d]}
+		inMem := l.ff.escaped[d] || l.fi.uninitMem[d]
+		lv := &localVar{t: t, boolOnly: !l.ff.nonTruthUse[d] && !inMem}
 		lv.atomic = l.tr.isAtomicDecl(d)
-		if l.ff.escaped[d] || !isScalarC(t) || pthreadKind(t) != "" && pthreadKind(t) != "pthread_t" {
+		if inMem || !isScalarC(t) || pthreadKind(t) != "" && pthreadKind(t) != "pthread_t" {
 			l.locals[d] = lv
 			l.makeMem(d, lv, pos)
 			if id.Initializer != nil {
 				l.initMem(lv, id.Initializer, pos)
+			} else {
+				l.uninitAlloc(lv)
 			}
 			continue
 		}

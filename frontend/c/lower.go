@@ -35,6 +35,9 @@ type fnl struct {
 	// checked are register locals declared without an initializer: reading
 	// one before it is assigned is reported (C leaves its value indeterminate).
 	checked map[int]bool
+	// uninitRead are the checked slots some read may find unassigned
+	// (checkUninit).
+	uninitRead map[int]bool
 	// entry is where hoisted allocations of memory locals go.
 	entry []ir.Instr
 
@@ -79,9 +82,9 @@ func (tr *translator) signature(fi *fnInfo) {
 	}
 }
 
-func (tr *translator) lowerFunc(fi *fnInfo) {
+func (tr *translator) lowerFunc(fi *fnInfo) *fnl {
 	l := &fnl{tr: tr, fi: fi, f: fi.f, targets: map[int]bool{}, locals: map[*cc.Declarator]*localVar{},
-		gotoLabels: map[string]int{}, checked: map[int]bool{}, cases: map[*cc.LabeledStatement]int{},
+		gotoLabels: map[string]int{}, checked: map[int]bool{}, uninitRead: map[int]bool{}, cases: map[*cc.LabeledStatement]int{},
 		spinConts: map[*cc.SelectionStatement]bool{}}
 	l.ff = fi.facts
 	fd := fi.def
@@ -207,6 +210,7 @@ func (tr *translator) lowerFunc(fi *fnInfo) {
 	if !tr.opts.KeepSpinIterations {
 		spinNoOps(l.f)
 	}
+	return l
 }
 
 // ---- emission helpers ----

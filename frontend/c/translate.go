@@ -107,6 +107,11 @@ type fnInfo struct {
 	f      *ir.Func
 	ftype  *cc.FunctionType
 	atomic bool // __VERIFIER_atomic_*: the body runs as one atomic section
+	// uninitMem are the register locals declared without an initializer
+	// that a first lowering found may be read before they are assigned:
+	// lowered again, they live in memory that starts uninitialized
+	// (uninit.go).
+	uninitMem map[*cc.Declarator]bool
 	// calls lists the functions it calls directly (names).
 	calls map[string]bool
 	// exits is where it calls pthread_exit, if it does.
@@ -351,7 +356,7 @@ func translate(filename string, src []byte, ast *cc.AST, cfg *cc.Config, opts Op
 	}
 	tr.scanUnions()
 	for _, fi := range tr.funcList {
-		tr.lowerFunc(fi)
+		tr.lowerFuncUninit(fi)
 	}
 	tr.checkExits()
 	tr.prog.Main = tr.main.f
