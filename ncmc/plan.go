@@ -10,8 +10,8 @@ import (
 	"ncmc/explore/graph"
 	"ncmc/explore/mcrx"
 	"ncmc/explore/reference"
-	"ncmc/ir"
 	"ncmc/interp"
+	"ncmc/ir"
 	"ncmc/memmodel"
 )
 

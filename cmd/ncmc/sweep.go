@@ -42,23 +42,23 @@ type sweepCmd struct {
 
 // sweepResult is the answer for one (task, property) pair.
 type sweepResult struct {
-	Task     string  `json:"task"`
-	YML      string  `json:"yml"`
-	File     string  `json:"file"`
-	Property string  `json:"property"`
-	Expected string  `json:"expected"` // "true", "false" or "" (not known)
+	Task     string `json:"task"`
+	YML      string `json:"yml"`
+	File     string `json:"file"`
+	Property string `json:"property"`
+	Expected string `json:"expected"` // "true", "false" or "" (not known)
 	// Subproperty is the subproperty the task expects a false answer to
 	// name (valid-memsafety: valid-free, valid-deref, valid-memtrack), and
 	// Violated the one the answer names.
-	Subproperty string `json:"subproperty,omitempty"`
-	Violated    string `json:"violated,omitempty"`
-	Answer   string  `json:"answer"`   // "true", "false" or "unknown"
-	Category string  `json:"category"` // correct, wrong, unknown, or "-" without an expected verdict
-	Score    int     `json:"score"`
-	TimeS    float64 `json:"time_s"`
-	Reason   string  `json:"reason"`
-	Explorer string  `json:"explorer,omitempty"`
-	Log      string  `json:"log"`
+	Subproperty string  `json:"subproperty,omitempty"`
+	Violated    string  `json:"violated,omitempty"`
+	Answer      string  `json:"answer"`   // "true", "false" or "unknown"
+	Category    string  `json:"category"` // correct, wrong, unknown, or "-" without an expected verdict
+	Score       int     `json:"score"`
+	TimeS       float64 `json:"time_s"`
+	Reason      string  `json:"reason"`
+	Explorer    string  `json:"explorer,omitempty"`
+	Log         string  `json:"log"`
 
 	// Set when a correction (--corrections) replaces the task file's
 	// expected verdict: the corrected verdict, why, and the category and
