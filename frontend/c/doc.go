@@ -41,9 +41,14 @@
 // pointer, a pthread_t, a mutex or a condition variable. Arrays and structs
 // are laid out cell by cell, so pointer arithmetic and indexing move by
 // whole elements and offsetof(T, m) (written &((T*)0)->m, as glibc's macro
-// and the Linux container_of do) is the member's offset in cells. Byte-level
-// reinterpretation is not modelled: unions (other than the pthread types),
-// arithmetic on a pointer converted to char* or void* (except by an
+// and the Linux container_of do) is the member's offset in cells. The
+// members of a union all start at its first cell; a union whose members
+// agree on every cell they share (integers of one width, pointers, the same
+// synchronization type) is supported, and reading a member other than the
+// one written reinterprets the shared cells in the reader's type (union.go).
+// Byte-level reinterpretation is not modelled: unions whose members overlap
+// cells of different widths or kinds, member access on an _Atomic struct or
+// union object, arithmetic on a pointer converted to char* or void* (except by an
 // offsetof), bit-fields, and memset/memcpy/memmove other than on a
 // constant number of whole elements of a known type (mem.go: a store per
 // cell; memset with byte 0, or any byte on char elements) are
@@ -89,12 +94,14 @@
 // pass it as the out-parameter of pthread_create, pthread_join or an
 // __atomic builtin does not put it in memory.
 //
-// Reading a register local that was declared without an initializer before
-// it is assigned on every path is unsupported (C leaves its value
-// indeterminate, and SV-COMP tasks sometimes use that as nondeterminism).
-// Memory locals start zeroed (a program whose outcome depends on reading
-// such an uninitialized local is outside what is modelled; GenMC would
-// report the read). A malloc'd block starts uninitialized: each of its cells
+// A local declared without an initializer starts uninitialized (uninit.go):
+// in memory (an array, a struct, a local whose address is taken) its cells
+// hold interp.Uninit until written (ir.AllocUninit), and a register local
+// that may be read before it is assigned on some path is moved into such
+// memory, so reading it unassigned is an "uninitialized-read" violation in
+// exactly the executions that do. With Options.ZeroHeap (SV-COMP tasks,
+// which use indeterminate values as nondeterminism) memory locals start
+// zeroed and such a register read is unsupported. A malloc'd block starts uninitialized: each of its cells
 // holds interp.Uninit until it is written, and a read (load,
 // read-modify-write, compare-exchange) of such a cell is an
 // "uninitialized-read" violation, as GenMC reports a read of dynamic memory
@@ -136,7 +143,10 @@
 // be initialized again. Under ra and rc11 (Options.NoAtomicSections)
 // destroy and init stay no-ops: the graph models let a lock read only from
 // an unlock. Each violation kind has a counterexample (TestMemorySafety).
-// Memory leaks are not reported.
+// Memory leaks are not reported by the front end; the interpreter checks
+// them on request (interp.Config.Leaks, for SV-COMP's valid-memtrack and
+// valid-memcleanup) at the end of every complete execution and at the
+// process-ending calls, whose assume of false carries ir.MsgExit.
 //
 // # Statements and functions
 //
