@@ -301,8 +301,26 @@ func (tr *translator) initAgg(t cc.Type, items []initItem, i *int, base int, bra
 					continue
 				}
 			default:
-				tr.unsupported(tr.pos(dg), "range designators")
+				// [lo ... hi] = v (GNU): v, a constant, initializes
+				// each element of the range.
+				lo, ok1 := tr.constInt(dg.ConstantExpression)
+				hi, ok2 := tr.constInt(dg.ConstantExpression2)
+				et, _, _ := tr.subobject(t, 0, pos)
+				konst := false
+				if it.init.Case == cc.InitializerExpr && et != nil && isScalarC(et) {
+					_, konst = tr.constInt(it.init.AssignmentExpression)
+				}
+				if !ok1 || !ok2 || lo < 0 || hi < lo || int(hi) >= n || t.Kind() != cc.Array || !konst {
+					tr.unsupported(tr.pos(dg), "range designator (only [lo ... hi] = constant on an array of scalars)")
+					*i++
+					continue
+				}
+				for j := lo; j <= hi; j++ {
+					_, so, _ := tr.subobject(t, int(j), pos)
+					leaf(base+so, it.init.AssignmentExpression, et)
+				}
 				*i++
+				k = int(hi) + 1
 				continue
 			}
 		}
