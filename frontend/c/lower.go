@@ -109,8 +109,14 @@ func (tr *translator) lowerFunc(fi *fnInfo) *fnl {
 			ppos = tr.pos(p.Declarator)
 		}
 		pt := p.Type().Decay()
+		if byValue(pt) {
+			// A struct or union passed by value: the caller passes the
+			// argument's address, the callee copies it (below).
+			l.f.Locals = append(l.f.Locals, ir.Local{Name: name, Type: ptrOf(tr.irType(pt, ppos)), Pos: ppos})
+			continue
+		}
 		if !isScalarC(pt) {
-			tr.unsupported(ppos, "parameter %s of type %s (structs cannot be passed by value)", name, pt)
+			tr.unsupported(ppos, "parameter %s of type %s", name, pt)
 		}
 		l.f.Locals = append(l.f.Locals, ir.Local{Name: name, Type: tr.scalarType(pt, ppos), Pos: ppos})
 	}
@@ -143,8 +149,8 @@ func (tr *translator) lowerFunc(fi *fnInfo) *fnl {
 		}
 	}
 	slot := 0
-	var memParams []*cc.Parameter
-	var memSlots []int
+	var memParams, recParams []*cc.Parameter
+	var memSlots, recSlots []int
 	for _, p := range params {
 		if p.Type().Kind() == cc.Void {
 			continue
@@ -152,7 +158,10 @@ func (tr *translator) lowerFunc(fi *fnInfo) *fnl {
 		if d := p.Declarator; d != nil {
 			lv := &localVar{slot: slot, t: p.Type().Decay()}
 			lv.boolOnly = !l.ff.nonTruthUse[d]
-			if l.ff.escaped[d] {
+			if byValue(lv.t) {
+				recParams = append(recParams, p)
+				recSlots = append(recSlots, slot)
+			} else if l.ff.escaped[d] {
 				memParams = append(memParams, p)
 				memSlots = append(memSlots, slot)
 			}
@@ -166,6 +175,28 @@ func (tr *translator) lowerFunc(fi *fnInfo) *fnl {
 		lv := l.locals[p.Declarator]
 		l.makeMem(p.Declarator, lv, tr.pos(p.Declarator))
 		l.entry[lv.hoist].Args = []*ir.Expr{l.local(memSlots[i], pos)}
+	}
+	// Structs and unions passed by value: a local object of the callee,
+	// a copy of the caller's argument.
+	for i, p := range recParams {
+		lv := l.locals[p.Declarator]
+		ppos := tr.pos(p.Declarator)
+		if hasSync(tr.irType(lv.t, ppos)) {
+			tr.unsupported(ppos, "passing a struct that contains a mutex or condition variable by value")
+			continue
+		}
+		l.makeMem(p.Declarator, lv, ppos)
+		src := lval{reg: -1, addr: l.local(recSlots[i], ppos), t: lv.t}
+		n := lv.rec.Size
+		vals := make([]*ir.Expr, n)
+		for c := 0; c < n; c++ {
+			vals[c] = l.loadCell(src, c, ppos)
+		}
+		for c := 0; c < n; c++ {
+			in := l.ins(ir.IStore, ppos)
+			in.Addr, in.A = fieldAddr(l.memAddr(lv, ppos), c, ppos), vals[c]
+			l.emit(in)
+		}
 	}
 	if argcOne {
 		l.assignLocal(0, cnst(1, l.f.Locals[0].Type, pos), pos)
@@ -212,6 +243,10 @@ func (tr *translator) lowerFunc(fi *fnInfo) *fnl {
 	}
 	return l
 }
+
+// byValue reports whether a parameter of type t is a struct or union
+// passed by value (the pthread types are not: they are scalars here).
+func byValue(t cc.Type) bool { return isRecordC(t) && pthreadKind(t) == "" }
 
 // ---- emission helpers ----
 

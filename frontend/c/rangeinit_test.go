@@ -31,3 +31,30 @@ int main(void) { struct foo w = { .a = { [0 ... 2] = 42 } }; assert(w.a[3] == 42
 		t.Fatalf("got %v, want an unsupported range designator at 2:31", err)
 	}
 }
+
+// TestStructByValue: a struct or union argument is copied: the callee
+// works on its own object (GenMC's memcpy4), the caller's is unchanged,
+// and a write to the argument in another thread after the call is not
+// seen by the callee's copy.
+func TestStructByValue(t *testing.T) {
+	runSyncCases(t, []syncCase{
+		{name: "copy", models: []string{"sc", "rc11"}, want: ncmc.Verified, src: `
+struct foo { atomic_int x; int y; int a[4]; };
+union u { int i; unsigned v; };
+int fun(struct foo f) { int r = f.x + f.y + f.a[3]; f.y = 100; f.a[3] = 0; return r; }
+unsigned un(union u w) { w.i = -1; return w.v; }
+int main(void) {
+	struct foo w = { .a = { [0 ... 3] = 42 }, .y = 42, .x = 17 };
+	assert(fun(w) == 101 && w.y == 42 && w.a[3] == 42);
+	union u z; z.i = 3;
+	assert(un(z) == 4294967295u && z.i == 3);
+	struct foo *p = &w;
+	assert(fun(*p) == 101);
+	return 0;
+}`},
+		{name: "copy-buggy", want: ncmc.Violation, msg: "w.y == 100", src: `
+struct foo { int y; };
+void set(struct foo f) { f.y = 100; }
+int main(void) { struct foo w = { 1 }; set(w); assert(w.y == 100); return 0; }`},
+	})
+}
