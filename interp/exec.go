@@ -1567,9 +1567,7 @@ func (x *Execution) advance(t *Thread) {
 			}
 			copy(cells, vs)
 			if in.Alloc == ir.AllocMalloc || in.Alloc == ir.AllocUninit {
-				for i := len(vs); i < len(cells); i++ {
-					cells[i] = Uninit
-				}
+				uninitCells(cells, len(vs), in.Record)
 			}
 			x.mem[b] = cells
 			if in.Alloc != ir.AllocLocal || b < len(x.alloc) {

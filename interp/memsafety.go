@@ -150,6 +150,42 @@ func IsMemorySafetyKind(kind string) bool {
 	return false
 }
 
+// uninitCells marks cells[from:] of a block of records r (repeated)
+// uninitialized, except the cells of mutexes and condition variables,
+// which start in their initial state (pthread_mutex_init is a no-op under
+// ra and rc11, and a mutex in malloc'd memory must still be usable).
+func uninitCells(cells []int64, from int, r *ir.Record) {
+	var sync []bool
+	if r != nil && r.Size > 0 {
+		sync = make([]bool, 0, r.Size)
+		var walk func(t *ir.Type)
+		walk = func(t *ir.Type) {
+			switch t.Kind {
+			case ir.TArray:
+				for i := 0; i < t.Len; i++ {
+					walk(t.Elem)
+				}
+			case ir.TRecord:
+				for _, f := range t.Record.Fields {
+					walk(f.Type)
+				}
+			case ir.TVoid:
+			default:
+				sync = append(sync, t.Kind == ir.TMutex || t.Kind == ir.TCond)
+			}
+		}
+		for _, f := range r.Fields {
+			walk(f.Type)
+		}
+	}
+	for i := from; i < len(cells); i++ {
+		if len(sync) > 0 && sync[i%len(sync)] {
+			continue
+		}
+		cells[i] = Uninit
+	}
+}
+
 // uninitRead reports thread t's read of the never-written cell addr.
 func (x *Execution) uninitRead(t *Thread, pos ir.Pos, addr int64) {
 	how := " was allocated by malloc"

@@ -172,6 +172,18 @@ void *f(void *a) { *shared = 1; return 0; }
 int main(void) { int v; shared = &v; pthread_t t; pthread_create(&t, 0, f, 0); int r = v; pthread_join(t, 0); return r; }`},
 		{name: "uninit-local-mutex-ok", models: all, src: `
 int main(void) { pthread_mutex_t m; pthread_mutex_init(&m, 0); pthread_mutex_lock(&m); pthread_mutex_unlock(&m); return 0; }`},
+		{name: "malloc-mutex", models: all, src: `
+typedef struct { int n; pthread_mutex_t m; pthread_cond_t c; } lock;
+lock *l;
+void *f(void *a) { pthread_mutex_lock(&l->m); l->n = 1; pthread_cond_signal(&l->c); pthread_mutex_unlock(&l->m); return 0; }
+int main(void) {
+	l = malloc(sizeof(lock)); l->n = 0;
+	pthread_mutex_init(&l->m, NULL); pthread_cond_init(&l->c, NULL);
+	pthread_t t; pthread_create(&t, 0, f, 0);
+	pthread_mutex_lock(&l->m); while (l->n == 0) pthread_cond_wait(&l->c, &l->m); pthread_mutex_unlock(&l->m);
+	pthread_join(t, 0);
+	return 0;
+}`},
 		{name: "calloc-is-zero", models: all, src: `
 int main(void) { int *p = calloc(3, sizeof(int)); assert(p[2] == 0); free(p); return 0; }`},
 		{name: "destroyed-mutex", models: []string{"sc", "tso"}, kind: interp.KindDestroyedMutex, msg: "destroyed mutex", src: `
