@@ -75,7 +75,8 @@
 //
 // Globals (and function-local statics) are IR globals, initialized with
 // their constant initializers (scalars, nested braces with brace elision,
-// one-level designators, addresses of globals, PTHREAD_*_INITIALIZER).
+// one-level designators, GNU range designators [lo ... hi] = constant on
+// arrays of scalars, addresses of globals, PTHREAD_*_INITIALIZER).
 // Every access to memory another thread could see is its own visible
 // instruction: reads are ILoads and writes IStores with order na, or sc for
 // objects declared _Atomic (directly or through a typedef such as
@@ -108,7 +109,11 @@
 // that reads from the initializer; the read is reported in exactly the
 // executions where no write to the cell precedes it (a racing write that
 // comes first initializes it). calloc'd blocks start zeroed. Struct assignment and initialization copy cell
-// by cell; structs cannot be passed or returned by value.
+// by cell. A struct or union argument of a function of the program is
+// passed by value: the caller passes the object's address and the callee
+// copies it, cell by cell, into a local object of its own at entry;
+// returning one by value, or passing one through a function pointer, is
+// unsupported.
 //
 // malloc(sizeof(T) * n), malloc(n * sizeof(T)), calloc(n, sizeof(T)) and
 // alloca with a constant n allocate a fresh block of n T (other sizes are
@@ -286,7 +291,13 @@
 //     gcc uses seq_cst, whose behaviours are a subset). Read-modify-writes are
 //     IRMW/ICAS, except add and sub on integers narrower than 64 bits,
 //     which are a load and a store inside an atomic section (the same under
-//     interleaving semantics) so the stored value wraps around.
+//     interleaving semantics) so the stored value wraps around, with a
+//     seq_cst fence at each end so that under tso and pso the store leaves
+//     the store buffer before the section ends, as an IRMW's. gcc's
+//     __atomic_fetch_max/min, __atomic_max/min_fetch and
+//     __sync_fetch_and_(u)max/(u)min are such sections too (compared in the
+//     pointee's signedness, or unsigned for umax/umin); under ra and rc11
+//     all of these are compare-exchange loops.
 //   - Output (printf, puts, ...) and sleep/usleep/sched_yield are
 //     no-ops whose arguments are still evaluated; using the result of an
 //     output function is unsupported. __builtin_expect(e, c) is e.
