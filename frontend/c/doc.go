@@ -155,7 +155,9 @@
 //
 // # Statements and functions
 //
-// All statements are supported except asm and computed goto: if, switch
+// All statements are supported except asm (other than the compiler
+// barriers asm("") and asm volatile("" ::: "memory"), which are no-ops)
+// and computed goto: if, switch
 // (with fall-through and default), while, do, for, break, continue, return,
 // goto and labels, GNU statement expressions, __auto_type and typeof. Loops
 // get an ILoopHead with bound 0 (the global --unroll): a thread that would

@@ -244,6 +244,30 @@ func (tr *translator) lowerFunc(fi *fnInfo) *fnl {
 	return l
 }
 
+// compilerBarrier reports whether an asm statement has an empty template
+// and no operands (asm(""), asm volatile("" ::: "memory")): a compiler
+// barrier, which emits no instruction, so a no-op here (the memory model,
+// not a compiler, decides which reorderings happen).
+func compilerBarrier(as *cc.AsmStatement) bool {
+	if as == nil || as.Asm == nil {
+		return false
+	}
+	tmpl := strings.TrimSpace(as.Asm.Token3.SrcStr())
+	if tmpl != `""` {
+		return false
+	}
+	operands := false
+	walk(as.Asm.AsmArgList, func(n any) bool {
+		// clobbers ("memory") are bare string literals; an operand is
+		// a constraint string applied to an expression, "=r"(x)
+		if el, ok := n.(*cc.AsmExpressionList); ok && el.AssignmentExpression != nil && !isStringLit(el.AssignmentExpression) {
+			operands = true
+		}
+		return !operands
+	})
+	return !operands
+}
+
 // byValue reports whether a parameter of type t is a struct or union
 // passed by value (the pthread types are not: they are scalars here).
 func byValue(t cc.Type) bool { return isRecordC(t) && pthreadKind(t) == "" }
@@ -465,7 +489,9 @@ func (l *fnl) stmt(s *cc.Statement) {
 	case cc.StatementJump:
 		l.jumpStmt(s.JumpStatement)
 	case cc.StatementAsm:
-		l.tr.unsupported(l.tr.pos(s.AsmStatement), "asm statements")
+		if !compilerBarrier(s.AsmStatement) {
+			l.tr.unsupported(l.tr.pos(s.AsmStatement), "asm statements (other than the compiler barrier asm(\"\") / asm volatile(\"\" ::: \"memory\"))")
+		}
 	}
 }
 

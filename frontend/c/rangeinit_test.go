@@ -58,3 +58,23 @@ void set(struct foo f) { f.y = 100; }
 int main(void) { struct foo w = { 1 }; set(w); assert(w.y == 100); return 0; }`},
 	})
 }
+
+// TestCompilerBarrier: asm("") and asm volatile("" ::: "memory") are
+// compiler barriers, no-ops here (GenMC's norev-replay uses one); an asm
+// with an instruction or operands is rejected with its position.
+func TestCompilerBarrier(t *testing.T) {
+	runSyncCases(t, []syncCase{
+		{name: "barriers", want: ncmc.Verified, src: `
+int x;
+int main(void) { x = 1; asm(""); __asm__ __volatile__("" ::: "memory"); assert(x == 1); return 0; }`},
+	})
+	for src, want := range map[string]string{
+		"int main(void) { __asm__(\"nop\"); return 0; }\n":                 "t.c:1:18: unsupported: asm statements",
+		"int main(void) { int r = 0; asm(\"\" : \"=r\"(r)); return r; }\n": "t.c:1:29: unsupported: asm statements",
+	} {
+		_, err := Compile("t.c", []byte(src), Options{})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want %q", src, err, want)
+		}
+	}
+}
