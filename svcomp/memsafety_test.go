@@ -7,6 +7,10 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	cfront "ncmc/frontend/c"
+	"ncmc/interp"
+	"ncmc/ncmc"
 )
 
 // TestMemSafetyProperties answers valid-memsafety and valid-memcleanup on
@@ -86,5 +90,25 @@ int main(void) { int *p = malloc(sizeof(int)); p = 0; exit(0); }`, ValidMemSafet
 				t.Errorf("got %s (%s), want %s", got, v.Reason, c.want)
 			}
 		})
+	}
+}
+
+// TestLeaksExplorer: leak checking runs on the stateful reference
+// explorer whatever explorer is asked for under sc and tso (the result's
+// note says so), and is refused under rc11, where no explorer checks it.
+func TestLeaksExplorer(t *testing.T) {
+	src := "#include <stdlib.h>\nint main(void) { int *p = malloc(sizeof(int)); *p = 1; return 0; }\n"
+	prog, err := cfront.Compile("t.c", []byte(src), cfront.Options{ZeroHeap: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ model, explorer string }{{"sc", "vmcr"}, {"sc", "mcr"}, {"tso", "auto"}, {"sc", "reference"}} {
+		res, err := ncmc.Verify(context.Background(), prog, ncmc.Options{Model: c.model, Explorer: c.explorer, Leaks: interp.LeaksUnreachable, Timeout: time.Minute})
+		if err != nil || res.Verdict != ncmc.Violation || res.Kind != interp.KindMemoryLeak {
+			t.Errorf("%s/%s: got %v %v, want a memory-leak violation", c.model, c.explorer, res, err)
+		}
+	}
+	if _, err := ncmc.Verify(context.Background(), prog, ncmc.Options{Model: "rc11", Leaks: interp.LeaksUnfreed, Timeout: time.Minute}); err == nil {
+		t.Errorf("rc11: leak checking accepted, want an error")
 	}
 }
