@@ -82,6 +82,12 @@ type Options struct {
 	// Under sc it needs the reference explorer, which is then used
 	// whatever Explorer says; ra and rc11 report races anyway.
 	Races bool
+	// Leaks makes heap blocks left allocated at the end of a complete
+	// execution violations (interp.Config.Leaks: SV-COMP's valid-memtrack
+	// and valid-memcleanup). Under sc, tso and pso only; it needs the
+	// stateful reference explorer, which is then used whatever Explorer
+	// says.
+	Leaks interp.LeakMode
 	// UnboundedLoops drops the default loop bound (Unroll): loops run until
 	// MaxSteps is hit. Only useful with StateCache, which cuts a run that
 	// returns to a state seen before, so finite-state spin loops end.

@@ -64,7 +64,7 @@ func NewTask(prog *ir.Program, opts Options) (*Task, error) {
 // that no explorer maps Options to Config by itself and forgets a field.
 // Explorers add what is theirs (race detection, unbounded loops, …).
 func (t *Task) Config() interp.Config {
-	return interp.Config{Unroll: t.Opts.Unroll, MaxSteps: t.Opts.MaxSteps, MaxThreads: t.Opts.MaxThreads, Model: t.Model, Semantic: t.Opts.Semantic, Deadline: t.deadline}
+	return interp.Config{Unroll: t.Opts.Unroll, MaxSteps: t.Opts.MaxSteps, MaxThreads: t.Opts.MaxThreads, Model: t.Model, Semantic: t.Opts.Semantic, Deadline: t.deadline, Leaks: t.Opts.Leaks}
 }
 
 // Budget reports whether a budget ends the search before the next

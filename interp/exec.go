@@ -80,6 +80,12 @@ type Config struct {
 	// DetectRaces makes a data race a violation of kind "data-race" under
 	// SC (scraces.go); graph exploration (ra, rc11) finds races anyway.
 	DetectRaces bool
+	// Leaks says which heap blocks still allocated at the end of a
+	// complete execution are violations (memsafety.go): none (the
+	// default), those no longer reachable (KindMemoryLeak, SV-COMP's
+	// valid-memtrack), or any (also KindNotFreed, valid-memcleanup). Under
+	// interleaving and store-buffer execution only.
+	Leaks LeakMode
 	// UnboundedLoops ignores the default loop bound: loops without an
 	// explicit bound run until MaxSteps (or MaxThreadSteps) is hit. Meant
 	// for the state cache, which cuts a run that comes back to a state.
@@ -569,6 +575,10 @@ func (x *Execution) CheckEnd() {
 		x.violation = "deadlock: " + strings.Join(stuck, "; ")
 		x.violKind = "deadlock"
 		x.note(nil, "deadlock: every live thread is blocked: "+strings.Join(stuck, "; "))
+		return
+	}
+	if x.cfg.Leaks != LeaksIgnored && x.rx == nil {
+		x.checkLeaks()
 	}
 }
 
@@ -1479,6 +1489,9 @@ func (x *Execution) advance(t *Thread) {
 				return
 			}
 			if v == 0 {
+				if in.Msg == ir.MsgExit && x.cfg.Leaks != LeaksIgnored && x.rx == nil && x.exitLeaks(t, pos) {
+					return
+				}
 				t.status = Blocked
 				what := "assume fails: the thread blocks for good"
 				if in.Assume == ir.AssumeSpin {
@@ -1553,10 +1566,8 @@ func (x *Execution) advance(t *Thread) {
 				return
 			}
 			copy(cells, vs)
-			if in.Alloc == ir.AllocMalloc {
-				for i := len(vs); i < len(cells); i++ {
-					cells[i] = Uninit
-				}
+			if in.Alloc == ir.AllocMalloc || in.Alloc == ir.AllocUninit {
+				uninitCells(cells, len(vs), in.Record)
 			}
 			x.mem[b] = cells
 			if in.Alloc != ir.AllocLocal || b < len(x.alloc) {

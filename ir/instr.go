@@ -126,6 +126,12 @@ const (
 	IFree
 )
 
+// MsgExit is the Msg of the IAssume of false that a front end emits for a
+// call that ends the process (C's exit, abort): the execution is discarded
+// as any failed assumption, but an interpreter checking memory leaks
+// (interp.Config.Leaks) checks them there first.
+const MsgExit = "exit"
+
 // DestroyedMutex is the value of a mutex's cell after the C front end's
 // pthread_mutex_destroy (as in GenMC): the interpreter reports a lock of it.
 const DestroyedMutex int64 = -1
@@ -138,6 +144,10 @@ const (
 	AllocLocal  AllocKind = iota // a local in memory (or other front-end storage): not freeable
 	AllocMalloc                  // malloc: freeable; a read of a cell no write has written is an uninitialized-read violation
 	AllocCalloc                  // calloc: freeable, zeroed
+	// AllocUninit is a local in memory declared without an initializer:
+	// not freeable; a read of a cell no write has written is an
+	// uninitialized-read violation, as for AllocMalloc.
+	AllocUninit
 )
 
 var opNames = [...]string{"nop", "assign", "load", "store", "rmw", "cas", "fence", "lock", "unlock", "trylock", "wait", "signal", "broadcast", "spawn", "join", "call", "return", "jump", "branch", "assert", "assume", "nondet", "atomic_begin", "atomic_end", "alloc", "loophead", "self", "fail", "tls_load", "tls_store", "free"}
@@ -223,7 +233,7 @@ type Instr struct {
 	RMW       RMWKind
 	Target    int
 	Target2   int
-	Msg       string
+	Msg       string     // IFail's message; MsgExit on an IAssume that ends the process
 	Record    *Record    // IAlloc
 	Alloc     AllocKind  // IAlloc
 	Assume    AssumeKind // IAssume

@@ -123,6 +123,8 @@ func InstrString(in *Instr, f *Func, p *Program) string {
 			kind = "malloc "
 		case AllocCalloc:
 			kind = "calloc "
+		case AllocUninit:
+			kind = "uninit "
 		}
 		if in.A != nil {
 			rec += " * " + x(in.A)

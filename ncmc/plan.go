@@ -12,6 +12,7 @@ import (
 	"ncmc/explore/reference"
 	"ncmc/explore/trustx"
 	"ncmc/explore/vmcrx"
+	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/memmodel"
 )
@@ -68,6 +69,16 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 	switch name {
 	case "ncmc", "ncmc-thesis", "dpor":
 		return one(name, "")
+	}
+	if opts.Leaks != interp.LeaksIgnored {
+		// leak checking looks at the final memory of every complete
+		// execution: the stateful reference explorer's interleavings
+		if model.Exec == memmodel.GraphOnly {
+			return nil, fmt.Errorf("memory-leak checking is available under sc, tso and pso (not %s)", opts.Model)
+		}
+		if name != "reference" && name != "stateful" {
+			return one("stateful", "memory-leak checking runs on the stateful reference explorer")
+		}
 	}
 	if model.Exec == memmodel.GraphOnly {
 		var notes []string

@@ -49,7 +49,10 @@ func LoadApprox(file, dataModel string, p Property) (*Program, error) {
 // approx is LoadApprox's retry after the exact translation failed with err.
 func approx(file, dataModel string, p Property, err error) (*Program, error) {
 	var un *frontend.Unsupported
-	if !errors.As(err, &un) || !IsC(file) {
+	if !errors.As(err, &un) || !IsC(file) || p.memory() {
+		// not for the memory properties: an under-approximation (a
+		// variable-length array's fixed capacity) could make an invalid
+		// dereference of its own
 		return nil, err
 	}
 	prog, approx, err2 := cfront.CompileFileApprox(file, cfront.Options{DataModel: CDataModel(dataModel), UnderApproximate: true, NoDataRace: p == NoDataRace, ZeroHeap: true})

@@ -19,9 +19,10 @@ import (
 // and the answer with its reason.
 func CheckExplorer(ctx context.Context, prog *ir.Program, opts ncmc.Options, p Property) (*ncmc.Result, Answer, string, error) {
 	if !p.Supported() {
-		return nil, Unknown, "", fmt.Errorf("property %s is not supported (only unreach-call and no-data-race)", p)
+		return nil, Unknown, "", fmt.Errorf("property %s is not supported (only unreach-call, no-data-race, valid-memsafety and valid-memcleanup)", p)
 	}
 	byDefault := func() bool { return opts.Explorer == "auto" || opts.Explorer == "mcr" || opts.Explorer == "" }
+	opts.Leaks = p.Leaks()
 	if p == NoDataRace {
 		opts.Races = true
 		if byDefault() {

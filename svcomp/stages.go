@@ -55,6 +55,9 @@ func Stages(p Property) []Stage {
 		return []Stage{stageHunt, stageDPOR, stageCoverability, stageStateful, stageUnbounded, stageLastHunt}
 	case NoDataRace:
 		return []Stage{stageCoverability, stageStateful, stageUnbounded}
+	case ValidMemSafety, ValidMemCleanup:
+		// leaks are checked by the stateful reference explorer only
+		return []Stage{stageStateful, stageUnbounded}
 	}
 	return nil
 }
@@ -112,7 +115,7 @@ type job struct {
 
 func newJob(prog *ir.Program, p Property, lim Limits, log io.Writer) *job {
 	j := &job{prog: prog, p: p, lim: lim, start: time.Now(), log: log}
-	opts := ncmc.Options{Unroll: lim.Unroll, MaxSteps: lim.MaxSteps, Workers: 1, Races: p == NoDataRace}
+	opts := ncmc.Options{Unroll: lim.Unroll, MaxSteps: lim.MaxSteps, Workers: 1, Races: p == NoDataRace, Leaks: p.Leaks()}
 	switch lim.Explorer {
 	case "auto", "":
 		// The sweep's own choice, independent of verify's default: the

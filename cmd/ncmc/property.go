@@ -27,7 +27,7 @@ func (v *verifyCmd) checkProperty(e *env, prog *ir.Program, opts ncmc.Options) (
 // exit code of the answer.
 func (v *verifyCmd) printAnswer(e *env, answer svcomp.Answer, reason string) int {
 	property, _, _ := svcomp.ReadPropertyFile(v.Property)
-	line := "VERDICT: " + answer.Verdict(property)
+	line := "VERDICT: " + answer.VerdictFor(property, reason)
 	if !answer.Definite() {
 		line += " (" + firstLine(reason) + ")"
 	}

@@ -42,18 +42,23 @@ type sweepCmd struct {
 
 // sweepResult is the answer for one (task, property) pair.
 type sweepResult struct {
-	Task     string  `json:"task"`
-	YML      string  `json:"yml"`
-	File     string  `json:"file"`
-	Property string  `json:"property"`
-	Expected string  `json:"expected"` // "true", "false" or "" (not known)
-	Answer   string  `json:"answer"`   // "true", "false" or "unknown"
-	Category string  `json:"category"` // correct, wrong, unknown, or "-" without an expected verdict
-	Score    int     `json:"score"`
-	TimeS    float64 `json:"time_s"`
-	Reason   string  `json:"reason"`
-	Explorer string  `json:"explorer,omitempty"`
-	Log      string  `json:"log"`
+	Task     string `json:"task"`
+	YML      string `json:"yml"`
+	File     string `json:"file"`
+	Property string `json:"property"`
+	Expected string `json:"expected"` // "true", "false" or "" (not known)
+	// Subproperty is the subproperty the task expects a false answer to
+	// name (valid-memsafety: valid-free, valid-deref, valid-memtrack), and
+	// Violated the one the answer names.
+	Subproperty string  `json:"subproperty,omitempty"`
+	Violated    string  `json:"violated,omitempty"`
+	Answer      string  `json:"answer"`   // "true", "false" or "unknown"
+	Category    string  `json:"category"` // correct, wrong, unknown, or "-" without an expected verdict
+	Score       int     `json:"score"`
+	TimeS       float64 `json:"time_s"`
+	Reason      string  `json:"reason"`
+	Explorer    string  `json:"explorer,omitempty"`
+	Log         string  `json:"log"`
 
 	// Set when a correction (--corrections) replaces the task file's
 	// expected verdict: the corrected verdict, why, and the category and
@@ -269,6 +274,7 @@ func loadUnits(ymls []string) []sweepUnit {
 			u := base
 			u.res.Property = p.Name()
 			u.res.Expected = string(p.Expected())
+			u.res.Subproperty = p.Subproperty
 			units = append(units, u)
 		}
 	}
@@ -291,6 +297,15 @@ func (s *sweepCmd) check(ctx context.Context, u *sweepUnit) {
 	r.TimeS = time.Since(t0).Seconds()
 	r.Category = categoryOf(r.Expected, r.Answer)
 	r.Score = scoreOf(r.Expected, r.Answer)
+	if v.Answer == svcomp.False {
+		if sp := svcomp.Subproperty(v.Property, "", v.Reason); sp != "" && sp != v.Property {
+			r.Violated = string(sp)
+		}
+	}
+	if r.Category == string(svcomp.Correct) && r.Expected == string(svcomp.False) && r.Subproperty != "" && r.Violated != r.Subproperty {
+		// false for the wrong reason: SV-COMP scores it as wrong
+		r.Category, r.Score = string(svcomp.Wrong), svcomp.ScoreWrongFalse
+	}
 	fmt.Fprintf(&log, "\nanswer %s (%s); %s, score %d, %.2fs\n", r.Answer, r.Reason, r.Category, r.Score, r.TimeS)
 	name := fmt.Sprintf("%s-%s.%s.log", filepath.Base(filepath.Dir(r.YML)), r.Task, r.Property)
 	r.Log = filepath.Join("logs", name)

@@ -294,7 +294,7 @@ func (v *verifyCmd) printJSON(e *env, res *ncmc.Result, answer svcomp.Answer, re
 	}
 	if v.Property != "" {
 		p, _, _ := svcomp.ReadPropertyFile(v.Property)
-		out.SVCOMP = &svcompJSON{Property: string(p), Answer: answer, Verdict: answer.Verdict(p), Reason: reason}
+		out.SVCOMP = &svcompJSON{Property: string(p), Answer: answer, Verdict: answer.VerdictFor(p, reason), Reason: reason}
 	}
 	enc := json.NewEncoder(e.stdout)
 	if err := enc.Encode(out); err != nil {

@@ -1,6 +1,7 @@
 package c
 
 import (
+	"math"
 	"strings"
 
 	"modernc.org/cc/v4"
@@ -113,6 +114,7 @@ func (l *fnl) rmw(addr *ir.Expr, t cc.Type, kind ir.RMWKind, v *ir.Expr, order i
 	}
 	if (kind == ir.RMWAdd || kind == ir.RMWSub) && w < 64 {
 		l.atomicBegin(pos)
+		l.rmwFence(pos)
 		old := l.temp(it, pos)
 		ld := l.ins(ir.ILoad, pos)
 		ld.Dst, ld.Addr, ld.Order = old, addr, loadPart(order)
@@ -122,6 +124,7 @@ func (l *fnl) rmw(addr *ir.Expr, t cc.Type, kind ir.RMWKind, v *ir.Expr, order i
 		st.A = l.narrow(bin(rmwOps[kind], l.local(old, pos), v, it, pos), t, pos)
 		st.Order = storePart(order)
 		l.emit(st)
+		l.rmwFence(pos)
 		l.emit(l.ins(ir.IAtomicEnd, pos))
 		return l.local(old, pos)
 	}
@@ -167,6 +170,19 @@ func (l *fnl) rmwLoop(addr *ir.Expr, t cc.Type, it *ir.Type, kind ir.RMWKind, v 
 	l.branch(l.local(cas.Dst2, pos), done, head, pos)
 	l.bind(done)
 	return l.local(old, pos)
+}
+
+// rmwFence is the seq_cst fence at both ends of a read-modify-write done as
+// a load and a store in an atomic section: under tso and pso it drains the
+// store buffer before the load and writes the store to memory before the
+// section ends, as an IRMW does (a full fence, like x86's locked
+// instructions); under sc it changes nothing. Without it two such RMWs
+// under tso could both read the old value from memory while the other's
+// store waits in its buffer.
+func (l *fnl) rmwFence(pos ir.Pos) {
+	f := l.ins(ir.IFence, pos)
+	f.Order = ir.OrderSC
+	l.emit(f)
 }
 
 func loadPart(o ir.Order) ir.Order {
@@ -446,6 +462,31 @@ func (l *fnl) atomicBuiltin(name string, pe *cc.PostfixExpression, args []cc.Exp
 		}
 		return nil, false
 	}
+	switch op {
+	case "max", "min", "umax", "umin":
+		n := 3
+		if sync {
+			n = 2
+		}
+		if !need(n) {
+			return zero(), true
+		}
+		o := ir.OrderSC
+		if !sync {
+			o = l.orderArg(args[2], pos)
+		}
+		t := l.pointeeOf(args[0], pos)
+		if !isInteger(t) {
+			l.tr.unsupported(pos, "atomic builtin %s on %s", name, t)
+			return zero(), true
+		}
+		v := l.convert(l.expr(args[1]), args[1].Type(), t, pos)
+		old, nv := l.minMax(l.expr(args[0]), t, op, v, o, pos)
+		if fetchFirst {
+			return old, true
+		}
+		return nv, true
+	}
 	kind, ok := rmwKinds[op]
 	if !ok {
 		l.tr.unsupported(pos, "atomic builtin %s", name)
@@ -473,4 +514,82 @@ func (l *fnl) atomicBuiltin(name string, pe *cc.PostfixExpression, args []cc.Exp
 		r = l.narrow(r, t, pos)
 	}
 	return r, true
+}
+
+// minMax is the atomic read-modify-write that stores the larger (max,
+// umax) or smaller (min, umin) of the integer of type t at addr and v, as
+// gcc's __atomic_fetch_max and __sync_fetch_and_umax: compared as unsigned
+// for umax, umin and unsigned types, else as signed. It returns the old and
+// the new value. Like the narrow add (rmw), it is a load and a store in an
+// atomic section, or under Options.NoAtomicSections a compare-exchange loop
+// whose failed iterations spinNoOps discards.
+func (l *fnl) minMax(addr *ir.Expr, t cc.Type, op string, v *ir.Expr, order ir.Order, pos ir.Pos) (old, nv *ir.Expr) {
+	it := l.tr.scalarType(t, pos)
+	w, _ := intInfo(t)
+	unsigned := op[0] == 'u' || !cc.IsSignedInteger(t)
+	if addr.Kind != ir.ELocal && addr.Kind != ir.EConst && addr.Kind != ir.EGlobalAddr {
+		tmp := l.temp(addr.Type, pos)
+		l.assignLocal(tmp, addr, pos)
+		addr = l.local(tmp, pos)
+	}
+	if v.Kind != ir.ELocal && v.Kind != ir.EConst {
+		tmp := l.temp(v.Type, pos)
+		l.assignLocal(tmp, v, pos)
+		v = l.local(tmp, pos)
+	}
+	key := func(e *ir.Expr) *ir.Expr {
+		switch {
+		case !unsigned:
+			return retype(e, ir.Int)
+		case w < 64:
+			return bin(ir.OpAnd, retype(e, ir.Int), cnst(int64(uint64(1)<<uint(w)-1), ir.Int, pos), ir.Int, pos)
+		}
+		return bin(ir.OpXor, retype(e, ir.Int), cnst(math.MinInt64, ir.Int, pos), ir.Int, pos)
+	}
+	cmp := ir.OpGt // v replaces the old value when v > old (max)
+	if strings.HasSuffix(op, "min") {
+		cmp = ir.OpLt
+	}
+	sections := !l.tr.opts.NoAtomicSections
+	var ctr, head, done int
+	if sections {
+		l.atomicBegin(pos)
+		l.rmwFence(pos)
+	} else {
+		ctr = l.loopCounter(pos)
+		head, done = l.newLabel(), l.newLabel()
+		l.bind(head)
+		l.loopHead(ctr, 0, pos)
+	}
+	o := l.temp(it, pos)
+	ld := l.ins(ir.ILoad, pos)
+	ld.Dst, ld.Addr, ld.Order = o, addr, loadPart(order)
+	if !sections {
+		ld.Order = ir.OrderRlx
+	}
+	l.emit(ld)
+	n := l.temp(it, pos)
+	l.assignLocal(n, l.local(o, pos), pos)
+	take, keep := l.newLabel(), l.newLabel()
+	l.branch(bin(cmp, key(v), key(l.local(o, pos)), ir.Bool, pos), take, keep, pos)
+	l.bind(take)
+	l.assignLocal(n, v, pos)
+	l.bind(keep)
+	if sections {
+		st := l.ins(ir.IStore, pos)
+		st.Addr, st.A, st.Order = addr, l.local(n, pos), storePart(order)
+		l.emit(st)
+		l.rmwFence(pos)
+		l.emit(l.ins(ir.IAtomicEnd, pos))
+		return l.local(o, pos), l.local(n, pos)
+	}
+	cas := l.ins(ir.ICAS, pos)
+	cas.Dst = l.temp(it, pos)
+	cas.Dst2 = l.temp(ir.Bool, pos)
+	cas.Addr, cas.A, cas.B = addr, l.local(o, pos), l.local(n, pos)
+	cas.Order, cas.FailOrder = order, ir.OrderRlx
+	l.emit(cas)
+	l.branch(l.local(cas.Dst2, pos), done, head, pos)
+	l.bind(done)
+	return l.local(o, pos), l.local(n, pos)
 }

@@ -53,6 +53,16 @@ func (l *fnl) call(pe *cc.PostfixExpression, want bool) *ir.Expr {
 	in := l.ins(ir.ICall, pos)
 	in.Func = fi.f
 	for i, a := range args {
+		if byValue(ptypes[i]) && isRecordC(a.Type()) {
+			// the callee copies the object (lowerFunc)
+			lv := l.lvalue(a)
+			if lv.isReg() {
+				l.tr.unsupported(l.tr.pos(a), "passing a %s value that is not an object", a.Type())
+				continue
+			}
+			in.Args = append(in.Args, lv.addr)
+			continue
+		}
 		if t := a.Type(); t != nil && !isScalarC(t) && !l.designatesArray(a) && t.Kind() != cc.Function {
 			l.tr.unsupported(l.tr.pos(a), "passing a %s by value", t)
 			continue
@@ -158,7 +168,9 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 		for _, a := range args {
 			l.exprVoid(a)
 		}
-		l.emit(l.assumeFalse(pos, ir.AssumeUser))
+		in := l.assumeFalse(pos, ir.AssumeUser)
+		in.Msg = ir.MsgExit
+		l.emit(in)
 		return nil, true
 	case (name == "__VERIFIER_assume" || name == "assume_abort_if_not") && !defined:
 		if !need(1) {

@@ -50,13 +50,16 @@ func (l *fnl) declaration(decl *cc.Declaration) {
 				t = it
 			}
 		}
-		lv := &localVar{t: t, boolOnly: !l.ff.nonTruthUse[d] && !l.ff.escaped[d]}
+		inMem := l.ff.escaped[d] || l.fi.uninitMem[d]
+		lv := &localVar{t: t, boolOnly: !l.ff.nonTruthUse[d] && !inMem}
 		lv.atomic = l.tr.isAtomicDecl(d)
-		if l.ff.escaped[d] || !isScalarC(t) || pthreadKind(t) != "" && pthreadKind(t) != "pthread_t" {
+		if inMem || !isScalarC(t) || pthreadKind(t) != "" && pthreadKind(t) != "pthread_t" {
 			l.locals[d] = lv
 			l.makeMem(d, lv, pos)
 			if id.Initializer != nil {
 				l.initMem(lv, id.Initializer, pos)
+			} else {
+				l.uninitAlloc(lv)
 			}
 			continue
 		}
@@ -186,7 +189,7 @@ func (tr *translator) initWalk(t cc.Type, init *cc.Initializer, base int, pos ir
 			leaf(base, e, t)
 			return
 		}
-		if t.Kind() == cc.Struct && e.Type() != nil && e.Type().Kind() == cc.Struct {
+		if isRecordC(t) && isRecordC(e.Type()) {
 			leaf(base, e, t) // struct copy
 			return
 		}
@@ -219,6 +222,12 @@ func (tr *translator) subobject(t cc.Type, k int, pos ir.Pos) (cc.Type, int, int
 		}
 		f := x.FieldByIndex(k)
 		return f.Type(), tr.fieldOffset(x, f, pos), n
+	case *cc.UnionType:
+		n := x.NumFields()
+		if k >= n {
+			return nil, 0, n
+		}
+		return x.FieldByIndex(k).Type(), 0, n
 	}
 	return nil, 0, 0
 }
@@ -233,7 +242,7 @@ func (tr *translator) initAgg(t cc.Type, items []initItem, i *int, base int, bra
 		}
 		return
 	}
-	if t.Kind() != cc.Array && t.Kind() != cc.Struct {
+	if t.Kind() != cc.Array && !isRecordC(t) {
 		// Braces around a scalar: { 5 }.
 		if *i < len(items) {
 			it := items[*i]
@@ -271,13 +280,15 @@ func (tr *translator) initAgg(t cc.Type, items []initItem, i *int, base int, bra
 				}
 				k = int(v)
 			case cc.DesignatorField, cc.DesignatorField2:
-				st, ok := t.(*cc.StructType)
 				name := dg.Token2.SrcStr()
 				if dg.Case == cc.DesignatorField2 {
 					name = dg.Token.SrcStr()
 				}
 				found := false
-				if ok {
+				if st, ok := t.(interface {
+					NumFields() int
+					FieldByIndex(int) *cc.Field
+				}); ok && isRecordC(t) {
 					for j := 0; j < st.NumFields(); j++ {
 						if st.FieldByIndex(j).Name() == name {
 							k, found = j, true
@@ -290,8 +301,26 @@ func (tr *translator) initAgg(t cc.Type, items []initItem, i *int, base int, bra
 					continue
 				}
 			default:
-				tr.unsupported(tr.pos(dg), "range designators")
+				// [lo ... hi] = v (GNU): v, a constant, initializes
+				// each element of the range.
+				lo, ok1 := tr.constInt(dg.ConstantExpression)
+				hi, ok2 := tr.constInt(dg.ConstantExpression2)
+				et, _, _ := tr.subobject(t, 0, pos)
+				konst := false
+				if it.init.Case == cc.InitializerExpr && et != nil && isScalarC(et) {
+					_, konst = tr.constInt(it.init.AssignmentExpression)
+				}
+				if !ok1 || !ok2 || lo < 0 || hi < lo || int(hi) >= n || t.Kind() != cc.Array || !konst {
+					tr.unsupported(tr.pos(dg), "range designator (only [lo ... hi] = constant on an array of scalars)")
+					*i++
+					continue
+				}
+				for j := lo; j <= hi; j++ {
+					_, so, _ := tr.subobject(t, int(j), pos)
+					leaf(base+so, it.init.AssignmentExpression, et)
+				}
 				*i++
+				k = int(hi) + 1
 				continue
 			}
 		}
@@ -315,7 +344,7 @@ func (tr *translator) initAgg(t cc.Type, items []initItem, i *int, base int, bra
 		case isScalarC(st) || pthreadKind(st) == "pthread_t":
 			*i++
 			leaf(base+so, it.init.AssignmentExpression, st)
-		case st.Kind() == cc.Struct && it.init.AssignmentExpression.Type().Kind() == cc.Struct:
+		case isRecordC(st) && isRecordC(it.init.AssignmentExpression.Type()):
 			*i++
 			leaf(base+so, it.init.AssignmentExpression, st)
 		case st.Kind() == cc.Array && isStringLit(it.init.AssignmentExpression):
@@ -327,6 +356,9 @@ func (tr *translator) initAgg(t cc.Type, items []initItem, i *int, base int, bra
 			tr.initAgg(st, items, i, base+so, false, pos, leaf)
 		}
 		k++
+		if t.Kind() == cc.Union {
+			k = n // one member of a union is initialized (a designator may name another)
+		}
 	}
 }
 
@@ -354,7 +386,7 @@ func (l *fnl) initCells(t cc.Type, init *cc.Initializer, base int, cells []*ir.E
 			}
 			return
 		}
-		if et.Kind() == cc.Struct {
+		if isRecordC(et) {
 			// Struct copy: load every cell of the source.
 			src := l.lvalue(e)
 			n := l.tr.cells(et, pos)

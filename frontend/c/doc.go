@@ -41,9 +41,14 @@
 // pointer, a pthread_t, a mutex or a condition variable. Arrays and structs
 // are laid out cell by cell, so pointer arithmetic and indexing move by
 // whole elements and offsetof(T, m) (written &((T*)0)->m, as glibc's macro
-// and the Linux container_of do) is the member's offset in cells. Byte-level
-// reinterpretation is not modelled: unions (other than the pthread types),
-// arithmetic on a pointer converted to char* or void* (except by an
+// and the Linux container_of do) is the member's offset in cells. The
+// members of a union all start at its first cell; a union whose members
+// agree on every cell they share (integers of one width, pointers, the same
+// synchronization type) is supported, and reading a member other than the
+// one written reinterprets the shared cells in the reader's type (union.go).
+// Byte-level reinterpretation is not modelled: unions whose members overlap
+// cells of different widths or kinds, member access on an _Atomic struct or
+// union object, arithmetic on a pointer converted to char* or void* (except by an
 // offsetof), bit-fields, and memset/memcpy/memmove other than on a
 // constant number of whole elements of a known type (mem.go: a store per
 // cell; memset with byte 0, or any byte on char elements) are
@@ -70,7 +75,8 @@
 //
 // Globals (and function-local statics) are IR globals, initialized with
 // their constant initializers (scalars, nested braces with brace elision,
-// one-level designators, addresses of globals, PTHREAD_*_INITIALIZER).
+// one-level designators, GNU range designators [lo ... hi] = constant on
+// arrays of scalars, addresses of globals, PTHREAD_*_INITIALIZER).
 // Every access to memory another thread could see is its own visible
 // instruction: reads are ILoads and writes IStores with order na, or sc for
 // objects declared _Atomic (directly or through a typedef such as
@@ -89,19 +95,25 @@
 // pass it as the out-parameter of pthread_create, pthread_join or an
 // __atomic builtin does not put it in memory.
 //
-// Reading a register local that was declared without an initializer before
-// it is assigned on every path is unsupported (C leaves its value
-// indeterminate, and SV-COMP tasks sometimes use that as nondeterminism).
-// Memory locals start zeroed (a program whose outcome depends on reading
-// such an uninitialized local is outside what is modelled; GenMC would
-// report the read). A malloc'd block starts uninitialized: each of its cells
+// A local declared without an initializer starts uninitialized (uninit.go):
+// in memory (an array, a struct, a local whose address is taken) its cells
+// hold interp.Uninit until written (ir.AllocUninit), and a register local
+// that may be read before it is assigned on some path is moved into such
+// memory, so reading it unassigned is an "uninitialized-read" violation in
+// exactly the executions that do. With Options.ZeroHeap (SV-COMP tasks,
+// which use indeterminate values as nondeterminism) memory locals start
+// zeroed and such a register read is unsupported. A malloc'd block starts uninitialized: each of its cells
 // holds interp.Uninit until it is written, and a read (load,
 // read-modify-write, compare-exchange) of such a cell is an
 // "uninitialized-read" violation, as GenMC reports a read of dynamic memory
 // that reads from the initializer; the read is reported in exactly the
 // executions where no write to the cell precedes it (a racing write that
 // comes first initializes it). calloc'd blocks start zeroed. Struct assignment and initialization copy cell
-// by cell; structs cannot be passed or returned by value.
+// by cell. A struct or union argument of a function of the program is
+// passed by value: the caller passes the object's address and the callee
+// copies it, cell by cell, into a local object of its own at entry;
+// returning one by value, or passing one through a function pointer, is
+// unsupported.
 //
 // malloc(sizeof(T) * n), malloc(n * sizeof(T)), calloc(n, sizeof(T)) and
 // alloca with a constant n allocate a fresh block of n T (other sizes are
@@ -136,11 +148,16 @@
 // be initialized again. Under ra and rc11 (Options.NoAtomicSections)
 // destroy and init stay no-ops: the graph models let a lock read only from
 // an unlock. Each violation kind has a counterexample (TestMemorySafety).
-// Memory leaks are not reported.
+// Memory leaks are not reported by the front end; the interpreter checks
+// them on request (interp.Config.Leaks, for SV-COMP's valid-memtrack and
+// valid-memcleanup) at the end of every complete execution and at the
+// process-ending calls, whose assume of false carries ir.MsgExit.
 //
 // # Statements and functions
 //
-// All statements are supported except asm and computed goto: if, switch
+// All statements are supported except asm (other than the compiler
+// barriers asm("") and asm volatile("" ::: "memory"), which are no-ops)
+// and computed goto: if, switch
 // (with fall-through and default), while, do, for, break, continue, return,
 // goto and labels, GNU statement expressions, __auto_type and typeof. Loops
 // get an ILoopHead with bound 0 (the global --unroll): a thread that would
@@ -276,7 +293,13 @@
 //     gcc uses seq_cst, whose behaviours are a subset). Read-modify-writes are
 //     IRMW/ICAS, except add and sub on integers narrower than 64 bits,
 //     which are a load and a store inside an atomic section (the same under
-//     interleaving semantics) so the stored value wraps around.
+//     interleaving semantics) so the stored value wraps around, with a
+//     seq_cst fence at each end so that under tso and pso the store leaves
+//     the store buffer before the section ends, as an IRMW's. gcc's
+//     __atomic_fetch_max/min, __atomic_max/min_fetch and
+//     __sync_fetch_and_(u)max/(u)min are such sections too (compared in the
+//     pointee's signedness, or unsigned for umax/umin); under ra and rc11
+//     all of these are compare-exchange loops.
 //   - Output (printf, puts, ...) and sleep/usleep/sched_yield are
 //     no-ops whose arguments are still evaluated; using the result of an
 //     output function is unsupported. __builtin_expect(e, c) is e.

@@ -187,6 +187,10 @@ func (l *fnl) lvalue(n cc.ExpressionNode) lval {
 				l.tr.unsupported(pos, "member access")
 				return bad
 			}
+			if base.atomic && isRecordC(base.t) {
+				l.tr.unsupported(pos, "member %s of an atomic struct or union (undefined in C: use atomic members)", f.Name())
+				return bad
+			}
 			off := l.tr.fieldOffset(base.t, f, pos)
 			return lval{reg: -1, addr: fieldAddr(base.addr, off, pos), t: f.Type(), atomic: l.tr.fieldAtomic(f)}
 		case cc.PostfixExpressionPSelect:
@@ -195,6 +199,10 @@ func (l *fnl) lvalue(n cc.ExpressionNode) lval {
 			f := x.Field()
 			if f == nil || !isPointer(pt) {
 				l.tr.unsupported(pos, "member access")
+				return bad
+			}
+			if exprPointsToAtomic(x.PostfixExpression) && isRecordC(pt.(*cc.PointerType).Elem()) {
+				l.tr.unsupported(pos, "member %s of an atomic struct or union (undefined in C: use atomic members)", f.Name())
 				return bad
 			}
 			off := l.tr.fieldOffset(pt.(*cc.PointerType).Elem(), f, pos)
@@ -358,6 +366,11 @@ func (l *fnl) load(lv lval, pos ir.Pos) *ir.Expr {
 		in.Order = ir.OrderSC
 	}
 	l.emit(in)
+	if l.tr.punCast && t.Kind == ir.TInt && t.Width > 0 && t.Width < 64 {
+		// The cell may have been written through a union member of
+		// the other signedness (union.go).
+		return castTo(l.local(tmp, pos), t, pos)
+	}
 	return l.local(tmp, pos)
 }
 
@@ -452,7 +465,7 @@ func (l *fnl) exprVoid(n cc.ExpressionNode) {
 		l.bind(end)
 		return
 	}
-	if t := n.Type(); t != nil && (t.Kind() == cc.Void || t.Kind() == cc.Struct) {
+	if t := n.Type(); t != nil && (t.Kind() == cc.Void || isRecordC(t)) {
 		l.tr.unsupported(l.tr.pos(n), "expression of type %s", t)
 		return
 	}
@@ -638,8 +651,8 @@ func (l *fnl) objectValue(n cc.ExpressionNode) *ir.Expr {
 	if d := identDecl(n); d != nil && d.Type() != nil && d.Type().Kind() == cc.Function {
 		return l.funcValue(d, pos)
 	}
-	if t := n.Type(); t != nil && t.Kind() == cc.Struct {
-		l.tr.unsupported(pos, "struct value used as a whole (%s)", t)
+	if t := n.Type(); isRecordC(t) {
+		l.tr.unsupported(pos, "struct or union value used as a whole (%s)", t)
 		return cnst(0, ir.Int, pos)
 	}
 	return l.load(l.lvalue(n), pos)
@@ -1105,7 +1118,7 @@ func (l *fnl) assign(x *cc.AssignmentExpression, want bool) *ir.Expr {
 	pos := l.tr.pos(x)
 	lhs, rhs := x.UnaryExpression, x.AssignmentExpression
 	lt := lhs.Type()
-	if x.Case == cc.AssignmentExpressionAssign && lt != nil && lt.Kind() == cc.Struct {
+	if x.Case == cc.AssignmentExpressionAssign && isRecordC(lt) {
 		l.structCopy(lhs, rhs, pos)
 		if want {
 			l.tr.unsupported(pos, "value of a struct assignment")

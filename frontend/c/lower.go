@@ -35,6 +35,9 @@ type fnl struct {
 	// checked are register locals declared without an initializer: reading
 	// one before it is assigned is reported (C leaves its value indeterminate).
 	checked map[int]bool
+	// uninitRead are the checked slots some read may find unassigned
+	// (checkUninit).
+	uninitRead map[int]bool
 	// entry is where hoisted allocations of memory locals go.
 	entry []ir.Instr
 
@@ -79,9 +82,9 @@ func (tr *translator) signature(fi *fnInfo) {
 	}
 }
 
-func (tr *translator) lowerFunc(fi *fnInfo) {
+func (tr *translator) lowerFunc(fi *fnInfo) *fnl {
 	l := &fnl{tr: tr, fi: fi, f: fi.f, targets: map[int]bool{}, locals: map[*cc.Declarator]*localVar{},
-		gotoLabels: map[string]int{}, checked: map[int]bool{}, cases: map[*cc.LabeledStatement]int{},
+		gotoLabels: map[string]int{}, checked: map[int]bool{}, uninitRead: map[int]bool{}, cases: map[*cc.LabeledStatement]int{},
 		spinConts: map[*cc.SelectionStatement]bool{}}
 	l.ff = fi.facts
 	fd := fi.def
@@ -106,8 +109,14 @@ func (tr *translator) lowerFunc(fi *fnInfo) {
 			ppos = tr.pos(p.Declarator)
 		}
 		pt := p.Type().Decay()
+		if byValue(pt) {
+			// A struct or union passed by value: the caller passes the
+			// argument's address, the callee copies it (below).
+			l.f.Locals = append(l.f.Locals, ir.Local{Name: name, Type: ptrOf(tr.irType(pt, ppos)), Pos: ppos})
+			continue
+		}
 		if !isScalarC(pt) {
-			tr.unsupported(ppos, "parameter %s of type %s (structs cannot be passed by value)", name, pt)
+			tr.unsupported(ppos, "parameter %s of type %s", name, pt)
 		}
 		l.f.Locals = append(l.f.Locals, ir.Local{Name: name, Type: tr.scalarType(pt, ppos), Pos: ppos})
 	}
@@ -140,8 +149,8 @@ func (tr *translator) lowerFunc(fi *fnInfo) {
 		}
 	}
 	slot := 0
-	var memParams []*cc.Parameter
-	var memSlots []int
+	var memParams, recParams []*cc.Parameter
+	var memSlots, recSlots []int
 	for _, p := range params {
 		if p.Type().Kind() == cc.Void {
 			continue
@@ -149,7 +158,10 @@ func (tr *translator) lowerFunc(fi *fnInfo) {
 		if d := p.Declarator; d != nil {
 			lv := &localVar{slot: slot, t: p.Type().Decay()}
 			lv.boolOnly = !l.ff.nonTruthUse[d]
-			if l.ff.escaped[d] {
+			if byValue(lv.t) {
+				recParams = append(recParams, p)
+				recSlots = append(recSlots, slot)
+			} else if l.ff.escaped[d] {
 				memParams = append(memParams, p)
 				memSlots = append(memSlots, slot)
 			}
@@ -163,6 +175,28 @@ func (tr *translator) lowerFunc(fi *fnInfo) {
 		lv := l.locals[p.Declarator]
 		l.makeMem(p.Declarator, lv, tr.pos(p.Declarator))
 		l.entry[lv.hoist].Args = []*ir.Expr{l.local(memSlots[i], pos)}
+	}
+	// Structs and unions passed by value: a local object of the callee,
+	// a copy of the caller's argument.
+	for i, p := range recParams {
+		lv := l.locals[p.Declarator]
+		ppos := tr.pos(p.Declarator)
+		if hasSync(tr.irType(lv.t, ppos)) {
+			tr.unsupported(ppos, "passing a struct that contains a mutex or condition variable by value")
+			continue
+		}
+		l.makeMem(p.Declarator, lv, ppos)
+		src := lval{reg: -1, addr: l.local(recSlots[i], ppos), t: lv.t}
+		n := lv.rec.Size
+		vals := make([]*ir.Expr, n)
+		for c := 0; c < n; c++ {
+			vals[c] = l.loadCell(src, c, ppos)
+		}
+		for c := 0; c < n; c++ {
+			in := l.ins(ir.IStore, ppos)
+			in.Addr, in.A = fieldAddr(l.memAddr(lv, ppos), c, ppos), vals[c]
+			l.emit(in)
+		}
 	}
 	if argcOne {
 		l.assignLocal(0, cnst(1, l.f.Locals[0].Type, pos), pos)
@@ -207,7 +241,36 @@ func (tr *translator) lowerFunc(fi *fnInfo) {
 	if !tr.opts.KeepSpinIterations {
 		spinNoOps(l.f)
 	}
+	return l
 }
+
+// compilerBarrier reports whether an asm statement has an empty template
+// and no operands (asm(""), asm volatile("" ::: "memory")): a compiler
+// barrier, which emits no instruction, so a no-op here (the memory model,
+// not a compiler, decides which reorderings happen).
+func compilerBarrier(as *cc.AsmStatement) bool {
+	if as == nil || as.Asm == nil {
+		return false
+	}
+	tmpl := strings.TrimSpace(as.Asm.Token3.SrcStr())
+	if tmpl != `""` {
+		return false
+	}
+	operands := false
+	walk(as.Asm.AsmArgList, func(n any) bool {
+		// clobbers ("memory") are bare string literals; an operand is
+		// a constraint string applied to an expression, "=r"(x)
+		if el, ok := n.(*cc.AsmExpressionList); ok && el.AssignmentExpression != nil && !isStringLit(el.AssignmentExpression) {
+			operands = true
+		}
+		return !operands
+	})
+	return !operands
+}
+
+// byValue reports whether a parameter of type t is a struct or union
+// passed by value (the pthread types are not: they are scalars here).
+func byValue(t cc.Type) bool { return isRecordC(t) && pthreadKind(t) == "" }
 
 // ---- emission helpers ----
 
@@ -426,7 +489,9 @@ func (l *fnl) stmt(s *cc.Statement) {
 	case cc.StatementJump:
 		l.jumpStmt(s.JumpStatement)
 	case cc.StatementAsm:
-		l.tr.unsupported(l.tr.pos(s.AsmStatement), "asm statements")
+		if !compilerBarrier(s.AsmStatement) {
+			l.tr.unsupported(l.tr.pos(s.AsmStatement), "asm statements (other than the compiler barrier asm(\"\") / asm volatile(\"\" ::: \"memory\"))")
+		}
 	}
 }
 

@@ -142,6 +142,48 @@ int main(void) {
 }`},
 		{name: "uninit-atomic-rmw", models: all, kind: interp.KindUninitRead, src: `
 int main(void) { atomic_int *p = malloc(sizeof(atomic_int)); atomic_fetch_add(p, 1); return 0; }`},
+		{name: "uninit-local-register-correct", models: all, src: `
+extern _Bool __VERIFIER_nondet_bool(void);
+int main(void) {
+	int c = __VERIFIER_nondet_bool(), x;
+	if (c) x = 1;
+	if (c) assert(x == 1);   /* only read where assigned: no violation */
+	int y; for (int i = 0; i < 2; i++) { if (i == 0) y = 7; assert(y == 7); }
+	return 0;
+}`},
+		{name: "uninit-local-register-buggy", models: all, kind: interp.KindUninitRead, msg: "x is a local variable declared without an initializer", src: `
+extern _Bool __VERIFIER_nondet_bool(void);
+int main(void) {
+	int c = __VERIFIER_nondet_bool(), x;
+	if (c) x = 1;
+	return x;   /* unassigned when c == 0 */
+}`},
+		{name: "uninit-local-thread-buggy", models: all, kind: interp.KindUninitRead, src: `
+atomic_int g;
+void *f(void *a) { int v; if (g) v = 1; return (void *)(long)v; }
+int main(void) { pthread_t t; pthread_create(&t, 0, f, 0); g = 1; pthread_join(t, 0); return 0; }`},
+		{name: "uninit-local-array-correct", models: all, src: `
+int main(void) { int a[3]; struct { int k; int *p; } s; for (int i = 0; i < 3; i++) a[i] = i; s.k = a[2]; s.p = &a[0]; assert(*s.p == 0 && s.k == 2); return 0; }`},
+		{name: "uninit-local-array-buggy", models: all, kind: interp.KindUninitRead, msg: "local variable", src: `
+int main(void) { int a[3]; a[0] = a[1] = 0; return a[0] + a[2]; }`},
+		{name: "uninit-local-address-taken-buggy", models: all, kind: interp.KindUninitRead, src: `
+int *shared;
+void *f(void *a) { *shared = 1; return 0; }
+int main(void) { int v; shared = &v; pthread_t t; pthread_create(&t, 0, f, 0); int r = v; pthread_join(t, 0); return r; }`},
+		{name: "uninit-local-mutex-ok", models: all, src: `
+int main(void) { pthread_mutex_t m; pthread_mutex_init(&m, 0); pthread_mutex_lock(&m); pthread_mutex_unlock(&m); return 0; }`},
+		{name: "malloc-mutex", models: all, src: `
+typedef struct { int n; pthread_mutex_t m; pthread_cond_t c; } lock;
+lock *l;
+void *f(void *a) { pthread_mutex_lock(&l->m); l->n = 1; pthread_cond_signal(&l->c); pthread_mutex_unlock(&l->m); return 0; }
+int main(void) {
+	l = malloc(sizeof(lock)); l->n = 0;
+	pthread_mutex_init(&l->m, NULL); pthread_cond_init(&l->c, NULL);
+	pthread_t t; pthread_create(&t, 0, f, 0);
+	pthread_mutex_lock(&l->m); while (l->n == 0) pthread_cond_wait(&l->c, &l->m); pthread_mutex_unlock(&l->m);
+	pthread_join(t, 0);
+	return 0;
+}`},
 		{name: "calloc-is-zero", models: all, src: `
 int main(void) { int *p = calloc(3, sizeof(int)); assert(p[2] == 0); free(p); return 0; }`},
 		{name: "destroyed-mutex", models: []string{"sc", "tso"}, kind: interp.KindDestroyedMutex, msg: "destroyed mutex", src: `
@@ -197,6 +239,31 @@ int main(void) {
 					t.Errorf("no counterexample")
 				}
 			})
+		}
+	}
+}
+
+// TestUninitLocalZeroHeap: under Options.ZeroHeap (SV-COMP, where an
+// indeterminate local is a nondeterministic value) a register local that
+// may be read unassigned stays unsupported, with its position, and a
+// memory local starts zeroed.
+func TestUninitLocalZeroHeap(t *testing.T) {
+	_, err := Compile("t.c", []byte("int main(void) { int x; return x; }\n"), Options{ZeroHeap: true})
+	u, ok := err.(*Unsupported)
+	if !ok || !strings.Contains(u.Error(), "t.c:1:32: unsupported: the value of x is read, but it may not have been assigned") {
+		t.Fatalf("got %v, want unsupported at 1:32", err)
+	}
+	for _, c := range []struct {
+		zero bool
+		want ncmc.Verdict
+	}{{true, ncmc.Verified}, {false, ncmc.Violation}} {
+		p, err := Compile("t.c", []byte(syncPrelude+"int main(void) { int a[2]; a[0] = 1; assert(a[1] == 0); return 0; }\n"), Options{ZeroHeap: c.zero})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := ncmc.Verify(context.Background(), p, ncmc.Options{Model: "sc", Unroll: 2, Timeout: time.Minute})
+		if err != nil || res.Verdict != c.want {
+			t.Errorf("ZeroHeap %v: got %v %v, want %s", c.zero, res.Verdict, err, c.want)
 		}
 	}
 }

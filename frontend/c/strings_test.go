@@ -22,10 +22,10 @@ int main(void) {
 	assert(strcmp("abc", "abc") == 0 && strcmp("abc", "abd") < 0 && strcmp("b", "abc") > 0 && strcmp("ab", "abc") < 0);
 	assert(strcmp("\xff", "a") > 0);   /* compared as unsigned char */
 	assert(strncmp("abcx", "abcy", 3) == 0 && strncmp("abcx", "abcy", 4) < 0 && strncmp("a", "b", 0) == 0);
-	char buf[8];
+	char buf[8] = "";
 	assert(strcpy(buf, p) == buf && strcmp(buf, "hello") == 0);
 	strncpy(buf, "xy", 6);
-	assert(buf[0] == 'x' && buf[2] == 0 && buf[5] == 0 && buf[6] == 0);   /* padded to 6, buf[6] from "hello" */
+	assert(buf[0] == 'x' && buf[2] == 0 && buf[5] == 0 && buf[6] == 0);   /* padded to 6, buf[6] from the initializer */
 	strncpy(buf, "abcdefgh", 3);
 	assert(buf[2] == 'c' && buf[3] == 0);
 	return 0;

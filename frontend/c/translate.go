@@ -37,6 +37,10 @@ type translator struct {
 	ints        map[int]*ir.Type
 	records     map[any]*recInfo
 	anonStructs int
+	// punCast: a union the program accesses has members that read one
+	// cell as integers of different signedness, so every narrow integer
+	// load from memory is narrowed to the reader's type (union.go).
+	punCast bool
 
 	globals map[string]*gvar         // file-scope objects by name
 	statics map[*cc.Declarator]*gvar // function-local statics
@@ -103,6 +107,11 @@ type fnInfo struct {
 	f      *ir.Func
 	ftype  *cc.FunctionType
 	atomic bool // __VERIFIER_atomic_*: the body runs as one atomic section
+	// uninitMem are the register locals declared without an initializer
+	// that a first lowering found may be read before they are assigned:
+	// lowered again, they live in memory that starts uninitialized
+	// (uninit.go).
+	uninitMem map[*cc.Declarator]bool
 	// calls lists the functions it calls directly (names).
 	calls map[string]bool
 	// exits is where it calls pthread_exit, if it does.
@@ -345,8 +354,9 @@ func translate(filename string, src []byte, ast *cc.AST, cfg *cc.Config, opts Op
 	for _, fi := range tr.funcList {
 		tr.signature(fi)
 	}
+	tr.scanUnions()
 	for _, fi := range tr.funcList {
-		tr.lowerFunc(fi)
+		tr.lowerFuncUninit(fi)
 	}
 	tr.checkExits()
 	tr.prog.Main = tr.main.f

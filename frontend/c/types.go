@@ -140,8 +140,11 @@ func (tr *translator) irType(t cc.Type, pos ir.Pos) *ir.Type {
 		}
 		return &ir.Type{Kind: ir.TRecord, Record: r}
 	case cc.Union:
-		tr.unsupported(pos, "unions (%s)", t)
-		return ir.Int
+		r := tr.unionRecord(t.(*cc.UnionType), pos)
+		if r == nil {
+			return ir.Int
+		}
+		return &ir.Type{Kind: ir.TRecord, Record: r}
 	case cc.Function:
 		tr.unsupported(pos, "function used as an object")
 		return ir.Int
@@ -260,14 +263,10 @@ func (tr *translator) record(st *cc.StructType, pos ir.Pos) *ir.Record {
 		ri.offsets[fieldKey(f)] = off
 		// Members of an anonymous struct member are reachable by name.
 		if f.Name() == "" {
-			if ast, ok := f.Type().(*cc.StructType); ok {
-				if ari := tr.records[structKey(ast)]; ari != nil {
-					for k, o := range ari.offsets {
-						ri.offsets[k] = off + o
-					}
+			if ari := tr.records[recordKey(f.Type())]; ari != nil {
+				for k, o := range ari.offsets {
+					ri.offsets[k] = off + o
 				}
-			} else if f.Type().Kind() == cc.Union {
-				tr.unsupported(fpos, "anonymous union member")
 			}
 		}
 		off += ft.Size()
@@ -286,25 +285,35 @@ func fieldKey(f *cc.Field) any {
 	return f
 }
 
-// fieldOffset returns the cell offset of field f in struct st.
+// fieldOffset returns the cell offset of field f in struct or union st.
 func (tr *translator) fieldOffset(st cc.Type, f *cc.Field, pos ir.Pos) int {
-	s, ok := st.(*cc.StructType)
-	if !ok {
-		if st.Kind() == cc.Union {
-			tr.unsupported(pos, "unions (%s)", st)
-		} else {
-			tr.unsupported(pos, "member access on %s", st)
+	var ri *recInfo
+	switch s := st.(type) {
+	case *cc.StructType:
+		if tr.record(s, pos) == nil {
+			return 0
 		}
+		ri = tr.records[structKey(s)]
+	case *cc.UnionType:
+		if tr.unionRecord(s, pos) == nil {
+			return 0
+		}
+		ri = tr.records[unionKey(s)]
+	default:
+		tr.unsupported(pos, "member access on %s", st)
 		return 0
 	}
-	if tr.record(s, pos) == nil {
-		return 0
-	}
-	ri := tr.records[structKey(s)]
 	if off, ok := ri.offsets[fieldKey(f)]; ok {
 		return off
 	}
 	// Fall back to the name (cc may hand out copies of fields).
+	if ut, ok := st.(*cc.UnionType); ok {
+		for i := 0; i < ut.NumFields(); i++ {
+			if uf := ut.FieldByIndex(i); uf != nil && uf.Name() != "" && uf.Name() == f.Name() {
+				return 0
+			}
+		}
+	}
 	for _, rf := range ri.rec.Fields {
 		if rf.Name == f.Name() {
 			return rf.Offset

@@ -1,14 +1,75 @@
 package c
 
 import (
+	"modernc.org/cc/v4"
+
 	"ncmc/ir"
 )
 
-// checkUninit reports reads of register locals that were declared without
+// Uninitialized locals.
+//
+// C leaves the value of a local declared without an initializer
+// indeterminate until it is written; reading it is an error GenMC reports.
+// A local in memory (an array, a struct, a variable whose address is
+// taken) declared without an initializer is allocated with
+// ir.AllocUninit: its cells hold interp.Uninit until written, and a read
+// of one is an uninitialized-read violation, in exactly the executions
+// where it happens. A register local is checked statically first
+// (checkUninit, a must-be-assigned data-flow analysis over the lowered
+// body): when some read may come before every assignment on some path,
+// the function is lowered again with that local in uninitialized memory,
+// so the violation is reported when, and only when, an execution reads it
+// unassigned. Under Options.ZeroHeap (SV-COMP, which reads indeterminate
+// locals as nondeterministic values) memory locals start zeroed and such a
+// register read is unsupported instead.
+//
+// The object of a memory local is allocated once per call of its
+// function, so a declaration in a loop body starts uninitialized in the
+// first iteration only and later iterations see the previous one's value
+// (as with LLVM's allocas, and GenMC).
+
+// lowerFuncUninit lowers fi, and lowers it again with the register locals
+// it may read unassigned in uninitialized memory.
+func (tr *translator) lowerFuncUninit(fi *fnInfo) {
+	nerr, napprox, nexits := tr.errs.Len(), len(tr.approx), len(fi.exits)
+	l := tr.lowerFunc(fi)
+	if len(l.uninitRead) == 0 || tr.errs.Len() != nerr {
+		return
+	}
+	fi.uninitMem = map[*cc.Declarator]bool{}
+	for d, lv := range l.locals {
+		if !lv.mem && l.uninitRead[lv.slot] {
+			fi.uninitMem[d] = true
+		}
+	}
+	tr.approx, fi.exits = tr.approx[:napprox], fi.exits[:nexits]
+	fi.f.Locals, fi.f.Body, fi.f.NumParams = nil, nil, 0
+	tr.lowerFunc(fi)
+}
+
+// uninitAlloc makes the allocation of the memory local lv, declared
+// without an initializer, start uninitialized when its cells are integers
+// and pointers (synchronization objects keep their initial state) and
+// Options.ZeroHeap is off.
+func (l *fnl) uninitAlloc(lv *localVar) {
+	if l.tr.opts.ZeroHeap {
+		return
+	}
+	for _, c := range flatCells(&ir.Type{Kind: ir.TRecord, Record: lv.rec}, nil) {
+		switch {
+		case c.Kind == ir.TInt && c.Width > 0, c.Kind == ir.TBool, c.Kind == ir.TPtr:
+		default:
+			return
+		}
+	}
+	l.entry[lv.hoist].Alloc = ir.AllocUninit
+}
+
+// checkUninit finds reads of register locals that were declared without
 // an initializer and may not have been assigned on some path to the read:
-// C leaves their value indeterminate, and a checker that silently used 0
-// could miss behaviours. It is a must-be-assigned data-flow analysis over
-// the lowered body.
+// without Options.ZeroHeap it records them in l.uninitRead (the caller
+// lowers the function again with them in memory), with it it reports them
+// as unsupported.
 func (l *fnl) checkUninit() {
 	if len(l.checked) == 0 {
 		return
@@ -101,6 +162,10 @@ func (l *fnl) checkUninit() {
 					return
 				}
 				reported[slot] = true
+				if !l.tr.opts.ZeroHeap {
+					l.uninitRead[slot] = true
+					return
+				}
 				if !pos.IsValid() {
 					pos = ins.Pos
 				}
