@@ -173,6 +173,7 @@ func Explore(ctx context.Context, r Runner, opts Options) (Stats, error) {
 		return e.stats, err
 	}
 	e.explore(&node{tr: tr, wit: w})
+	e.done(tr)
 	sh.close(root)
 	return e.stats, sh.err
 }
@@ -505,6 +506,7 @@ func (e *explorer) explore(n *node) {
 						return
 					}
 					c.tr, c.wit = ct, cw
+					defer e.done(ct)
 					if !e.validate(c) {
 						return
 					}
@@ -658,11 +660,20 @@ func (e *explorer) child(n *node, p *part, c *node, x front, g group) {
 		e.fail(err)
 		return
 	}
+	defer e.done(ct)
 	c.tr, c.wit = ct, w
 	if !e.validate(c) {
 		return
 	}
 	e.explore(c)
+}
+
+// done hands the storage of run tr back to the runner (Releaser) once
+// nothing reads tr: leaves go out as summaries.
+func (e *explorer) done(tr *Trace) {
+	if r, ok := e.run.(Releaser); ok && e.opts.Summary != nil {
+		r.Release(tr)
+	}
 }
 
 type group struct {
@@ -937,6 +948,9 @@ func (e *explorer) observe(n *node, p *part) {
 			}
 			e.stats.Nodes++
 			e.observe(c, p)
+			if c.tr != tr {
+				e.done(c.tr)
+			}
 			if e.stopped() {
 				return
 			}

@@ -152,6 +152,15 @@ type Runner interface {
 	Run(ctx context.Context, w *Witness) (*Trace, error)
 }
 
+// Releaser is a Runner that can reuse the storage of a run: with
+// Options.Summary set, Explore calls Release on every trace Run returned
+// once nothing reads it any more (the subtree of the node it was run for
+// is explored; leaves are handed over as summaries). Release may be called
+// after Summary on the same trace.
+type Releaser interface {
+	Release(tr *Trace)
+}
+
 // decision is a read or choice of a thread.
 type decision struct {
 	choice bool
