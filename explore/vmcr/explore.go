@@ -141,6 +141,7 @@ type explorer struct {
 	out   *stream // where this goroutine's leaves go
 	token bool    // holds a worker token (parallel exploration)
 	obsID []int32 // dense ids of opts.Observed
+	spare spareTables
 }
 
 func (e *explorer) stopped() bool { return e.sh.stopped.Load() }
@@ -184,7 +185,7 @@ func (e *explorer) runW(w *Witness) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	tr.prepare(&e.sh.ids)
+	tr.prepare(&e.sh.ids, &e.spare)
 	for _, f := range e.stack {
 		f.mark(tr)
 	}
@@ -668,12 +669,17 @@ func (e *explorer) child(n *node, p *part, c *node, x front, g group) {
 	e.explore(c)
 }
 
-// done hands the storage of run tr back to the runner (Releaser) once
-// nothing reads tr: leaves go out as summaries.
+// done reuses the storage of run tr, its index tables here and the rest
+// in the runner (Releaser), once nothing reads tr: leaves go out as
+// summaries.
 func (e *explorer) done(tr *Trace) {
-	if r, ok := e.run.(Releaser); ok && e.opts.Summary != nil {
+	if e.opts.Summary == nil {
+		return
+	}
+	if r, ok := e.run.(Releaser); ok {
 		r.Release(tr)
 	}
+	e.spare.recycle(tr)
 }
 
 type group struct {
