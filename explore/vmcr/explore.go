@@ -51,6 +51,7 @@ type Stats struct {
 	Infeasible   int // annotations without a witness
 	Duplicates   int // leaves whose class an elder sibling subtree holds (not reported)
 	Barren       int // nodes with a frontier but no child
+	Dead         int // nodes whose subtree deadEnd shows to hold no execution (not explored)
 	Children     int // children made
 }
 
@@ -140,6 +141,7 @@ type explorer struct {
 	out   *stream // where this goroutine's leaves go
 	token bool    // holds a worker token (parallel exploration)
 	obsID []int32 // dense ids of opts.Observed
+	spare spareTables
 }
 
 func (e *explorer) stopped() bool { return e.sh.stopped.Load() }
@@ -172,6 +174,7 @@ func Explore(ctx context.Context, r Runner, opts Options) (Stats, error) {
 		return e.stats, err
 	}
 	e.explore(&node{tr: tr, wit: w})
+	e.done(tr)
 	sh.close(root)
 	return e.stats, sh.err
 }
@@ -182,7 +185,7 @@ func (e *explorer) runW(w *Witness) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	tr.prepare(&e.sh.ids)
+	tr.prepare(&e.sh.ids, &e.spare)
 	for _, f := range e.stack {
 		f.mark(tr)
 	}
@@ -479,6 +482,10 @@ func (e *explorer) explore(n *node) {
 		e.leaf(n)
 		return
 	}
+	if e.deadEnd(n, p) {
+		e.stats.Dead++
+		return
+	}
 	// A choice is branched on alone: its alternatives partition the classes.
 	for _, f := range p.front {
 		if !f.choice {
@@ -500,6 +507,7 @@ func (e *explorer) explore(n *node) {
 						return
 					}
 					c.tr, c.wit = ct, cw
+					defer e.done(ct)
 					if !e.validate(c) {
 						return
 					}
@@ -653,11 +661,25 @@ func (e *explorer) child(n *node, p *part, c *node, x front, g group) {
 		e.fail(err)
 		return
 	}
+	defer e.done(ct)
 	c.tr, c.wit = ct, w
 	if !e.validate(c) {
 		return
 	}
 	e.explore(c)
+}
+
+// done reuses the storage of run tr, its index tables here and the rest
+// in the runner (Releaser), once nothing reads tr: leaves go out as
+// summaries.
+func (e *explorer) done(tr *Trace) {
+	if e.opts.Summary == nil {
+		return
+	}
+	if r, ok := e.run.(Releaser); ok {
+		r.Release(tr)
+	}
+	e.spare.recycle(tr)
 }
 
 type group struct {
@@ -953,6 +975,9 @@ func (e *explorer) observe(n *node, p *part) {
 			}
 			e.stats.Nodes++
 			e.observe(c, p)
+			if c.tr != tr {
+				e.done(c.tr)
+			}
 			if e.stopped() {
 				return
 			}
@@ -1131,4 +1156,150 @@ func (e *explorer) realizable(n *node, f *frame, j int, g group) (bool, error) {
 	}
 	slices.Sort(s.rel)
 	return s.run()
+}
+
+// deadEnd reports whether node n's subtree holds no execution and no run
+// other than n's own, so that exploring it changes nothing: some frontier
+// reads with negative annotations have no candidate write (blocked), and
+// the other threads with a frontier read (active) can only go on as in n's
+// run, never writing a blocked read's location.
+//
+// The active threads' rests (from their frontier on, in n's run) must be
+// independent: no active thread writes (or may write, by an RMW) a location
+// another active thread reads in its rest or a blocked read reads. Every
+// read in an active thread's rest must have a single candidate value group
+// (computed in n; a descendant's candidates are a subset: its partial trace
+// adds only steps of the active threads' rests, which by independence
+// offer no other thread's read a write, and more annotations add causal
+// edges and consumed writes), of the value it read in n's run, containing
+// the write it read. Then every child in n's subtree reuses n's run (the
+// write read stays a candidate: n's run is a linearisation of every causal
+// edge) or has no candidate (an active read negated by a sibling, or a
+// blocked read), the active threads' steps are those of n's run, the
+// blocked reads gain no candidate and the frontier never empties: no leaf,
+// no run, no backtrack mark. Threads without a frontier read must lie
+// wholly in the partial trace; choices, locks, spawns, joins, pending steps
+// and store-buffer dependencies in an active rest make the check give up.
+func (e *explorer) deadEnd(n *node, p *part) bool {
+	if p.parked != nil {
+		return false
+	}
+	anyNeg := false
+	for _, f := range p.front {
+		if f.choice || f.op == OpLock {
+			return false
+		}
+		anyNeg = anyNeg || f.hasNeg
+	}
+	if !anyNeg {
+		return false
+	}
+	tr := n.tr
+	var blocked, active []front
+	for _, f := range p.front {
+		if f.hasNeg && len(e.candidates(n, p, f, n.neg.of(Ref{int32(f.t), int32(f.step)}))) == 0 {
+			blocked = append(blocked, f)
+		} else {
+			active = append(active, f)
+		}
+	}
+	if len(blocked) == 0 {
+		return false
+	}
+	if len(active) == 0 {
+		return true // every frontier read is blocked: no child at all
+	}
+	inFront := make([]bool, len(tr.Threads))
+	for _, f := range p.front {
+		inFront[f.t] = true
+	}
+	for t := range tr.Threads {
+		th := &tr.Threads[t]
+		if th.End != EndAbsent && !inFront[t] && p.ext[t] != len(th.Steps) {
+			return false
+		}
+	}
+	// writer[l]: the active thread whose rest writes location id l (-2:
+	// several, -1: none); reader likewise for reads.
+	writer := make([]int32, tr.nloc)
+	reader := make([]int32, tr.nloc)
+	for l := range writer {
+		writer[l], reader[l] = -1, -1
+	}
+	note := func(m []int32, l int32, t int) {
+		switch m[l] {
+		case -1:
+			m[l] = int32(t)
+		case int32(t), -2:
+		default:
+			m[l] = -2
+		}
+	}
+	for _, f := range active {
+		th := &tr.Threads[f.t]
+		if len(th.Tail) > 0 {
+			return false
+		}
+		for i := f.step; i < len(th.Steps); i++ {
+			st := &th.Steps[i]
+			if st.Pending || len(st.Pre) > 0 || len(st.After) > 0 || st.HasOwn {
+				return false
+			}
+			switch st.Op {
+			case OpSpawn, OpJoin, OpLock, OpUnlock:
+				return false
+			}
+			if st.Op.IsRead() {
+				note(reader, st.lid, f.t)
+			}
+			if st.Wrote || st.WriteFor != nil {
+				note(writer, st.lid, f.t)
+			}
+		}
+	}
+	// A blocked read may read no write of an active rest: none beyond its
+	// negative annotation's extents (the writes within them stay forbidden:
+	// a descendant's negative annotation only grows them).
+	for _, z := range blocked {
+		if writer[z.lid] == -1 {
+			continue
+		}
+		ext := n.neg.of(Ref{int32(z.t), int32(z.step)})
+		for _, f := range active {
+			th := &tr.Threads[f.t]
+			lo := f.step
+			if f.t < len(ext) {
+				lo = max(lo, ext[f.t])
+			}
+			for i := lo; i < len(th.Steps); i++ {
+				if st := &th.Steps[i]; st.lid == z.lid && (st.Wrote || st.WriteFor != nil) && hasLoc(st.Op) {
+					return false
+				}
+			}
+		}
+	}
+	for l := range writer {
+		if w := writer[l]; w != -1 && reader[l] != -1 && (w == -2 || reader[l] != w) {
+			return false
+		}
+	}
+	for _, f := range active {
+		th := &tr.Threads[f.t]
+		for i := f.step; i < len(th.Steps); i++ {
+			st := &th.Steps[i]
+			if !st.Op.IsRead() {
+				continue
+			}
+			var neg []int
+			if i == f.step {
+				neg = n.neg.of(Ref{int32(f.t), int32(i)})
+			}
+			x := front{t: f.t, step: i, op: st.Op, loc: st.Loc, lid: st.lid, hasNeg: neg != nil}
+			gs := e.candidates(n, p, x, neg)
+			if len(gs) != 1 || gs[0].stuck || gs[0].val != st.RVal || !inRefs(st.Src, gs[0].ws) {
+				return false
+			}
+		}
+	}
+	return true
 }

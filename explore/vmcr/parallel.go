@@ -236,4 +236,5 @@ func (s *Stats) add(o Stats) {
 	s.Duplicates += o.Duplicates
 	s.Barren += o.Barren
 	s.Children += o.Children
+	s.Dead += o.Dead
 }

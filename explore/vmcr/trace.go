@@ -135,6 +135,7 @@ type Trace struct {
 	final []Ref        // per location id: the last write (noRef: none)
 	maxW  []int32      // [l*threads+t]: highest step index of t that wrote location id l (-1: none)
 	maxM  []int32      // the same for steps that may write it when they read (RMW, CAS, lock), pending or not
+	ibuf  []int32      // the array of rdec and tpos
 }
 
 // Witness is what a Runner runs: Sched lists the thread of each step to
@@ -150,6 +151,15 @@ type Witness struct {
 // Runner runs witnesses.
 type Runner interface {
 	Run(ctx context.Context, w *Witness) (*Trace, error)
+}
+
+// Releaser is a Runner that can reuse the storage of a run: with
+// Options.Summary set, Explore calls Release on every trace Run returned
+// once nothing reads it any more (the subtree of the node it was run for
+// is explored; leaves are handed over as summaries). Release may be called
+// after Summary on the same trace.
+type Releaser interface {
+	Release(tr *Trace)
 }
 
 // decision is a read or choice of a thread.
@@ -208,7 +218,7 @@ func hasLoc(o Op) bool { return o != OpOther && o != OpSpawn && o != OpJoin }
 
 // prepare indexes tr: decisions, dense location ids of its steps, the
 // last writes and the per-location maxima.
-func (tr *Trace) prepare(ids *locIDs) {
+func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 	n := len(tr.Threads)
 	tr.dec = make([][]decision, n)
 	tr.rdec = make([][]int32, n)
@@ -244,7 +254,7 @@ func (tr *Trace) prepare(ids *locIDs) {
 		}
 	}
 	tr.nloc = len(m)
-	tr.maxW = make([]int32, 2*tr.nloc*n)
+	tr.maxW = sp.int32s(&sp.maxW, 2*tr.nloc*n)
 	tr.maxM = tr.maxW[tr.nloc*n:]
 	tr.maxW = tr.maxW[:tr.nloc*n]
 	for k := range tr.maxW {
@@ -253,12 +263,14 @@ func (tr *Trace) prepare(ids *locIDs) {
 	}
 	tr.joins = make([][]int32, n)
 	tr.deps = make([][]int32, n)
-	tr.wfrom = make([]int32, tr.nloc+1)
-	tr.final = make([]Ref, tr.nloc)
+	tr.wfrom = sp.int32s(&sp.wfrom, tr.nloc+1)
+	clear(tr.wfrom)
+	tr.final = sp.refs(&sp.final, tr.nloc)
 	for k := range tr.final {
 		tr.final[k] = noRef
 	}
-	ibuf := make([]int32, 2*total)
+	ibuf := sp.int32s(&sp.ibuf, 2*total)
+	tr.ibuf = ibuf
 	for t := range tr.Threads {
 		th := &tr.Threads[t]
 		m := len(th.Steps)
@@ -301,7 +313,7 @@ func (tr *Trace) prepare(ids *locIDs) {
 	for l := 0; l < tr.nloc; l++ {
 		tr.wfrom[l+1] += tr.wfrom[l]
 	}
-	tr.wlist = make([]Ref, tr.wfrom[tr.nloc])
+	tr.wlist = sp.refs(&sp.wlist, int(tr.wfrom[tr.nloc]))
 	fill := append([]int32(nil), tr.wfrom[:tr.nloc]...)
 	for t := range tr.Threads {
 		for i := range tr.Threads[t].Steps {
@@ -318,6 +330,55 @@ func (tr *Trace) prepare(ids *locIDs) {
 			tr.final[s.lid] = r
 		}
 	}
+}
+
+// spareTables holds the index tables of a trace nothing reads any more
+// (Explore's done), for the next prepare of the same explorer to reuse.
+type spareTables struct {
+	maxW, wfrom, ibuf []int32
+	final, wlist      []Ref
+}
+
+// int32s returns a slice of n int32 (contents undefined), taken from *p
+// if it is large enough (*p is then emptied).
+func (sp *spareTables) int32s(p *[]int32, n int) []int32 {
+	if cap(*p) >= n {
+		b := (*p)[:n]
+		*p = nil
+		return b
+	}
+	return make([]int32, n)
+}
+
+// refs is int32s for Refs.
+func (sp *spareTables) refs(p *[]Ref, n int) []Ref {
+	if cap(*p) >= n {
+		b := (*p)[:n]
+		*p = nil
+		return b
+	}
+	return make([]Ref, n)
+}
+
+// recycle keeps tr's index tables for reuse; tr must not be read again.
+func (sp *spareTables) recycle(tr *Trace) {
+	keep := func(p *[]int32, b []int32) {
+		if cap(b) > cap(*p) {
+			*p = b
+		}
+	}
+	keepR := func(p *[]Ref, b []Ref) {
+		if cap(b) > cap(*p) {
+			*p = b
+		}
+	}
+	keep(&sp.maxW, tr.maxW[:0:cap(tr.maxW)])
+	keep(&sp.wfrom, tr.wfrom)
+	keep(&sp.ibuf, tr.ibuf)
+	keepR(&sp.final, tr.final)
+	keepR(&sp.wlist, tr.wlist)
+	tr.maxW, tr.maxM, tr.wfrom, tr.ibuf, tr.final, tr.wlist = nil, nil, nil, nil, nil, nil
+	tr.rdec, tr.tpos = nil, nil
 }
 
 // writesOf returns the steps that wrote location id l, by thread and index.

@@ -68,6 +68,8 @@ type vmcrRunner struct {
 	sb  bool
 	pso bool
 	ths *vmcrThreads
+	// steps holds step arrays of released traces (*[]vmcr.Step).
+	steps sync.Pool
 }
 
 // vmcrKey names a thread of a store-buffer trace: program thread T, or
@@ -117,8 +119,30 @@ func (v *vmcrThreads) size() int {
 // vmcrRun is the runner's payload of a trace: the execution and the
 // witness it ran.
 type vmcrRun struct {
-	x *interp.Execution
-	w *vmcr.Witness
+	x        *interp.Execution
+	w        *vmcr.Witness
+	released bool
+	steps    []vmcr.Step // the array of the trace's steps (sc), or nil
+}
+
+// release hands the run's execution back to the interpreter for reuse, once.
+func (r *vmcrRun) release() {
+	if !r.released {
+		r.released = true
+		r.x.Release()
+	}
+}
+
+// Release reuses the storage of tr's execution and steps
+// (vmcr.Releaser): the explorer no longer reads tr.
+func (r *vmcrRunner) Release(tr *vmcr.Trace) {
+	run := tr.Payload.(*vmcrRun)
+	run.release()
+	if run.steps != nil {
+		b := run.steps[:0]
+		run.steps = nil
+		r.steps.Put(&b)
+	}
 }
 
 // seqChooser hands out per-thread choice sequences (0 beyond them).
@@ -246,8 +270,29 @@ func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled
 		if sp := x.G.SpawnedBy[t]; !sp.IsInit() {
 			vt.Spawn = vmcr.Ref{T: sp.T, I: evStep[sp.T][sp.I]}
 		}
-		vt.Steps = make([]vmcr.Step, 0, steps[t]+1)
 		vt.End = endOf(th.Status())
+	}
+	// One array for every thread's steps (each with room for a pending
+	// acquire), reused from a released trace when one is free.
+	total := 0
+	for t, th := range x.ThreadTable() {
+		if th != nil {
+			total += int(steps[t]) + 1
+		}
+	}
+	var buf []vmcr.Step
+	if p, ok := r.steps.Get().(*[]vmcr.Step); ok && cap(*p) >= total {
+		buf = (*p)[:0]
+	} else {
+		buf = make([]vmcr.Step, 0, total)
+	}
+	tr.Payload.(*vmcrRun).steps = buf
+	for t, th := range x.ThreadTable() {
+		if th != nil {
+			k := len(buf)
+			buf = buf[:k+int(steps[t])+1]
+			tr.Threads[t].Steps = buf[k:k:len(buf)]
+		}
 	}
 	for k, l := range x.Log {
 		t := l.Action.T
@@ -340,7 +385,7 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 			opts.Debug("vmcr leaf: %s | %s | %s (complete %v)", run.x.G.Key(seg.KeyOpts{Kind: seg.KeyValues}), explore.ChoiceKey(run.x), interp.FinalState(run.x), run.x.Complete())
 		}
 		l := &vmcrLeaf{sum: t.Summarize(run.x)}
-		run.x.Release() // nothing reads the execution after its summary
+		run.release() // nothing reads the execution after its summary
 		// The witness is kept for a counterexample and, until the first
 		// complete execution is known, for its graph.
 		if l.sum.Violation() != "" || !seenComplete.Load() {
