@@ -25,7 +25,8 @@ func TestTrustCheckModels(t *testing.T) {
 		{mustModel(t, "ra"), true},
 		{mustModel(t, "rc11"), true},
 		{mustModel(t, "sc"), true},
-		{mustModel(t, "tso"), false},
+		{mustModel(t, "tso"), true},
+		{mustModel(t, "pso"), false},
 		{&memmodel.Model{Name: "gsc", Doc: "sc by graph search", Axioms: seg.LookupModel("sc"), Exec: memmodel.GraphOnly}, false},
 	}
 	for _, tc := range tests {
