@@ -1015,18 +1015,21 @@ func exploreTrust(ctx context.Context, t *explore.Task) error {
 	return nil
 }
 
-// useTrust reports whether Enumerate explores with the trust explorer.
+// useTrust reports whether Enumerate explores with the trust explorer:
+// for the models trust implements (Models) and the programs it models,
+// unless the reference explorer is asked for. Under ra and rc11 the
+// interpreter runs the model's graphs itself (no Axiomatic); under sc and
+// tso trust explores the graphs of the model's own axioms (not of another
+// Axiomatic model a caller asks for), with incremental checks instead of
+// the graph explorer's check of every prefix.
 func useTrust(cfg interp.Config, explorer string, prog *ir.Program) bool {
-	if cfg.Axiomatic != nil || memmodel.ExecOf(cfg.Model) != memmodel.GraphOnly || !Models(cfg.Model.Name) {
+	if !Models(cfg.Model.Name) || explorer == "reference" || Supported(prog) != "" {
 		return false
 	}
-	switch explorer {
-	case "trust":
-		return Supported(prog) == ""
-	case "reference":
-		return false
+	if memmodel.ExecOf(cfg.Model) == memmodel.GraphOnly {
+		return cfg.Axiomatic == nil
 	}
-	return Supported(prog) == ""
+	return cfg.Axiomatic != nil && cfg.Axiomatic == seg.LookupModel(cfg.Model.Name)
 }
 
 // b2i is 1 for true, 0 for false.
