@@ -164,6 +164,12 @@ type ncExplorer struct {
 	// ctx is the exploration's context, also looked at inside long runs
 	// and in the race analysis after them.
 	ctx context.Context
+	// root holds the choices made before the first step: the interpreter
+	// runs main's invisible prefix (local computation, nondeterministic
+	// choices) when it creates an execution. They are backtracked when the
+	// DFS path is exhausted (a single-threaded program is explored there
+	// entirely).
+	root []explore.ChoicePoint
 }
 
 // stepChooser replays a node's recorded choices and extends them.
@@ -195,9 +201,10 @@ func (s *switchChooser) Choose(t int32, kind interp.ChoiceKind, n int) int {
 }
 
 func (e *ncExplorer) newRun(trace bool) (*ncRun, *switchChooser) {
-	sc := &switchChooser{cur: interp.FirstChoice{}}
+	sc := &switchChooser{cur: &stepChooser{ch: &e.root}}
 	x := interp.NewExecution(e.prog, e.names, e.cfg, sc, trace)
 	x.CheckEnd()
+	sc.cur = interp.FirstChoice{}
 	return &ncRun{e: e, x: x, partial: map[int32]bool{}}, sc
 }
 
@@ -646,6 +653,15 @@ func (e *ncExplorer) backtrack(path *[]*ncNode) bool {
 			top.snap = nil
 		}
 		*path = p[:len(p)-1]
+	}
+	// Another alternative of a choice made before the first step.
+	for len(e.root) > 0 {
+		last := &e.root[len(e.root)-1]
+		if last.K+1 < last.N {
+			last.K++
+			return true
+		}
+		e.root = e.root[:len(e.root)-1]
 	}
 	return false
 }
