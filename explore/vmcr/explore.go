@@ -55,6 +55,10 @@ type Stats struct {
 	Children     int // children made
 }
 
+// errStopped ends a witness search when the exploration was stopped
+// meanwhile (Leaf, or an error before it); it is never reported.
+var errStopped = errors.New("vmcr: exploration stopped")
+
 // ErrSearchBudget is returned when one witness search exceeds MaxSearch.
 var ErrSearchBudget = errors.New("vmcr: witness search budget exhausted")
 
@@ -140,11 +144,13 @@ type explorer struct {
 	sh    *shared
 	out   *stream // where this goroutine's leaves go
 	token bool    // holds a worker token (parallel exploration)
-	obsID []int32 // dense ids of opts.Observed
-	spare spareTables
+	// halted: this goroutine's search failed (fail); its subtree ends.
+	halted bool
+	obsID  []int32 // dense ids of opts.Observed
+	spare  spareTables
 }
 
-func (e *explorer) stopped() bool { return e.sh.stopped.Load() }
+func (e *explorer) stopped() bool { return e.halted || e.sh.stopped.Load() }
 
 // Explore explores the executions of the program r runs, one per class of
 // per-thread decision values (values read and choices made) and final
@@ -239,7 +245,21 @@ func (f *frame) beyond(tr *Trace, x front, m []int32) bool {
 	return false
 }
 
-func (e *explorer) fail(err error) { e.sh.fail(err) }
+// fail ends the exploration with err. The end of the context ends it at
+// once. Any other error (a witness search over its budget, an internal
+// error) ends this goroutine's part of the search and takes its place
+// among the leaves: the exploration fails when the leaves before it have
+// been handed over, unless Leaf stops it first. So with parallel workers
+// an error in a subtree the sequential search would not reach (it stopped
+// earlier: --max-executions) does not count, as without them.
+func (e *explorer) fail(err error) {
+	if e.ctx.Err() != nil {
+		e.sh.fail(err)
+		return
+	}
+	e.halted = true
+	e.sh.emitErr(e.out, err)
+}
 
 // annOf returns thread t's annotations (nil beyond the slice).
 func (n *node) annOf(t int) []ann {

@@ -55,6 +55,7 @@ type stream struct {
 type entry struct {
 	leaf  any // a *Trace, or Options.Summary's result
 	child *stream
+	err   error // the search failed here (explorer.fail)
 }
 
 type cursorAt struct {
@@ -84,6 +85,15 @@ func (sh *shared) emit(s *stream, leaf any) {
 		sh.drained.Wait()
 	}
 	sh.waiting--
+	sh.mu.Unlock()
+}
+
+// emitErr appends an error to s: the exploration fails with it when the
+// leaves before it have been handed over.
+func (sh *shared) emitErr(s *stream, err error) {
+	sh.mu.Lock()
+	s.items = append(s.items, entry{err: err})
+	sh.pump()
 	sh.mu.Unlock()
 }
 
@@ -127,6 +137,11 @@ func (sh *shared) pump() {
 				sh.cursor = append(sh.cursor, cursorAt{s: it.child})
 				continue
 			}
+			if it.err != nil {
+				sh.setErr(it.err)
+				sh.stopped.Store(true)
+				return
+			}
 			tr, ok := it.leaf.(*Trace)
 			if !ok {
 				tr = &Trace{Payload: it.leaf}
@@ -145,15 +160,20 @@ func (sh *shared) pump() {
 }
 
 func (sh *shared) fail(err error) {
+	sh.setErr(err)
+	sh.stopped.Store(true)
+	sh.mu.Lock()
+	sh.drained.Broadcast()
+	sh.mu.Unlock()
+}
+
+// setErr records err unless an error was recorded first.
+func (sh *shared) setErr(err error) {
 	sh.errMu.Lock()
 	if sh.err == nil {
 		sh.err = err
 	}
 	sh.errMu.Unlock()
-	sh.stopped.Store(true)
-	sh.mu.Lock()
-	sh.drained.Broadcast()
-	sh.mu.Unlock()
 }
 
 // fork returns an explorer for a subtree explored by another goroutine:

@@ -355,7 +355,10 @@ func (s *wsearch) run() (bool, error) {
 	ok := s.dfs(-1)
 	s.e.stats.SearchStates += s.states
 	if s.cancelled {
-		return false, s.e.ctx.Err()
+		if err := s.e.ctx.Err(); err != nil {
+			return false, err
+		}
+		return false, errStopped
 	}
 	if s.over {
 		return false, ErrSearchBudget
@@ -528,7 +531,7 @@ func (s *wsearch) dfs(from int) bool {
 		s.over = true
 		return false
 	}
-	if s.states&4095 == 0 && s.e.ctx.Err() != nil {
+	if s.states&4095 == 0 && (s.e.ctx.Err() != nil || s.e.stopped()) {
 		s.over, s.cancelled = true, true
 		return false
 	}

@@ -98,3 +98,45 @@ func TestVMCRWorkersDeterministic(t *testing.T) {
 		t.Errorf("only %d settings ran vmcr", tested)
 	}
 }
+
+// TestVMCRWorkersBudgetOrdered: an error of a subtree the sequential search
+// does not reach (it stops at --max-executions first) must not end a
+// parallel search either. Forty threads incrementing one counter: the
+// first three executions come at once, but a later subtree's witness
+// search runs into its budget; with four workers that subtree was often
+// explored early and its error ended vmcr (mcr then took the rest of the
+// time bound).
+func TestVMCRWorkersBudgetOrdered(t *testing.T) {
+	const src = `global x: int;
+fn w() { x = x + 1; }
+fn main() {
+    let i = 0;
+    while (i < 40) {
+        spawn w();
+        i = i + 1;
+    }
+}
+`
+	prog, err := frontend.ParseCIR("rmw40.cir", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want string
+	for run := 0; run < 4; run++ {
+		for _, workers := range []int{1, 4} {
+			res, err := ncmc.Verify(context.Background(), prog, ncmc.Options{Model: "sc", Unroll: 100, MaxExecutions: 3,
+				Workers: workers, Timeout: 30e9})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Explorer != "vmcr" || res.Stats.Executions != 3 {
+				t.Fatalf("workers %d, run %d: explorer %s, %d executions (%s; %s)", workers, run, res.Explorer, res.Stats.Executions, res.Reason, res.Note)
+			}
+			if got := vmcrFingerprint(res, true); want == "" {
+				want = got
+			} else if got != want {
+				t.Fatalf("workers %d, run %d:\n%s\nwant\n%s", workers, run, got, want)
+			}
+		}
+	}
+}
