@@ -481,30 +481,40 @@ func (e *explorer) holdable(tr *Trace, ext []int, good []Ref, loc int64) bool {
 }
 
 func (e *explorer) explore(n *node) {
+	for n != nil {
+		n = e.exploreNode(n)
+	}
+}
+
+// exploreNode explores node n. When n's only frontier read has a single
+// value group that n's run already reads, it returns that child instead
+// of exploring it (explore goes on with it): a long run of such nodes
+// (one thread's straight-line code) costs no stack.
+func (e *explorer) exploreNode(n *node) *node {
 	if e.stopped() {
-		return
+		return nil
 	}
 	if err := e.ctx.Err(); err != nil {
 		e.fail(err)
-		return
+		return nil
 	}
 	e.stats.Nodes++
 	p := e.computePart(n)
 	if p.dead {
-		return
+		return nil
 	}
 	tr := n.tr
 	if len(p.front) == 0 {
 		if p.complete {
 			e.observe(n, p)
-			return
+			return nil
 		}
 		e.leaf(n)
-		return
+		return nil
 	}
 	if e.deadEnd(n, p) {
 		e.stats.Dead++
-		return
+		return nil
 	}
 	// A choice is branched on alone: its alternatives partition the classes.
 	for _, f := range p.front {
@@ -539,7 +549,7 @@ func (e *explorer) explore(n *node) {
 			}
 		}
 		sib.wait()
-		return
+		return nil
 	}
 	reads := append([]front(nil), p.front...)
 	rank := func(f front) int {
@@ -609,8 +619,19 @@ func (e *explorer) explore(n *node) {
 		if e.opts.Debug != nil {
 			e.opts.Debug("vmcr %*s read t%d.%d groups %v", len(e.stack), "", x.t, x.step, fr.groups[i])
 		}
-		sib := siblings{e: e}
 		gs := fr.groups[i]
+		if len(reads) == 1 && len(gs) == 1 {
+			g := gs[0]
+			c := n.with(x.t, ann{val: g.val, good: g.ws, stuck: g.stuck})
+			c.neg = neg
+			e.stats.Children++
+			if e.reuse(n, c, x, g) {
+				return c
+			}
+			e.realize(n, p, c, x, g)
+			return nil
+		}
+		sib := siblings{e: e}
 		for k, g := range gs {
 			c := n.with(x.t, ann{val: g.val, good: g.ws, stuck: g.stuck})
 			c.neg = neg
@@ -621,38 +642,56 @@ func (e *explorer) explore(n *node) {
 		}
 		sib.wait()
 		if e.stopped() {
-			return
+			return nil
 		}
 		// Later siblings let x read only writes not in this partial trace.
 		if i < len(reads)-1 {
 			neg = &negAnn{r: xr, ext: p.ext, next: neg}
 		}
 	}
+	return nil
 }
 
 // child realises annotation c (n plus x's group g) and explores it.
 func (e *explorer) child(n *node, p *part, c *node, x front, g group) {
 	e.stats.Children++
-	tr := n.tr
-	s := &tr.Threads[x.t].Steps[x.step]
-	if !g.stuck && !s.Pending && inRefs(s.Src, g.ws) {
-		c.tr, c.wit = tr, n.wit
-		e.stats.Reused++
-		// The same run: the clocks change only by a new forced source
-		// that does not precede x already.
-		if n.vc != nil {
-			xr := Ref{int32(x.t), int32(x.step)}
-			c.vc = n.vc
-			e1, e2 := tr.rfEdges(s, g.ws)
-			for _, w := range [2]Ref{e1, e2} {
-				if w.T >= 0 && c.vc.at(xr, int(w.T)) <= w.I {
-					c.vc = c.vc.withEdge(w, xr)
-				}
-			}
-		}
+	if e.reuse(n, c, x, g) {
 		e.explore(c)
 		return
 	}
+	e.realize(n, p, c, x, g)
+}
+
+// reuse gives child c of n (x reads from group g) n's run when that run
+// already reads so, and reports whether it did.
+func (e *explorer) reuse(n, c *node, x front, g group) bool {
+	tr := n.tr
+	s := &tr.Threads[x.t].Steps[x.step]
+	if g.stuck || s.Pending || !inRefs(s.Src, g.ws) {
+		return false
+	}
+	c.tr, c.wit = tr, n.wit
+	e.stats.Reused++
+	// The same run: the clocks change only by a new forced source
+	// that does not precede x already.
+	if n.vc != nil {
+		xr := Ref{int32(x.t), int32(x.step)}
+		c.vc = n.vc
+		e1, e2 := tr.rfEdges(s, g.ws)
+		for _, w := range [2]Ref{e1, e2} {
+			if w.T >= 0 && c.vc.at(xr, int(w.T)) <= w.I {
+				c.vc = c.vc.withEdge(w, xr)
+			}
+		}
+	}
+	return true
+}
+
+// realize finds a run for child c of n (x reads from group g), other than
+// n's, and explores it.
+func (e *explorer) realize(n *node, p *part, c *node, x front, g group) {
+	tr := n.tr
+	s := &tr.Threads[x.t].Steps[x.step]
 	if g.stuck && s.Pending && !tr.ParkedEnabled {
 		if f := tr.finalOf(x.lid); f != noRef && inRefs(f, g.ws) {
 			c.tr, c.wit = tr, n.wit
