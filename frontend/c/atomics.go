@@ -462,20 +462,28 @@ func (l *fnl) atomicBuiltin(name string, pe *cc.PostfixExpression, args []cc.Exp
 		}
 		return nil, false
 	}
-	switch op {
-	case "max", "min", "umax", "umin":
+	// operands: the arity check, the order (seq_cst for __sync) and the
+	// pointee type of a read-modify-write builtin.
+	operands := func() (ir.Order, cc.Type, bool) {
 		n := 3
 		if sync {
 			n = 2
 		}
 		if !need(n) {
-			return zero(), true
+			return ir.OrderSC, nil, false
 		}
 		o := ir.OrderSC
 		if !sync {
 			o = l.orderArg(args[2], pos)
 		}
-		t := l.pointeeOf(args[0], pos)
+		return o, l.pointeeOf(args[0], pos), true
+	}
+	switch op {
+	case "max", "min", "umax", "umin":
+		o, t, ok := operands()
+		if !ok {
+			return zero(), true
+		}
 		if !isInteger(t) {
 			l.tr.unsupported(pos, "atomic builtin %s on %s", name, t)
 			return zero(), true
@@ -492,18 +500,10 @@ func (l *fnl) atomicBuiltin(name string, pe *cc.PostfixExpression, args []cc.Exp
 		l.tr.unsupported(pos, "atomic builtin %s", name)
 		return zero(), true
 	}
-	n := 3
-	if sync {
-		n = 2
-	}
-	if !need(n) {
+	o, t, ok := operands()
+	if !ok {
 		return zero(), true
 	}
-	o := ir.OrderSC
-	if !sync {
-		o = l.orderArg(args[2], pos)
-	}
-	t := l.pointeeOf(args[0], pos)
 	v := l.convert(l.expr(args[1]), args[1].Type(), t, pos)
 	old := l.rmw(l.expr(args[0]), t, kind, v, o, pos)
 	if fetchFirst {

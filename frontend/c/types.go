@@ -239,25 +239,9 @@ func (tr *translator) record(st *cc.StructType, pos ir.Pos) *ir.Record {
 	off := 0
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.FieldByIndex(i)
-		if f == nil {
+		ft, fname, fpos, ok := tr.member(f, i, pos)
+		if !ok {
 			continue
-		}
-		fpos := pos
-		if d := f.Declarator(); d != nil {
-			fpos = tr.pos(d)
-		}
-		if f.IsBitfield() {
-			tr.unsupported(fpos, "bit-field %s", f.Name())
-			continue
-		}
-		if f.IsFlexibleArrayMember() {
-			tr.unsupported(fpos, "flexible array member %s", f.Name())
-			continue
-		}
-		ft := tr.irType(f.Type(), fpos)
-		fname := f.Name()
-		if fname == "" {
-			fname = fmt.Sprintf("_%d", i)
 		}
 		r.Fields = append(r.Fields, &ir.Field{Name: fname, Type: ft, Offset: off, Pos: fpos})
 		ri.offsets[fieldKey(f)] = off
@@ -321,4 +305,31 @@ func (tr *translator) fieldOffset(st cc.Type, f *cc.Field, pos ir.Pos) int {
 	}
 	tr.unsupported(pos, "member %s of %s", f.Name(), st)
 	return 0
+}
+
+// member translates field i of a struct or union type declared at pos: its
+// type, its name (_i when anonymous) and its position; ok is false for a
+// missing field and for the ones the front end does not support
+// (bit-fields, flexible array members: reported).
+func (tr *translator) member(f *cc.Field, i int, pos ir.Pos) (ft *ir.Type, fname string, fpos ir.Pos, ok bool) {
+	if f == nil {
+		return nil, "", pos, false
+	}
+	fpos = pos
+	if d := f.Declarator(); d != nil {
+		fpos = tr.pos(d)
+	}
+	if f.IsBitfield() {
+		tr.unsupported(fpos, "bit-field %s", f.Name())
+		return nil, "", fpos, false
+	}
+	if f.IsFlexibleArrayMember() {
+		tr.unsupported(fpos, "flexible array member %s", f.Name())
+		return nil, "", fpos, false
+	}
+	fname = f.Name()
+	if fname == "" {
+		fname = fmt.Sprintf("_%d", i)
+	}
+	return tr.irType(f.Type(), fpos), fname, fpos, true
 }

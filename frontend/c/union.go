@@ -62,25 +62,9 @@ func (tr *translator) unionRecord(ut *cc.UnionType, pos ir.Pos) *ir.Record {
 	var largest *member
 	for i := 0; i < ut.NumFields(); i++ {
 		f := ut.FieldByIndex(i)
-		if f == nil {
+		ft, fname, fpos, ok := tr.member(f, i, pos)
+		if !ok {
 			continue
-		}
-		fpos := pos
-		if d := f.Declarator(); d != nil {
-			fpos = tr.pos(d)
-		}
-		if f.IsBitfield() {
-			tr.unsupported(fpos, "bit-field %s", f.Name())
-			continue
-		}
-		if f.IsFlexibleArrayMember() {
-			tr.unsupported(fpos, "flexible array member %s", f.Name())
-			continue
-		}
-		ft := tr.irType(f.Type(), fpos)
-		fname := f.Name()
-		if fname == "" {
-			fname = fmt.Sprintf("_%d", i)
 		}
 		ri.offsets[fieldKey(f)] = 0
 		// Members of an anonymous struct or union member are reachable
