@@ -106,21 +106,7 @@ func genAtomic(rng *rand.Rand, na, assumes bool) string {
 		}
 		fns = append(fns, fmt.Sprintf("fn t%d() { %s }\n", t, strings.Join(body, " ")))
 	}
-	for r := 0; r < regs; r++ {
-		fmt.Fprintf(&b, "global r%d: int;\n", r)
-	}
-	for _, f := range fns {
-		b.WriteString(f)
-	}
-	b.WriteString("fn main() {")
-	for t := 0; t < nt; t++ {
-		fmt.Fprintf(&b, " let h%d = spawn t%d();", t, t)
-	}
-	for t := 0; t < nt; t++ {
-		fmt.Fprintf(&b, " join(h%d);", t)
-	}
-	b.WriteString(" }\n")
-	return b.String()
+	return genProgram(&b, regs, fns)
 }
 
 // TestTrustMatchesReference compares the trust explorer with the reference
@@ -465,21 +451,7 @@ func genLockProgram(rng *rand.Rand) string {
 		}
 		fns = append(fns, fmt.Sprintf("fn t%d() { %s }\n", t, strings.Join(body, " ")))
 	}
-	for r := 0; r < regs; r++ {
-		fmt.Fprintf(&b, "global r%d: int;\n", r)
-	}
-	for _, f := range fns {
-		b.WriteString(f)
-	}
-	b.WriteString("fn main() {")
-	for t := 0; t < nt; t++ {
-		fmt.Fprintf(&b, " let h%d = spawn t%d();", t, t)
-	}
-	for t := 0; t < nt; t++ {
-		fmt.Fprintf(&b, " join(h%d);", t)
-	}
-	b.WriteString(" }\n")
-	return b.String()
+	return genProgram(&b, regs, fns)
 }
 
 // TestTrustMutexDifferential compares the trust explorer, which models a
@@ -547,4 +519,25 @@ func TestTrustMutexDifferential(t *testing.T) {
 			}
 		})
 	}
+}
+
+// genProgram ends a generated program begun in b: the register globals
+// r0..r(regs-1), the thread functions fns (t0, t1, ...) and a main that
+// spawns and joins them all.
+func genProgram(b *strings.Builder, regs int, fns []string) string {
+	for r := 0; r < regs; r++ {
+		fmt.Fprintf(b, "global r%d: int;\n", r)
+	}
+	for _, f := range fns {
+		b.WriteString(f)
+	}
+	b.WriteString("fn main() {")
+	for t := range fns {
+		fmt.Fprintf(b, " let h%d = spawn t%d();", t, t)
+	}
+	for t := range fns {
+		fmt.Fprintf(b, " join(h%d);", t)
+	}
+	b.WriteString(" }\n")
+	return b.String()
 }
