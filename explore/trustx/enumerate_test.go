@@ -36,6 +36,20 @@ type enumSummary struct {
 	dup        int
 }
 
+// addGraph records the graph of complete execution x under its final
+// state (dup counts graphs seen before).
+func (s *enumSummary) addGraph(x *interp.Execution) {
+	st := interp.FinalState(x)
+	if s.graphs[st] == nil {
+		s.graphs[st] = map[string]bool{}
+	}
+	k := x.G.Key(seg.KeyOpts{Kind: seg.KeyFull})
+	if s.graphs[st][k] {
+		s.dup++
+	}
+	s.graphs[st][k] = true
+}
+
 func summarise(t *testing.T, p *ir.Program, opts trustx.EnumOptions, budget time.Duration) (*enumSummary, bool) {
 	s := &enumSummary{graphs: map[string]map[string]bool{}, violations: map[string]bool{}}
 	ctx, cancel := context.WithTimeout(context.Background(), budget)
@@ -46,15 +60,7 @@ func summarise(t *testing.T, p *ir.Program, opts trustx.EnumOptions, budget time
 		case msg != "":
 			s.violations[msg] = true
 		case x.Complete():
-			st := interp.FinalState(x)
-			if s.graphs[st] == nil {
-				s.graphs[st] = map[string]bool{}
-			}
-			k := x.G.Key(seg.KeyOpts{Kind: seg.KeyFull})
-			if s.graphs[st][k] {
-				s.dup++
-			}
-			s.graphs[st][k] = true
+			s.addGraph(x)
 		}
 		return true
 	})

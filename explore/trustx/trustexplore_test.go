@@ -302,15 +302,7 @@ func summariseBlocked(t *testing.T, p *ir.Program, opts trustx.EnumOptions, budg
 			s.violations[msg] = true
 		case x.Complete():
 			s.nComplete++
-			st := interp.FinalState(x)
-			if s.graphs[st] == nil {
-				s.graphs[st] = map[string]bool{}
-			}
-			k := x.G.Key(seg.KeyOpts{Kind: seg.KeyFull})
-			if s.graphs[st][k] {
-				s.dup++
-			}
-			s.graphs[st][k] = true
+			s.addGraph(x)
 		case x.Blocked():
 			s.nBlocked++
 			k := x.G.Key(seg.KeyOpts{Kind: seg.KeyFull})
