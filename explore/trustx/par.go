@@ -55,11 +55,17 @@ type trustTask struct {
 
 // trustPar is the shared state of a parallel exploration.
 type trustPar struct {
-	mu      sync.Mutex
-	cond    *sync.Cond
-	queue   []*trustTask // tasks no worker has taken yet
-	busy    int          // workers exploring a task
-	idle    atomic.Int32 // workers waiting for a task
+	mu    sync.Mutex
+	cond  *sync.Cond
+	queue []*trustTask // tasks no worker has taken yet
+	busy  int          // workers exploring a task
+	idle  atomic.Int32 // workers waiting for a task
+	// held: workers waiting for the consumer to take their results;
+	// workers: how many there are (at most workers-1 are ever held)
+	held, workers int
+	// maxOut: a task holding this many results not taken yet makes its
+	// worker wait
+	maxOut  int
 	stopped atomic.Bool
 	err     error
 	stats   trust.Stats
@@ -74,14 +80,18 @@ type trustPar struct {
 // which keeps the results a worker holds for later small; consume gets the results in the order of the sequential
 // exploration and returns false to stop. keepGraphs asks for every
 // complete execution's reads-from and coherence (classes). It returns why
-// it stopped as runTrust does.
-func runTrustParallel(ctx context.Context, prog *ir.Program, names *interp.Names, cfg interp.Config, model string, workers int,
+// it stopped as runTrust does. maxOut bounds the results a task holds
+// before its worker waits (0: maxOutResults).
+func runTrustParallel(ctx context.Context, prog *ir.Program, names *interp.Names, cfg interp.Config, model string, workers, maxOut int,
 	summarize func(x *interp.Execution) (sum any, violation, complete bool), merge func(prev, cur any) bool, keepGraphs bool,
 	consume func(r trustResult) bool, progress func(pending int)) (stopped string, st trust.Stats, err error) {
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	p := &trustPar{}
+	if maxOut <= 0 {
+		maxOut = maxOutResults
+	}
+	p := &trustPar{workers: workers, maxOut: maxOut}
 	p.cond = sync.NewCond(&p.mu)
 	root := &trustTask{r: newTrustRunner(prog, names, cfg, model, nil)}
 	p.queue = []*trustTask{root}
@@ -117,6 +127,9 @@ func runTrustParallel(ctx context.Context, prog *ir.Program, names *interp.Names
 		}
 		batch := t.out
 		t.out = nil
+		if p.held > 0 {
+			p.cond.Broadcast()
+		}
 		if len(batch) == 0 {
 			stack = stack[:len(stack)-1]
 			stack = append(stack, t.kids...)
@@ -198,6 +211,28 @@ func (p *trustPar) work(ctx context.Context, prog *ir.Program, names *interp.Nam
 	}
 }
 
+// maxOutResults bounds the results a task holds while the consumer takes
+// an earlier task's: its worker then waits until half of them are taken, so
+// that memory stays bounded (lastzero N=15 under rc11 held 330 MB with two
+// workers before).
+const maxOutResults = 1 << 12
+
+// hold makes the worker of task t wait while t holds too many results not
+// taken yet (p.mu held). At least one worker is never held: it explores on
+// and takes queued tasks, so the consumer's current task, whether queued,
+// explored or held (the consumer takes its results, which wakes its
+// worker), always makes progress.
+func (p *trustPar) hold(t *trustTask) {
+	if len(t.out) < p.maxOut || p.held+1 >= p.workers {
+		return
+	}
+	p.held++
+	for len(t.out) >= (p.maxOut+1)/2 && !p.stopped.Load() && p.err == nil {
+		p.cond.Wait()
+	}
+	p.held--
+}
+
 // explore runs task t to its end (or until the exploration stops),
 // handing its results on in batches and splitting off work for idle
 // workers.
@@ -209,6 +244,7 @@ func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, 
 		p.mu.Lock()
 		t.out = append(t.out, buf...)
 		p.cond.Broadcast()
+		p.hold(t)
 		p.mu.Unlock()
 		buf = buf[:0]
 	}

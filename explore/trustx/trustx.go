@@ -976,7 +976,7 @@ func exploreTrust(ctx context.Context, t *explore.Task) error {
 			s := t.Summarize(x)
 			return s, s.Violation() != "", s.PlainComplete()
 		}
-		stopped, _, err = runTrustParallel(ctx, prog, names, cfg, opts.Model, workers, summarize, merge, opts.Classes, consume, func(p int) { t.Progress(p) })
+		stopped, _, err = runTrustParallel(ctx, prog, names, cfg, opts.Model, workers, 0, summarize, merge, opts.Classes, consume, func(p int) { t.Progress(p) })
 	}
 	if err != nil {
 		return err
