@@ -188,6 +188,7 @@ func Explore(ctx context.Context, r Runner, opts Options) (Stats, error) {
 func (e *explorer) runW(w *Witness) (*Trace, error) {
 	e.stats.Runs++
 	tr, err := e.run.Run(e.ctx, w)
+	w.Base = nil // the base may be released; w may be kept
 	if err != nil {
 		return nil, err
 	}
@@ -715,6 +716,7 @@ func (e *explorer) realize(n *node, p *part, c *node, x front, g group) {
 		e.stats.Infeasible++
 		return
 	}
+	resumable(tr, w)
 	ct, err := e.runW(w)
 	if err != nil {
 		e.fail(err)
@@ -1022,6 +1024,7 @@ func (e *explorer) observe(n *node, p *part) {
 					e.stats.Infeasible++
 					continue
 				}
+				resumable(tr, w)
 				ct, err := e.runW(w)
 				if err != nil {
 					e.fail(err)

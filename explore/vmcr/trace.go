@@ -146,6 +146,13 @@ type Witness struct {
 	Sched   []int32
 	Choices map[int32][]int
 	Parked  map[int32]int
+	// Base (nil: none) is a run whose schedule begins with Sched[:Same]
+	// (Base.Order[:Same] are those steps) and whose state after them is
+	// the state of this witness's run after them: a Runner may resume
+	// from a copy of Base's state there instead of running them again.
+	// Explore clears Base once the witness has run.
+	Base *Trace
+	Same int
 }
 
 // Runner runs witnesses.

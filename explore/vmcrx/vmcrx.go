@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -70,6 +71,35 @@ type vmcrRunner struct {
 	ths *vmcrThreads
 	// steps holds step arrays of released traces (*[]vmcr.Step).
 	steps sync.Pool
+	// dead holds executions made by Fork that are no longer used
+	// (snapshots and resumed runs of released traces), for the next Fork
+	// to reuse.
+	deadMu sync.Mutex
+	dead   []*interp.Execution
+}
+
+// maxDead bounds the executions vmcrRunner.dead keeps.
+const maxDead = 64
+
+// putDead keeps x, made by Fork and no longer used, for a later Fork.
+func (r *vmcrRunner) putDead(x *interp.Execution) {
+	r.deadMu.Lock()
+	if len(r.dead) < maxDead {
+		r.dead = append(r.dead, x)
+	}
+	r.deadMu.Unlock()
+}
+
+// getDead returns an execution kept by putDead, or nil.
+func (r *vmcrRunner) getDead() *interp.Execution {
+	r.deadMu.Lock()
+	defer r.deadMu.Unlock()
+	if n := len(r.dead); n > 0 {
+		x := r.dead[n-1]
+		r.dead = r.dead[:n-1]
+		return x
+	}
+	return nil
 }
 
 // vmcrKey names a thread of a store-buffer trace: program thread T, or
@@ -120,16 +150,30 @@ func (v *vmcrThreads) size() int {
 // witness it ran.
 type vmcrRun struct {
 	x        *interp.Execution
+	r        *vmcrRunner
 	w        *vmcr.Witness
 	released bool
 	steps    []vmcr.Step // the array of the trace's steps (sc), or nil
+	// snap (nil: none) is a copy of the state after w.Sched, which later
+	// witnesses that begin with w.Sched resume from (vmcr.Witness.Base).
+	snap *interp.Execution
+	// from (nil: none) is the run whose snapshot this run resumed from:
+	// this run's schedule begins with from.w.Sched, so its snapshot and
+	// those of its own from chain are states of this run too. The runs
+	// on the chain are those of ancestors in the search: their traces
+	// are released after this one.
+	from *vmcrRun
 }
 
 // release hands the run's execution back to the interpreter for reuse, once.
 func (r *vmcrRun) release() {
 	if !r.released {
 		r.released = true
-		r.x.Release()
+		if r.x.Forked() {
+			r.r.putDead(r.x)
+		} else {
+			r.x.Release()
+		}
 	}
 }
 
@@ -138,6 +182,10 @@ func (r *vmcrRun) release() {
 func (r *vmcrRunner) Release(tr *vmcr.Trace) {
 	run := tr.Payload.(*vmcrRun)
 	run.release()
+	if run.snap != nil {
+		r.putDead(run.snap)
+		run.snap = nil
+	}
 	if run.steps != nil {
 		b := run.steps[:0]
 		run.steps = nil
@@ -163,13 +211,25 @@ func (c *seqChooser) Choose(t int32, kind interp.ChoiceKind, n int) int {
 	return 0
 }
 
-func (r *vmcrRunner) execute(w *vmcr.Witness, trace bool) (*interp.Execution, bool, error) {
+// execute runs witness w. With keep, it may resume from a snapshot
+// (vmcr.Witness.Base) and returns the run it resumed from (nil: none) and
+// a snapshot of the state after w.Sched (nil: none), for later witnesses
+// to resume from.
+func (r *vmcrRunner) execute(w *vmcr.Witness, trace, keep bool) (*interp.Execution, *resumed, bool, error) {
 	if r.sb {
-		return r.executeSB(w, trace)
+		return r.executeSB(w, trace, keep)
 	}
 	ch := &seqChooser{seq: w.Choices}
-	x := interp.NewExecution(r.prog, r.names, r.cfg, ch, trace)
-	x.CheckEnd()
+	var x *interp.Execution
+	var res resumed
+	from := 0
+	if keep {
+		x, res.from, from = r.resume(w, ch)
+	}
+	if x == nil {
+		x = interp.NewExecution(r.prog, r.names, r.cfg, ch, trace)
+		x.CheckEnd()
+	}
 	// taken counts the steps of each thread, for the parked ones.
 	var taken []int
 	take := func(t int32) {
@@ -181,12 +241,18 @@ func (r *vmcrRunner) execute(w *vmcr.Witness, trace bool) (*interp.Execution, bo
 		}
 		taken[t]++
 	}
-	for i, t := range w.Sched {
+	for _, t := range w.Sched[:from] {
+		take(t)
+	}
+	for i, t := range w.Sched[from:] {
 		if x.Finished() || int(t) >= len(x.ThreadTable()) || x.Thread(t) == nil || !x.IsEnabled(x.Thread(t)) {
-			return nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, t)
+			return nil, nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", from+i, t)
 		}
 		x.Step(interp.Action{T: t})
 		take(t)
+	}
+	if keep {
+		res.snap = r.snapshot(x, w)
 	}
 	parkedEnabled := false
 	for !x.Finished() {
@@ -209,7 +275,85 @@ func (r *vmcrRunner) execute(w *vmcr.Witness, trace bool) (*interp.Execution, bo
 			break
 		}
 	}
-	return x, parkedEnabled, nil
+	return x, &res, parkedEnabled, nil
+}
+
+// resumed is what execute tells Run about snapshots: the run it resumed
+// from and the snapshot it kept.
+type resumed struct {
+	from *vmcrRun
+	snap *interp.Execution
+}
+
+// resume returns a copy of the state after w.Sched[:k], the run it is a
+// snapshot of, and k, when w.Base's run or a run on its from chain kept a
+// snapshot of its state after its own witness's schedule, which is
+// w.Sched[:k] with k <= w.Same, and the choices made there are those ch
+// makes; ch is then set to go on from there. Otherwise it returns nil.
+func (r *vmcrRunner) resume(w *vmcr.Witness, ch *seqChooser) (*interp.Execution, *vmcrRun, int) {
+	if w.Base == nil {
+		return nil, nil, 0
+	}
+	run, ok := w.Base.Payload.(*vmcrRun)
+	if !ok {
+		return nil, nil, 0
+	}
+	for ; run != nil; run = run.from {
+		k := len(run.w.Sched)
+		if run.snap == nil || k == 0 || k > w.Same || k > len(w.Sched) || !slices.Equal(w.Sched[:k], run.w.Sched) {
+			continue
+		}
+		if x := r.resumeFrom(run, ch); x != nil {
+			return x, run, k
+		}
+		return nil, nil, 0
+	}
+	return nil, nil, 0
+}
+
+// resumeFrom returns a copy of run's snapshot that goes on with ch, if the
+// choices made before the snapshot are those ch makes (nil otherwise).
+func (r *vmcrRunner) resumeFrom(run *vmcrRun, ch *seqChooser) *interp.Execution {
+	var used []int
+	for _, c := range run.snap.Choices {
+		for int(c.T) >= len(used) {
+			used = append(used, 0)
+		}
+		i := used[c.T]
+		used[c.T]++
+		want := 0
+		if ks := ch.seq[c.T]; i < len(ks) && ks[i] < c.N {
+			want = ks[i]
+		}
+		if c.K != want {
+			return nil
+		}
+	}
+	ch.used = used
+	return run.snap.Fork(ch, r.getDead())
+}
+
+// snapshot returns a copy of x, the state after witness w's schedule, for
+// later witnesses to resume from (nil if there is nothing to keep). Under
+// a store-buffer model every commit so far must have been a flush of the
+// schedule, so that the steps of the trace before the copy are the
+// schedule's.
+func (r *vmcrRunner) snapshot(x *interp.Execution, w *vmcr.Witness) *interp.Execution {
+	if len(w.Sched) == 0 || x.Finished() {
+		return nil
+	}
+	if r.sb {
+		flushes := 0
+		for _, l := range x.Log {
+			if l.Action.Flush {
+				flushes++
+			}
+		}
+		if flushes != len(x.Commits) {
+			return nil
+		}
+	}
+	return x.Fork(nil, r.getDead())
 }
 
 func takenOf(taken []int, t int32) int {
@@ -221,11 +365,14 @@ func takenOf(taken []int, t int32) int {
 
 // Run runs witness w and returns its trace.
 func (r *vmcrRunner) Run(ctx context.Context, w *vmcr.Witness) (*vmcr.Trace, error) {
-	x, parkedEnabled, err := r.execute(w, false)
+	x, res, parkedEnabled, err := r.execute(w, false, true)
 	if err != nil {
 		return nil, err
 	}
-	return r.traceOf(x, w, parkedEnabled), nil
+	tr := r.traceOf(x, w, parkedEnabled)
+	run := tr.Payload.(*vmcrRun)
+	run.snap, run.from = res.snap, res.from
+	return tr, nil
 }
 
 func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled bool) *vmcr.Trace {
@@ -233,7 +380,7 @@ func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled
 		return r.traceOfSB(x, w, parkedEnabled)
 	}
 	tr := &vmcr.Trace{Threads: make([]vmcr.Thread, len(x.ThreadTable())), InitVal: x.G.InitVal,
-		ParkedEnabled: parkedEnabled, Payload: &vmcrRun{x: x, w: w}}
+		ParkedEnabled: parkedEnabled, Payload: &vmcrRun{x: x, r: r, w: w}}
 	// evStep[t][i]: the step of thread t that made its event i (-1: none).
 	evStep := make([][]int32, len(x.ThreadTable()))
 	for t := range x.ThreadTable() {
@@ -440,7 +587,7 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 	}
 	t.Workers(workers)
 	if cex != nil {
-		x, _, err := r.execute(cex, true)
+		x, _, _, err := r.execute(cex, true, false)
 		if err != nil {
 			return err
 		}
@@ -448,7 +595,7 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 	} else if firstComplete != nil {
 		// The graph of the first complete execution (the summaries keep
 		// no graph): run it again.
-		x, _, err := r.execute(firstComplete, false)
+		x, _, _, err := r.execute(firstComplete, false, false)
 		if err != nil {
 			return err
 		}
@@ -481,7 +628,7 @@ type vmcrLeaf struct {
 // buffer's step is a flush. The default scheduler then flushes every
 // buffered store at once, so the rest of the run is sequentially
 // consistent.
-func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace bool) (*interp.Execution, bool, error) {
+func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace, keep bool) (*interp.Execution, *resumed, bool, error) {
 	var seq map[int32][]int
 	for i, ks := range w.Choices {
 		if k, ok := r.ths.key(i); ok && !k.Buf {
@@ -501,8 +648,16 @@ func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace bool) (*interp.Execution, 
 		}
 	}
 	ch := &seqChooser{seq: seq}
-	x := interp.NewExecution(r.prog, r.names, r.cfg, ch, trace)
-	x.CheckEnd()
+	var x *interp.Execution
+	var res resumed
+	from := 0
+	if keep {
+		x, res.from, from = r.resume(w, ch)
+	}
+	if x == nil {
+		x = interp.NewExecution(r.prog, r.names, r.cfg, ch, trace)
+		x.CheckEnd()
+	}
 	var taken []int // program steps per thread
 	take := func(t int32) {
 		if parked == nil {
@@ -513,24 +668,33 @@ func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace bool) (*interp.Execution, 
 		}
 		taken[t]++
 	}
-	for i, ti := range w.Sched {
+	for _, ti := range w.Sched[:from] {
+		if k, ok := r.ths.key(ti); ok && !k.Buf {
+			take(k.T)
+		}
+	}
+	for i, ti := range w.Sched[from:] {
+		i += from
 		k, ok := r.ths.key(ti)
 		if !ok || x.Finished() || int(k.T) >= len(x.ThreadTable()) || x.Thread(k.T) == nil {
-			return nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
+			return nil, nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
 		}
 		if k.Buf {
 			n := len(x.Log)
 			x.Step(interp.Action{T: k.T, Flush: true, Loc: k.Loc})
 			if len(x.Log) == n || x.Log[n].Event.IsInit() {
-				return nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (empty store buffer %d)", i, ti)
+				return nil, nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (empty store buffer %d)", i, ti)
 			}
 			continue
 		}
 		if !x.IsEnabled(x.Thread(k.T)) {
-			return nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
+			return nil, nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
 		}
 		x.Step(interp.Action{T: k.T})
 		take(k.T)
+	}
+	if keep {
+		res.snap = r.snapshot(x, w)
 	}
 	// flushAll flushes every buffered store, oldest first per buffer.
 	flushAll := func() bool {
@@ -582,7 +746,7 @@ func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace bool) (*interp.Execution, 
 			break
 		}
 	}
-	return x, parkedEnabled, nil
+	return x, &res, parkedEnabled, nil
 }
 
 // unresolved marks a source whose store was never committed (the run hit
@@ -810,7 +974,7 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 	n := r.ths.size()
 	grow(int32(n - 1))
 	tr := &vmcr.Trace{Threads: make([]vmcr.Thread, n), InitVal: x.G.InitVal, Order: order,
-		ParkedEnabled: parkedEnabled, Payload: &vmcrRun{x: x, w: w}}
+		ParkedEnabled: parkedEnabled, Payload: &vmcrRun{x: x, r: r, w: w}}
 	for i := range tr.Threads {
 		tr.Threads[i].End = vmcr.EndAbsent
 	}
