@@ -69,8 +69,10 @@ type vmcrRunner struct {
 	sb  bool
 	pso bool
 	ths *vmcrThreads
-	// steps holds step arrays of released traces (*[]vmcr.Step).
-	steps sync.Pool
+	// steps holds step arrays of released traces (*[]vmcr.Step), refs
+	// the After and Order arrays of released store-buffer traces
+	// (*[2][]vmcr.Ref), sbs the scratch tables of traceOfSB.
+	steps, refs, sbs sync.Pool
 	// dead holds executions made by Fork that are no longer used
 	// (snapshots and resumed runs of released traces), for the next Fork
 	// to reuse.
@@ -153,7 +155,8 @@ type vmcrRun struct {
 	r        *vmcrRunner
 	w        *vmcr.Witness
 	released bool
-	steps    []vmcr.Step // the array of the trace's steps (sc), or nil
+	steps    []vmcr.Step    // the array of the trace's steps, or nil
+	refs     *[2][]vmcr.Ref // the arrays of the trace's After lists and Order (store buffers), or nil
 	// snap (nil: none) is a copy of the state after w.Sched, which later
 	// witnesses that begin with w.Sched resume from (vmcr.Witness.Base).
 	snap *interp.Execution
@@ -185,6 +188,10 @@ func (r *vmcrRunner) Release(tr *vmcr.Trace) {
 	if run.snap != nil {
 		r.putDead(run.snap)
 		run.snap = nil
+	}
+	if run.refs != nil {
+		r.refs.Put(run.refs)
+		run.refs = nil
 	}
 	if run.steps != nil {
 		b := run.steps[:0]
@@ -755,9 +762,15 @@ var unresolved = vmcr.Ref{T: -3}
 
 // traceOfSB is traceOf under a store-buffer model.
 func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabled bool) *vmcr.Trace {
+	sc, _ := r.sbs.Get().(*sbScratch)
+	if sc == nil {
+		sc = &sbScratch{}
+	}
+	defer r.sbs.Put(sc)
 	tt := x.ThreadTable()
 	nt := len(tt)
-	pid := make([]int32, nt) // trace thread of each program thread
+	pid := resize(sc.pid, nt) // trace thread of each program thread
+	sc.pid = pid
 	for t, th := range tt {
 		pid[t] = -1
 		if th != nil {
@@ -765,8 +778,18 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 		}
 	}
 	// Store buffers of this run: trace ids, per program thread.
-	bufsOf := make([][]int32, nt)
-	var bufIdx map[vmcrKey]int32
+	for len(sc.bufsOf) < nt {
+		sc.bufsOf = append(sc.bufsOf, nil)
+	}
+	bufsOf := sc.bufsOf[:nt]
+	for t := range bufsOf {
+		bufsOf[t] = bufsOf[t][:0]
+	}
+	if sc.bufIdx == nil {
+		sc.bufIdx = map[vmcrKey]int32{}
+	}
+	bufIdx := sc.bufIdx
+	clear(bufIdx)
 	bufID := func(t int32, loc int64) int32 {
 		if !r.pso {
 			loc = 0
@@ -775,51 +798,70 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 		if id, ok := bufIdx[k]; ok {
 			return id
 		}
-		if bufIdx == nil {
-			bufIdx = map[vmcrKey]int32{}
-		}
 		id := r.ths.id(k)
 		bufIdx[k] = id
 		bufsOf[t] = append(bufsOf[t], id)
 		return id
 	}
-	// Steps per program thread (and commits per owner) in this run, to
-	// size the slices.
-	nsteps := make([]int, 2*nt)
-	ncommit := nsteps[nt:]
-	nsteps = nsteps[:nt]
+	// Steps per trace thread in this run (each program thread with room
+	// for a pending acquire), to lay out one array for all of them.
+	cnt := sc.cnt[:0]
+	count := func(id int32, n int) {
+		for int(id) >= len(cnt) {
+			cnt = append(cnt, 0)
+		}
+		cnt[id] += n
+	}
+	for _, id := range pid {
+		if id >= 0 {
+			count(id, 1)
+		}
+	}
 	for _, l := range x.Log {
 		if !l.Action.Flush {
-			nsteps[l.Action.T]++
+			count(pid[l.Action.T], 1)
 		}
 	}
 	for _, c := range x.Commits {
-		ncommit[c.Event.T]++
+		count(bufID(c.Event.T, x.G.Event(c.Event).Loc), 1)
 	}
-	var ts [][]vmcr.Step
+	sc.cnt = cnt
+	total := 0
+	for _, n := range cnt {
+		total += n
+	}
+	var buf []vmcr.Step
+	if p, ok := r.steps.Get().(*[]vmcr.Step); ok && cap(*p) >= total {
+		buf = (*p)[:0]
+	} else {
+		buf = make([]vmcr.Step, 0, total)
+	}
+	ts := resize(sc.ts, len(cnt))
+	sc.ts = ts
+	for id, n := range cnt {
+		k := len(buf)
+		buf = buf[:k+n]
+		ts[id] = buf[k:k:len(buf)]
+	}
 	grow := func(id int32) {
 		for int(id) >= len(ts) {
 			ts = append(ts, nil)
 		}
 	}
-	for t, id := range pid {
-		if id >= 0 {
-			grow(id)
-			ts[id] = make([]vmcr.Step, 0, nsteps[t]+1)
-		}
-	}
 	// evStep[t][i]: the step of t that made event i; commitRef[t][i]: the
 	// commit of store event (t, i).
-	evStep := make([][]int32, nt)
-	commitRef := make([][]vmcr.Ref, nt)
+	evStep := resize(sc.evStep, nt)
+	commitRef := resize(sc.commitRef, nt)
+	sc.evStep, sc.commitRef = evStep, commitRef
 	nev := 0
 	for t := range tt {
 		if t < len(x.G.Threads) {
 			nev += len(x.G.Threads[t])
 		}
 	}
-	ebuf := make([]int32, nev)
-	cbuf := make([]vmcr.Ref, nev)
+	ebuf := resize(sc.ebuf, nev)
+	cbuf := resize(sc.cbuf, nev)
+	sc.ebuf, sc.cbuf = ebuf, cbuf
 	for k := range cbuf {
 		cbuf[k] = unresolved
 	}
@@ -830,23 +872,29 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 			ebuf, cbuf = ebuf[m:], cbuf[m:]
 		}
 	}
-	// The After lists share one array.
-	afterBuf := make([]vmcr.Ref, 0, len(x.Commits)+len(x.Log)/2+8)
+	// The After lists share one array, and the order another, both
+	// reused from a released trace when one is free.
+	var afterBuf, order []vmcr.Ref
+	if p, ok := r.refs.Get().(*[2][]vmcr.Ref); ok {
+		afterBuf, order = p[0][:0], p[1][:0]
+	}
 	after := func(refs ...vmcr.Ref) []vmcr.Ref {
 		k := len(afterBuf)
 		afterBuf = append(afterBuf, refs...)
 		return afterBuf[k:len(afterBuf):len(afterBuf)]
 	}
 	// lastStore[t][loc]: t's newest store to loc not yet drained (event index).
-	lastStore := make([]map[int64]int32, nt)
-	order := make([]vmcr.Ref, 0, len(x.Log)+len(x.Commits))
+	for len(sc.lastStore) < nt {
+		sc.lastStore = append(sc.lastStore, nil)
+	}
+	lastStore := sc.lastStore[:nt]
+	for _, m := range lastStore {
+		clear(m)
+	}
 	addCommit := func(ev seg.EventID) {
 		e := x.G.Event(ev)
 		b := bufID(ev.T, e.Loc)
 		grow(b)
-		if ts[b] == nil {
-			ts[b] = make([]vmcr.Step, 0, ncommit[ev.T])
-		}
 		ref := vmcr.Ref{T: b, I: int32(len(ts[b]))}
 		ts[b] = append(ts[b], vmcr.Step{Op: vmcr.OpWrite, Loc: e.Loc, WVal: e.WVal, Wrote: true,
 			After: after(vmcr.Ref{T: pid[ev.T], I: evStep[ev.T][ev.I]})})
@@ -869,18 +917,13 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 	}
 	// Sources and Own commits named by store events, resolved at the end
 	// (a load may forward from a store committed later).
-	type fix struct {
-		at  vmcr.Ref
-		own bool
-		ev  seg.EventID
-	}
-	var fixes []fix
+	fixes := sc.fixes[:0]
 	src := func(at vmcr.Ref, id seg.EventID) vmcr.Ref {
 		if id.IsInit() {
 			return vmcr.Init
 		}
 		if x.G.Event(id).Kind == seg.KWrite {
-			fixes = append(fixes, fix{at: at, ev: id})
+			fixes = append(fixes, sbFix{at: at, ev: id})
 			return unresolved
 		}
 		return vmcr.Ref{T: pid[id.T], I: evStep[id.T][id.I]}
@@ -901,7 +944,7 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 		st := vmcr.Step{}
 		if l.Fence {
 			st.After = lastCommits(nil, t)
-			lastStore[t] = nil
+			clear(lastStore[t])
 		}
 		if !l.Event.IsInit() {
 			e := x.G.Event(l.Event)
@@ -922,7 +965,7 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 					if i, ok := lastStore[t][e.Loc]; ok {
 						st.HasOwn = true
 						st.Own = unresolved
-						fixes = append(fixes, fix{at: at, own: true, ev: seg.EventID{T: t, I: i}})
+						fixes = append(fixes, sbFix{at: at, own: true, ev: seg.EventID{T: t, I: i}})
 					}
 				}
 			case seg.KRMW:
@@ -959,6 +1002,8 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 		ts[me] = append(ts[me], st)
 		order = append(order, at)
 	}
+	sc.fixes = fixes
+	run := &vmcrRun{x: x, r: r, w: w, steps: buf[:0]}
 	for _, f := range fixes {
 		ref := commitRef[f.ev.T][f.ev.I]
 		st := &ts[f.at.T][f.at.I]
@@ -974,7 +1019,7 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 	n := r.ths.size()
 	grow(int32(n - 1))
 	tr := &vmcr.Trace{Threads: make([]vmcr.Thread, n), InitVal: x.G.InitVal, Order: order,
-		ParkedEnabled: parkedEnabled, Payload: &vmcrRun{x: x, r: r, w: w}}
+		ParkedEnabled: parkedEnabled, Payload: run}
 	for i := range tr.Threads {
 		tr.Threads[i].End = vmcr.EndAbsent
 	}
@@ -999,17 +1044,21 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 		vt := &tr.Threads[pid[n]]
 		vt.Steps = append(vt.Steps, vmcr.Step{Op: vmcr.OpLock, Loc: addr, Pending: true, WriteFor: lockWrite(x.Handle(n)), After: lastCommits(nil, n)})
 	})
+	run.refs = &[2][]vmcr.Ref{afterBuf[:0], order[:0]}
 	// Choices, attached to the program step they precede.
-	cnt := make([]int, nt)
+	var ccnt []int
+	if len(x.Choices) > 0 {
+		ccnt = make([]int, nt)
+	}
 	logStep := 0
 	for _, c := range x.Choices {
 		for logStep <= c.Step && logStep < len(x.Log) {
 			if a := x.Log[logStep].Action; !a.Flush {
-				cnt[a.T]++
+				ccnt[a.T]++
 			}
 			logStep++
 		}
-		attachChoice(&tr.Threads[pid[c.T]], cnt[c.T], vmcr.Choice{N: c.N, K: c.K})
+		attachChoice(&tr.Threads[pid[c.T]], ccnt[c.T], vmcr.Choice{N: c.N, K: c.K})
 	}
 	return tr
 }
@@ -1095,3 +1144,36 @@ func (e Explorer) Check(t *explore.Task) error {
 
 // Explore runs the vmcr exploration of t.
 func (Explorer) Explore(ctx context.Context, t *explore.Task) error { return exploreVMCR(ctx, t) }
+
+// sbFix is a source or Own commit named by a store event, resolved at the
+// end of traceOfSB (a load may forward from a store committed later).
+type sbFix struct {
+	at  vmcr.Ref
+	own bool
+	ev  seg.EventID
+}
+
+// sbScratch holds traceOfSB's tables between calls.
+type sbScratch struct {
+	pid       []int32
+	bufsOf    [][]int32
+	bufIdx    map[vmcrKey]int32
+	cnt       []int
+	ts        [][]vmcr.Step
+	evStep    [][]int32
+	commitRef [][]vmcr.Ref
+	ebuf      []int32
+	cbuf      []vmcr.Ref
+	lastStore []map[int64]int32
+	fixes     []sbFix
+}
+
+// resize returns a of length n, cleared (reallocated if too small).
+func resize[T any](a []T, n int) []T {
+	if cap(a) < n {
+		return make([]T, n)
+	}
+	a = a[:n]
+	clear(a)
+	return a
+}
