@@ -102,6 +102,27 @@ type part struct {
 	parked   map[int32]int
 	complete bool // every thread finished normally with every decision annotated
 	dead     bool
+	// cands[t] (when have[t]) are the value groups of thread t's frontier
+	// read under n's negative annotation (frontCands).
+	cands [][]group
+	have  []bool
+}
+
+// frontCands returns the value groups of frontier read f of node n (p is
+// n's partial trace) under n's negative annotation of f, computed once
+// per node: deadEnd and the branching on f both need them. (Later
+// siblings' negative annotations name other reads, so they do not change
+// f's.)
+func (e *explorer) frontCands(n *node, p *part, f front) []group {
+	if p.have == nil {
+		nt := len(n.tr.Threads)
+		p.cands, p.have = make([][]group, nt), make([]bool, nt)
+	}
+	if !p.have[f.t] {
+		p.cands[f.t] = e.candidates(n, p, f, n.neg.of(Ref{int32(f.t), int32(f.step)}))
+		p.have[f.t] = true
+	}
+	return p.cands[f.t]
 }
 
 // negAnn is a list of negative annotations: read r may only read writes
@@ -148,6 +169,8 @@ type explorer struct {
 	halted bool
 	obsID  []int32 // dense ids of opts.Observed
 	spare  spareTables
+	// deadBuf holds deadEnd's per-location tables.
+	deadBuf []int32
 }
 
 func (e *explorer) stopped() bool { return e.halted || e.sh.stopped.Load() }
@@ -616,7 +639,7 @@ func (e *explorer) exploreNode(n *node) *node {
 		}
 		xr := Ref{int32(x.t), int32(x.step)}
 		fr.cur = i
-		fr.groups[i] = e.candidates(n, p, x, neg.of(xr))
+		fr.groups[i] = e.frontCands(n, p, x)
 		if e.opts.Debug != nil {
 			e.opts.Debug("vmcr %*s read t%d.%d groups %v", len(e.stack), "", x.t, x.step, fr.groups[i])
 		}
@@ -1259,7 +1282,7 @@ func (e *explorer) deadEnd(n *node, p *part) bool {
 	tr := n.tr
 	var blocked, active []front
 	for _, f := range p.front {
-		if f.hasNeg && len(e.candidates(n, p, f, n.neg.of(Ref{int32(f.t), int32(f.step)}))) == 0 {
+		if f.hasNeg && len(e.frontCands(n, p, f)) == 0 {
 			blocked = append(blocked, f)
 		} else {
 			active = append(active, f)
@@ -1283,8 +1306,11 @@ func (e *explorer) deadEnd(n *node, p *part) bool {
 	}
 	// writer[l]: the active thread whose rest writes location id l (-2:
 	// several, -1: none); reader likewise for reads.
-	writer := make([]int32, tr.nloc)
-	reader := make([]int32, tr.nloc)
+	if cap(e.deadBuf) < 2*tr.nloc {
+		e.deadBuf = make([]int32, 2*tr.nloc)
+	}
+	writer := e.deadBuf[:tr.nloc]
+	reader := e.deadBuf[tr.nloc : 2*tr.nloc]
 	for l := range writer {
 		writer[l], reader[l] = -1, -1
 	}
@@ -1352,12 +1378,13 @@ func (e *explorer) deadEnd(n *node, p *part) bool {
 			if !st.Op.IsRead() {
 				continue
 			}
-			var neg []int
+			var gs []group
 			if i == f.step {
-				neg = n.neg.of(Ref{int32(f.t), int32(i)})
+				gs = e.frontCands(n, p, f)
+			} else {
+				x := front{t: f.t, step: i, op: st.Op, loc: st.Loc, lid: st.lid}
+				gs = e.candidates(n, p, x, nil)
 			}
-			x := front{t: f.t, step: i, op: st.Op, loc: st.Loc, lid: st.lid, hasNeg: neg != nil}
-			gs := e.candidates(n, p, x, neg)
 			if len(gs) != 1 || gs[0].stuck || gs[0].val != st.RVal || !inRefs(st.Src, gs[0].ws) {
 				return false
 			}

@@ -23,7 +23,7 @@ func resumable(tr *Trace, w *Witness) {
 		return
 	}
 	nt := len(tr.Threads)
-	// wpos[t][i]: the position in w of step (t, i); refAt the inverse.
+	// wpos[t][i]: the position in w of step (t, i).
 	cnt := make([]int32, nt)
 	for _, t := range w.Sched {
 		if int(t) >= nt {
@@ -38,34 +38,78 @@ func resumable(tr *Trace, w *Witness) {
 		wpos[t] = wbuf[off : off : off+int(cnt[t])]
 		off += int(cnt[t])
 	}
-	refAt := make([]Ref, n)
+	// The steps of w that may conflict with another thread's, by key: a
+	// location id, spawns (nloc) or failing last steps (nloc+1). Steps of
+	// one thread, and steps ordered by spawn, join or After, keep their
+	// order in any prefix of tr.Order (a run), so only these are checked.
+	nk := tr.nloc + 2
+	failKey := int32(tr.nloc + 1)
+	kcnt := make([]int32, nk+1)
+	keys := make([]int32, n) // key of position p (-1: none)
+	writes := make([]bool, n)
+	fails := make([]bool, n) // also key failKey
 	for p, t := range w.Sched {
-		refAt[p] = Ref{t, int32(len(wpos[t]))}
+		r := Ref{t, int32(len(wpos[t]))}
 		wpos[t] = append(wpos[t], int32(p))
+		st := tr.step(r)
+		keys[p] = -1
+		switch {
+		case st.Op == OpSpawn:
+			keys[p], writes[p] = int32(tr.nloc), true
+		case hasLoc(st.Op) && st.Op != OpOther:
+			keys[p], writes[p] = st.lid, mayWrite(st)
+		}
+		if keys[p] >= 0 {
+			kcnt[keys[p]+1]++
+		}
+		if failingLast(tr, r) {
+			fails[p] = true
+			kcnt[failKey+1]++
+		}
 	}
+	for k := 0; k < nk; k++ {
+		kcnt[k+1] += kcnt[k]
+	}
+	// byKey[kcnt[k]:kcnt[k+1]]: the positions with key k, in w's order;
+	// lo[k]: the first of them not taken.
+	byKey := make([]int32, kcnt[nk])
+	lo := make([]int32, nk)
+	copy(lo, kcnt[:nk])
+	for p, k := range keys {
+		if k >= 0 {
+			byKey[lo[k]] = int32(p)
+			lo[k]++
+		}
+		if fails[p] {
+			byKey[lo[failKey]] = int32(p)
+			lo[failKey]++
+		}
+	}
+	copy(lo, kcnt[:nk])
 	taken := make([]bool, n)
-	first := 0 // the first position of w not taken
+	// free reports whether no step of key k before position p in w is
+	// still to be taken that conflicts with p (w: p writes).
+	free := func(k, p int32, w bool) bool {
+		for lo[k] < kcnt[k+1] && taken[byKey[lo[k]]] {
+			lo[k]++
+		}
+		for j := lo[k]; j < kcnt[k+1] && byKey[j] < p; j++ {
+			if q := byKey[j]; !taken[q] && (w || writes[q] || k == failKey) {
+				return false
+			}
+		}
+		return true
+	}
 	same := 0
 	for _, r := range tr.Order {
 		if int(r.I) >= len(wpos[r.T]) {
 			break
 		}
-		p := int(wpos[r.T][r.I])
-		st := tr.step(r)
-		ok := true
-		for q := first; q < p; q++ {
-			if !taken[q] && conflicts(tr, st, r, tr.step(refAt[q]), refAt[q]) {
-				ok = false
-				break
-			}
-		}
-		if !ok {
+		p := wpos[r.T][r.I]
+		if k := keys[p]; k >= 0 && !free(k, p, writes[p]) || fails[p] && !free(failKey, p, true) {
 			break
 		}
 		taken[p] = true
-		for first < n && taken[first] {
-			first++
-		}
 		same++
 	}
 	if same == 0 {
@@ -81,37 +125,6 @@ func resumable(tr *Trace, w *Witness) {
 		}
 	}
 	w.Sched, w.Base, w.Same = sched, tr, same
-}
-
-// conflicts reports whether steps a (at ra) and b (at rb) of tr, of
-// different threads, may not be swapped.
-func conflicts(tr *Trace, a *Step, ra Ref, b *Step, rb Ref) bool {
-	if ra.T == rb.T {
-		return true
-	}
-	if a.Op == OpSpawn && b.Op == OpSpawn {
-		return true
-	}
-	if failingLast(tr, ra) && failingLast(tr, rb) {
-		return true
-	}
-	for _, x := range a.After {
-		if x == rb {
-			return true
-		}
-	}
-	for _, x := range b.After {
-		if x == ra {
-			return true
-		}
-	}
-	if (a.Op == OpJoin || a.Op == OpSpawn) && a.Other == rb.T || (b.Op == OpJoin || b.Op == OpSpawn) && b.Other == ra.T {
-		return true
-	}
-	if !hasLoc(a.Op) || !hasLoc(b.Op) || a.Op == OpOther || b.Op == OpOther || a.Loc != b.Loc {
-		return false
-	}
-	return mayWrite(a) || mayWrite(b)
 }
 
 // mayWrite reports whether step s writes its location or may write it
