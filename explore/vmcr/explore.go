@@ -171,6 +171,7 @@ type explorer struct {
 	spare  spareTables
 	// deadBuf holds deadEnd's per-location tables.
 	deadBuf []int32
+	res     resScratch // resumable's tables
 }
 
 func (e *explorer) stopped() bool { return e.halted || e.sh.stopped.Load() }
@@ -739,7 +740,7 @@ func (e *explorer) realize(n *node, p *part, c *node, x front, g group) {
 		e.stats.Infeasible++
 		return
 	}
-	resumable(tr, w)
+	e.resumable(tr, w)
 	ct, err := e.runW(w)
 	if err != nil {
 		e.fail(err)
@@ -1047,7 +1048,7 @@ func (e *explorer) observe(n *node, p *part) {
 					e.stats.Infeasible++
 					continue
 				}
-				resumable(tr, w)
+				e.resumable(tr, w)
 				ct, err := e.runW(w)
 				if err != nil {
 					e.fail(err)

@@ -17,22 +17,26 @@ package vmcr
 // read reads the same write, every thread reaches the same state and
 // makes the same choices. Every step of P is a step of w, and the steps of
 // w behave as in tr (within its annotation), so P runs as it ran in tr.
-func resumable(tr *Trace, w *Witness) {
+func (e *explorer) resumable(tr *Trace, w *Witness) {
+	sc := &e.res
 	n := len(w.Sched)
 	if n == 0 || len(tr.Order) == 0 {
 		return
 	}
 	nt := len(tr.Threads)
 	// wpos[t][i]: the position in w of step (t, i).
-	cnt := make([]int32, nt)
+	cnt := grow32(&sc.cnt, nt)
 	for _, t := range w.Sched {
 		if int(t) >= nt {
 			return
 		}
 		cnt[t]++
 	}
-	wbuf := make([]int32, n)
-	wpos := make([][]int32, nt)
+	wbuf := grow32(&sc.wbuf, n)
+	if cap(sc.wpos) < nt {
+		sc.wpos = make([][]int32, nt)
+	}
+	wpos := sc.wpos[:nt]
 	off := 0
 	for t := range wpos {
 		wpos[t] = wbuf[off : off : off+int(cnt[t])]
@@ -44,10 +48,10 @@ func resumable(tr *Trace, w *Witness) {
 	// order in any prefix of tr.Order (a run), so only these are checked.
 	nk := tr.nloc + 2
 	failKey := int32(tr.nloc + 1)
-	kcnt := make([]int32, nk+1)
-	keys := make([]int32, n) // key of position p (-1: none)
-	writes := make([]bool, n)
-	fails := make([]bool, n) // also key failKey
+	kcnt := grow32(&sc.kcnt, nk+1)
+	keys := grow32(&sc.keys, n) // key of position p (-1: none)
+	writes := growBool(&sc.writes, n)
+	fails := growBool(&sc.fails, n) // also key failKey
 	for p, t := range w.Sched {
 		r := Ref{t, int32(len(wpos[t]))}
 		wpos[t] = append(wpos[t], int32(p))
@@ -72,8 +76,8 @@ func resumable(tr *Trace, w *Witness) {
 	}
 	// byKey[kcnt[k]:kcnt[k+1]]: the positions with key k, in w's order;
 	// lo[k]: the first of them not taken.
-	byKey := make([]int32, kcnt[nk])
-	lo := make([]int32, nk)
+	byKey := grow32(&sc.byKey, int(kcnt[nk]))
+	lo := grow32(&sc.lo, nk)
 	copy(lo, kcnt[:nk])
 	for p, k := range keys {
 		if k >= 0 {
@@ -86,7 +90,7 @@ func resumable(tr *Trace, w *Witness) {
 		}
 	}
 	copy(lo, kcnt[:nk])
-	taken := make([]bool, n)
+	taken := growBool(&sc.taken, n)
 	// free reports whether no step of key k before position p in w is
 	// still to be taken that conflicts with p (w: p writes).
 	free := func(k, p int32, w bool) bool {
@@ -137,4 +141,31 @@ func mayWrite(s *Step) bool {
 func failingLast(tr *Trace, r Ref) bool {
 	th := &tr.Threads[r.T]
 	return th.End == EndFailed && int(r.I) == len(th.Steps)-1
+}
+
+// resScratch holds resumable's tables between calls.
+type resScratch struct {
+	cnt, wbuf, kcnt, keys, byKey, lo []int32
+	wpos                             [][]int32
+	writes, fails, taken             []bool
+}
+
+// grow32 returns (*p)[:n] cleared, reallocating *p if it is too small.
+func grow32(p *[]int32, n int) []int32 {
+	if cap(*p) < n {
+		*p = make([]int32, n)
+	}
+	b := (*p)[:n]
+	clear(b)
+	return b
+}
+
+// growBool is grow32 for bools.
+func growBool(p *[]bool, n int) []bool {
+	if cap(*p) < n {
+		*p = make([]bool, n)
+	}
+	b := (*p)[:n]
+	clear(b)
+	return b
 }

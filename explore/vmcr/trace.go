@@ -136,6 +136,7 @@ type Trace struct {
 	maxW  []int32      // [l*threads+t]: highest step index of t that wrote location id l (-1: none)
 	maxM  []int32      // the same for steps that may write it when they read (RMW, CAS, lock), pending or not
 	ibuf  []int32      // the array of rdec and tpos
+	dbuf  []decision   // the array of dec
 }
 
 // Witness is what a Runner runs: Sched lists the thread of each step to
@@ -278,10 +279,25 @@ func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 	}
 	ibuf := sp.int32s(&sp.ibuf, 2*total)
 	tr.ibuf = ibuf
+	// The decisions of every thread share one array.
+	ndec := 0
+	for t := range tr.Threads {
+		th := &tr.Threads[t]
+		ndec += len(th.Tail)
+		for i := range th.Steps {
+			s := &th.Steps[i]
+			ndec += len(s.Pre)
+			if s.Op.IsRead() {
+				ndec++
+			}
+		}
+	}
+	dbuf := sp.decisions(ndec)
+	tr.dbuf = dbuf
 	for t := range tr.Threads {
 		th := &tr.Threads[t]
 		m := len(th.Steps)
-		var ds []decision
+		ds := dbuf[:0]
 		rd := ibuf[:m:m]
 		tp := ibuf[m : 2*m : 2*m]
 		ibuf = ibuf[2*m:]
@@ -313,7 +329,8 @@ func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 		for _, c := range th.Tail {
 			ds = append(ds, decision{choice: true, step: m, n: c.N})
 		}
-		tr.dec[t] = ds
+		tr.dec[t] = ds[:len(ds):len(ds)]
+		dbuf = dbuf[len(ds):]
 		tr.rdec[t] = rd
 		tr.tpos[t] = tp
 	}
@@ -344,6 +361,18 @@ func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 type spareTables struct {
 	maxW, wfrom, ibuf []int32
 	final, wlist      []Ref
+	dec               []decision
+}
+
+// decisions returns a slice of n decisions (contents undefined), taken
+// from the spare array if it is large enough.
+func (sp *spareTables) decisions(n int) []decision {
+	if cap(sp.dec) >= n {
+		b := sp.dec[:n]
+		sp.dec = nil
+		return b
+	}
+	return make([]decision, n)
 }
 
 // int32s returns a slice of n int32 (contents undefined), taken from *p
@@ -384,6 +413,10 @@ func (sp *spareTables) recycle(tr *Trace) {
 	keep(&sp.ibuf, tr.ibuf)
 	keepR(&sp.final, tr.final)
 	keepR(&sp.wlist, tr.wlist)
+	if cap(tr.dbuf) > cap(sp.dec) {
+		sp.dec = tr.dbuf
+	}
+	tr.dbuf, tr.dec = nil, nil
 	tr.maxW, tr.maxM, tr.wfrom, tr.ibuf, tr.final, tr.wlist = nil, nil, nil, nil, nil, nil
 	tr.rdec, tr.tpos = nil, nil
 }
