@@ -509,17 +509,19 @@ func (tr *Trace) value(w Ref, loc int64) int64 {
 // step itself included for its own thread.
 type clocks struct {
 	n   int   // threads
-	off []int // first row of each thread
-	buf []int32
+	off []int // first row of each thread (in the order of all steps)
+	// rows[t] holds the rows of thread t's steps, n per step. Clocks made
+	// by withEdge share the rows of the threads the edge does not change.
+	rows [][]int32
 }
 
 func (c *clocks) row(t, i int) []int32 {
-	k := (c.off[t] + i) * c.n
-	return c.buf[k : k+c.n : k+c.n]
+	k := i * c.n
+	return c.rows[t][k : k+c.n : k+c.n]
 }
 
 // at returns the clock of step r for thread u.
-func (c *clocks) at(r Ref, u int) int32 { return c.buf[(c.off[r.T]+int(r.I))*c.n+u] }
+func (c *clocks) at(r Ref, u int) int32 { return c.rows[r.T][int(r.I)*c.n+u] }
 
 // clocks computes the causal clocks of tr's steps with the extra edges of
 // the annotated reads: rf(t, i) is the good set of read (t, i), nil if it
@@ -535,7 +537,11 @@ func (tr *Trace) clocks(rf func(t, i int) []Ref) *clocks {
 		total += len(tr.Threads[t].Steps)
 	}
 	c.off[n] = total
-	c.buf = make([]int32, total*n)
+	buf := make([]int32, total*n)
+	c.rows = make([][]int32, n)
+	for t := range c.rows {
+		c.rows[t] = buf[c.off[t]*n : c.off[t+1]*n : c.off[t+1]*n]
+	}
 	done := make([]bool, total)
 	var calc func(t, i int) []int32
 	busy := make([]bool, total)
@@ -617,8 +623,7 @@ func joinClock(c, o []int32) {
 // withEdge returns the clocks c with the extra edge w -> x (w does not
 // follow x): every step at or after x learns w's clock.
 func (c *clocks) withEdge(w, x Ref) *clocks {
-	d := &clocks{n: c.n, off: c.off, buf: make([]int32, len(c.buf))}
-	copy(d.buf, c.buf)
+	d := &clocks{n: c.n, off: c.off, rows: make([][]int32, len(c.rows))}
 	wr := c.row(int(w.T), int(w.I))
 	xt := int(x.T)
 	for u := 0; u < c.n; u++ {
@@ -634,6 +639,11 @@ func (c *clocks) withEdge(w, x Ref) *clocks {
 				lo = h + 1
 			}
 		}
+		if lo == m {
+			d.rows[u] = c.rows[u] // no step of u follows x: shared
+			continue
+		}
+		d.rows[u] = append([]int32(nil), c.rows[u]...)
 		for i := lo; i < m; i++ {
 			joinClock(d.row(u, i), wr)
 		}

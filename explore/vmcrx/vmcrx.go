@@ -388,19 +388,47 @@ func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled
 	}
 	tr := &vmcr.Trace{Threads: make([]vmcr.Thread, len(x.ThreadTable())), InitVal: x.G.InitVal,
 		ParkedEnabled: parkedEnabled, Payload: &vmcrRun{x: x, r: r, w: w}}
+	sc, _ := r.sbs.Get().(*sbScratch)
+	if sc == nil {
+		sc = &sbScratch{}
+	}
+	defer r.sbs.Put(sc)
 	// evStep[t][i]: the step of thread t that made its event i (-1: none).
-	evStep := make([][]int32, len(x.ThreadTable()))
+	nt := len(x.ThreadTable())
+	evStep := resize(sc.evStep, nt)
+	sc.evStep = evStep
+	nev := 0
 	for t := range x.ThreadTable() {
 		if t < len(x.G.Threads) {
-			evStep[t] = make([]int32, len(x.G.Threads[t]))
+			nev += len(x.G.Threads[t])
+		}
+	}
+	ebuf := resize(sc.ebuf, nev)
+	sc.ebuf = ebuf
+	for t := range x.ThreadTable() {
+		if t < len(x.G.Threads) {
+			m := len(x.G.Threads[t])
+			evStep[t], ebuf = ebuf[:m:m], ebuf[m:]
 			for i := range evStep[t] {
 				evStep[t][i] = -1
 			}
 		}
 		tr.Threads[t].End = vmcr.EndAbsent
 	}
-	steps := make([]int32, len(x.ThreadTable())) // steps per thread so far
-	tr.Order = make([]vmcr.Ref, len(x.Log))
+	steps := resize(sc.pid, nt) // steps per thread so far
+	sc.pid = steps
+	// The order's array is reused from a released trace when one is free.
+	var refs *[2][]vmcr.Ref
+	if p, ok := r.refs.Get().(*[2][]vmcr.Ref); ok {
+		refs = p
+	} else {
+		refs = &[2][]vmcr.Ref{}
+	}
+	if cap(refs[1]) < len(x.Log) {
+		refs[1] = make([]vmcr.Ref, len(x.Log))
+	}
+	tr.Order = refs[1][:len(x.Log)]
+	tr.Payload.(*vmcrRun).refs = refs
 	for k, l := range x.Log {
 		t := l.Action.T
 		tr.Order[k] = vmcr.Ref{T: t, I: steps[t]}
