@@ -172,6 +172,15 @@ type explorer struct {
 	// deadBuf holds deadEnd's per-location tables.
 	deadBuf []int32
 	res     resScratch // resumable's tables
+	pscr    partScratch
+}
+
+// partScratch holds computePart's temporary tables.
+type partScratch struct {
+	limit []int
+	fr    []*front
+	fbuf  []front
+	cut   []bool
 }
 
 func (e *explorer) stopped() bool { return e.halted || e.sh.stopped.Load() }
@@ -344,11 +353,17 @@ type annBuf struct{ claimed atomic.Int32 }
 func (e *explorer) computePart(n *node) *part {
 	tr := n.tr
 	nt := len(tr.Threads)
-	ibuf := make([]int, 2*nt)
-	p := &part{ext: ibuf[:nt:nt]}
-	limit := ibuf[nt:] // before join cuts
-	fr := make([]*front, nt)
-	fbuf := make([]front, nt)
+	p := &part{ext: make([]int, nt)}
+	// Scratch tables, used only here.
+	sc := &e.pscr
+	if cap(sc.limit) < nt {
+		sc.limit, sc.fr, sc.fbuf, sc.cut = make([]int, nt), make([]*front, nt), make([]front, nt), make([]bool, nt)
+	}
+	limit := sc.limit[:nt] // before join cuts
+	fr := sc.fr[:nt]
+	fbuf := sc.fbuf[:nt]
+	clear(limit)
+	clear(fr)
 	for t := 0; t < nt; t++ {
 		th := &tr.Threads[t]
 		if th.End == EndAbsent {
@@ -390,7 +405,8 @@ func (e *explorer) computePart(n *node) *part {
 		}
 	}
 	copy(p.ext, limit)
-	cut := make([]bool, nt)
+	cut := sc.cut[:nt]
+	clear(cut)
 	for changed := true; changed; {
 		changed = false
 		for t := 0; t < nt; t++ {
