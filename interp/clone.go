@@ -167,3 +167,91 @@ func grab[T any](buf []T, n int) []T {
 	}
 	return make([]T, 0, n)
 }
+
+// Fork returns an independent copy of x that chooses with ch: memory,
+// threads, frames, the execution graph and the logs are all copied, so
+// either may go on, be released (Release) or be dropped without affecting
+// the other. The vmcr explorer keeps a fork of a run at the end of its
+// witness and resumes the runs of later witnesses that share that prefix
+// from a fork of it instead of running them from the start. dead (nil:
+// none) is an execution Fork returned before that is no longer used (not
+// released either): the copy reuses its storage. Fork returns nil for
+// executions that Clone does not copy (graph exploration, race detection,
+// traces).
+func (x *Execution) Fork(ch Chooser, dead *Execution) *Execution {
+	if x.rx != nil || x.races != nil || x.collecting {
+		return nil
+	}
+	var fs *forkStore
+	var oldEv [][]seg.Event
+	var old Execution
+	if dead != nil && dead != x && dead.fork != nil {
+		fs, old = dead.fork, *dead
+		oldEv = dead.G.Threads
+	} else {
+		fs, dead = &forkStore{}, new(Execution)
+	}
+	y := dead
+	*y = *x
+	y.chooser = ch
+	y.fork = fs
+	y.spare, y.scratch = spare{}, old.scratch
+	invs := x.copyState(y, fs)
+	// copyState shares the logs: copy them into the dead copy's arrays
+	y.Log = append(old.Log[:0], x.Log...)
+	y.Commits = append(old.Commits[:0], x.Commits...)
+	y.Choices = append(old.Choices[:0], x.Choices...)
+	y.Trace = nil
+	y.alloc = append(old.alloc[:0], x.alloc...)
+	y.live = append(old.live[:0], x.live...)
+	for k, v := range y.waiters {
+		y.waiters[k] = append([]int32(nil), v...)
+	}
+	if x.owner != nil {
+		y.owner = maps.Clone(x.owner)
+	}
+	if fs.g == nil {
+		fs.g = new(seg.Graph)
+	}
+	g := fs.g
+	mo := g.MO
+	names, parent, spawned := g.Names, g.Parent, g.SpawnedBy
+	*g = *x.G
+	const room = 8
+	ths := grab(oldEv, len(x.G.Threads)+2)
+	for t, evs := range x.G.Threads {
+		var buf []seg.Event
+		if t < len(oldEv) {
+			buf = oldEv[t]
+		}
+		if cap(buf) < len(evs)+room {
+			buf = make([]seg.Event, 0, 2*len(evs)+room)
+		}
+		buf = append(buf[:0], evs...)
+		ths = append(ths, buf)
+	}
+	g.Threads = ths
+	g.Names = append(names[:0], x.G.Names...)
+	g.Parent = append(parent[:0], x.G.Parent...)
+	g.SpawnedBy = append(spawned[:0], x.G.SpawnedBy...)
+	if mo == nil {
+		mo = make(map[int64][]seg.EventID, len(x.G.MO))
+	}
+	clear(mo)
+	for k, v := range x.G.MO {
+		mo[k] = v[:len(v):len(v)] // writes are only appended (capped: copied)
+	}
+	g.MO = mo
+	// The initial values are shared until one of the two allocates
+	// (copy on write; traces of either run may keep the map).
+	if !x.initShared {
+		x.initShared = true
+	}
+	y.initShared = true
+	y.G = cloneGraph(g, invs)
+	return y
+}
+
+// Forked reports whether x was made by Fork (its storage can be handed to
+// a later Fork as dead).
+func (x *Execution) Forked() bool { return x.fork != nil && x.rx == nil }

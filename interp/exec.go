@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"strings"
 	"time"
 
@@ -273,6 +274,9 @@ type Execution struct {
 	spare spare
 	// fork holds the arrays of a copy made by ForkDriven (nil: not one)
 	fork *forkStore
+	// initShared: G.InitVal is shared with a Fork of this execution (or
+	// the execution it is a Fork of); an allocation copies it first.
+	initShared bool
 }
 
 // NewExecution starts an execution of prog: globals initialised and the main
@@ -1581,6 +1585,9 @@ func (x *Execution) advance(t *Thread) {
 					x.owner = map[int]int64{}
 				}
 				x.owner[b] = inv.Obj
+			}
+			if x.initShared { // Fork: copy on write
+				x.G.InitVal, x.initShared = maps.Clone(x.G.InitVal), false
 			}
 			for off, v := range cells {
 				if v != 0 {

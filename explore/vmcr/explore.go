@@ -102,6 +102,27 @@ type part struct {
 	parked   map[int32]int
 	complete bool // every thread finished normally with every decision annotated
 	dead     bool
+	// cands[t] (when have[t]) are the value groups of thread t's frontier
+	// read under n's negative annotation (frontCands).
+	cands [][]group
+	have  []bool
+}
+
+// frontCands returns the value groups of frontier read f of node n (p is
+// n's partial trace) under n's negative annotation of f, computed once
+// per node: deadEnd and the branching on f both need them. (Later
+// siblings' negative annotations name other reads, so they do not change
+// f's.)
+func (e *explorer) frontCands(n *node, p *part, f front) []group {
+	if p.have == nil {
+		nt := len(n.tr.Threads)
+		p.cands, p.have = make([][]group, nt), make([]bool, nt)
+	}
+	if !p.have[f.t] {
+		p.cands[f.t] = e.candidates(n, p, f, n.neg.of(Ref{int32(f.t), int32(f.step)}))
+		p.have[f.t] = true
+	}
+	return p.cands[f.t]
 }
 
 // negAnn is a list of negative annotations: read r may only read writes
@@ -148,6 +169,18 @@ type explorer struct {
 	halted bool
 	obsID  []int32 // dense ids of opts.Observed
 	spare  spareTables
+	// deadBuf holds deadEnd's per-location tables.
+	deadBuf []int32
+	res     resScratch // resumable's tables
+	pscr    partScratch
+}
+
+// partScratch holds computePart's temporary tables.
+type partScratch struct {
+	limit []int
+	fr    []*front
+	fbuf  []front
+	cut   []bool
 }
 
 func (e *explorer) stopped() bool { return e.halted || e.sh.stopped.Load() }
@@ -188,6 +221,7 @@ func Explore(ctx context.Context, r Runner, opts Options) (Stats, error) {
 func (e *explorer) runW(w *Witness) (*Trace, error) {
 	e.stats.Runs++
 	tr, err := e.run.Run(e.ctx, w)
+	w.Base = nil // the base may be released; w may be kept
 	if err != nil {
 		return nil, err
 	}
@@ -319,11 +353,17 @@ type annBuf struct{ claimed atomic.Int32 }
 func (e *explorer) computePart(n *node) *part {
 	tr := n.tr
 	nt := len(tr.Threads)
-	ibuf := make([]int, 2*nt)
-	p := &part{ext: ibuf[:nt:nt]}
-	limit := ibuf[nt:] // before join cuts
-	fr := make([]*front, nt)
-	fbuf := make([]front, nt)
+	p := &part{ext: make([]int, nt)}
+	// Scratch tables, used only here.
+	sc := &e.pscr
+	if cap(sc.limit) < nt {
+		sc.limit, sc.fr, sc.fbuf, sc.cut = make([]int, nt), make([]*front, nt), make([]front, nt), make([]bool, nt)
+	}
+	limit := sc.limit[:nt] // before join cuts
+	fr := sc.fr[:nt]
+	fbuf := sc.fbuf[:nt]
+	clear(limit)
+	clear(fr)
 	for t := 0; t < nt; t++ {
 		th := &tr.Threads[t]
 		if th.End == EndAbsent {
@@ -365,7 +405,8 @@ func (e *explorer) computePart(n *node) *part {
 		}
 	}
 	copy(p.ext, limit)
-	cut := make([]bool, nt)
+	cut := sc.cut[:nt]
+	clear(cut)
 	for changed := true; changed; {
 		changed = false
 		for t := 0; t < nt; t++ {
@@ -615,7 +656,7 @@ func (e *explorer) exploreNode(n *node) *node {
 		}
 		xr := Ref{int32(x.t), int32(x.step)}
 		fr.cur = i
-		fr.groups[i] = e.candidates(n, p, x, neg.of(xr))
+		fr.groups[i] = e.frontCands(n, p, x)
 		if e.opts.Debug != nil {
 			e.opts.Debug("vmcr %*s read t%d.%d groups %v", len(e.stack), "", x.t, x.step, fr.groups[i])
 		}
@@ -715,6 +756,7 @@ func (e *explorer) realize(n *node, p *part, c *node, x front, g group) {
 		e.stats.Infeasible++
 		return
 	}
+	e.resumable(tr, w)
 	ct, err := e.runW(w)
 	if err != nil {
 		e.fail(err)
@@ -1022,6 +1064,7 @@ func (e *explorer) observe(n *node, p *part) {
 					e.stats.Infeasible++
 					continue
 				}
+				e.resumable(tr, w)
 				ct, err := e.runW(w)
 				if err != nil {
 					e.fail(err)
@@ -1256,7 +1299,7 @@ func (e *explorer) deadEnd(n *node, p *part) bool {
 	tr := n.tr
 	var blocked, active []front
 	for _, f := range p.front {
-		if f.hasNeg && len(e.candidates(n, p, f, n.neg.of(Ref{int32(f.t), int32(f.step)}))) == 0 {
+		if f.hasNeg && len(e.frontCands(n, p, f)) == 0 {
 			blocked = append(blocked, f)
 		} else {
 			active = append(active, f)
@@ -1280,8 +1323,11 @@ func (e *explorer) deadEnd(n *node, p *part) bool {
 	}
 	// writer[l]: the active thread whose rest writes location id l (-2:
 	// several, -1: none); reader likewise for reads.
-	writer := make([]int32, tr.nloc)
-	reader := make([]int32, tr.nloc)
+	if cap(e.deadBuf) < 2*tr.nloc {
+		e.deadBuf = make([]int32, 2*tr.nloc)
+	}
+	writer := e.deadBuf[:tr.nloc]
+	reader := e.deadBuf[tr.nloc : 2*tr.nloc]
 	for l := range writer {
 		writer[l], reader[l] = -1, -1
 	}
@@ -1349,12 +1395,13 @@ func (e *explorer) deadEnd(n *node, p *part) bool {
 			if !st.Op.IsRead() {
 				continue
 			}
-			var neg []int
+			var gs []group
 			if i == f.step {
-				neg = n.neg.of(Ref{int32(f.t), int32(i)})
+				gs = e.frontCands(n, p, f)
+			} else {
+				x := front{t: f.t, step: i, op: st.Op, loc: st.Loc, lid: st.lid}
+				gs = e.candidates(n, p, x, nil)
 			}
-			x := front{t: f.t, step: i, op: st.Op, loc: st.Loc, lid: st.lid, hasNeg: neg != nil}
-			gs := e.candidates(n, p, x, neg)
 			if len(gs) != 1 || gs[0].stuck || gs[0].val != st.RVal || !inRefs(st.Src, gs[0].ws) {
 				return false
 			}

@@ -36,7 +36,9 @@ type wsearch struct {
 	creads    []cread // the constrained reads with a good set
 	crFrom    []int32 // creads of location id l: crIdx[crFrom[l]:crFrom[l+1]]
 	crIdx     []int32
-	solo      []int32 // per location id: the one thread that reads and writes it (within the limits, no final condition), else -1
+	solo      []int32  // per location id: the one thread that reads and writes it (within the limits, no final condition), else -1
+	seen      []uint32 // per location id: stamp of the last hopelessSince that checked it
+	stamp     uint32
 	moves     []int
 }
 
@@ -70,10 +72,12 @@ func (e *explorer) newSearch(tr *Trace) *wsearch {
 		s.mem = make([]Ref, tr.nloc)
 		s.pend = make([]int32, tr.nloc)
 		s.relMark = make([]bool, tr.nloc)
+		s.seen = make([]uint32, tr.nloc)
 	}
 	s.mem = s.mem[:tr.nloc]
 	s.pend = s.pend[:tr.nloc]
 	s.relMark = s.relMark[:tr.nloc]
+	s.seen = s.seen[:tr.nloc]
 	for k := range s.mem {
 		s.mem[k] = Init
 	}
@@ -206,16 +210,25 @@ func (s *wsearch) hopelessSince(from int) bool {
 	if from < 0 {
 		return s.hopeless(s.creads)
 	}
+	s.stamp++
+	if s.stamp == 0 { // wrapped around
+		clear(s.seen)
+		s.stamp = 1
+	}
 	for _, u := range s.trail[from:] {
 		// A write, or a read that may write (taking a good write that
-		// does not write kills it too).
+		// does not write kills it too); a plain read changes nothing.
 		l := u.lid
 		if !u.w {
-			if !u.r {
+			if !u.rw {
 				continue
 			}
 			l = u.rlid
 		}
+		if s.seen[l] == s.stamp {
+			continue // checked already
+		}
+		s.seen[l] = s.stamp
 		for _, k := range s.crIdx[s.crFrom[l]:s.crFrom[l+1]] {
 			if s.hopeless(s.creads[k : k+1]) {
 				return true
@@ -282,6 +295,7 @@ type undo struct {
 	prev Ref
 	w    bool
 	r    bool // a constrained read
+	rw   bool // a constrained read that may write (RMW, CAS, lock)
 	rlid int32
 }
 
@@ -460,7 +474,8 @@ func (s *wsearch) do(t int, writes bool) {
 	i := s.pos[t]
 	u := undo{t: int32(t), w: writes}
 	if i < len(s.cs[t]) && s.cs[t][i] != nil {
-		u.r, u.rlid = true, s.tr.Threads[t].Steps[i].lid
+		st := &s.tr.Threads[t].Steps[i]
+		u.r, u.rw, u.rlid = true, st.WriteFor != nil, st.lid
 		s.pend[u.rlid]--
 	}
 	if writes {

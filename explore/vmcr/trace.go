@@ -136,6 +136,7 @@ type Trace struct {
 	maxW  []int32      // [l*threads+t]: highest step index of t that wrote location id l (-1: none)
 	maxM  []int32      // the same for steps that may write it when they read (RMW, CAS, lock), pending or not
 	ibuf  []int32      // the array of rdec and tpos
+	dbuf  []decision   // the array of dec
 }
 
 // Witness is what a Runner runs: Sched lists the thread of each step to
@@ -146,6 +147,13 @@ type Witness struct {
 	Sched   []int32
 	Choices map[int32][]int
 	Parked  map[int32]int
+	// Base (nil: none) is a run whose schedule begins with Sched[:Same]
+	// (Base.Order[:Same] are those steps) and whose state after them is
+	// the state of this witness's run after them: a Runner may resume
+	// from a copy of Base's state there instead of running them again.
+	// Explore clears Base once the witness has run.
+	Base *Trace
+	Same int
 }
 
 // Runner runs witnesses.
@@ -271,10 +279,25 @@ func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 	}
 	ibuf := sp.int32s(&sp.ibuf, 2*total)
 	tr.ibuf = ibuf
+	// The decisions of every thread share one array.
+	ndec := 0
+	for t := range tr.Threads {
+		th := &tr.Threads[t]
+		ndec += len(th.Tail)
+		for i := range th.Steps {
+			s := &th.Steps[i]
+			ndec += len(s.Pre)
+			if s.Op.IsRead() {
+				ndec++
+			}
+		}
+	}
+	dbuf := sp.decisions(ndec)
+	tr.dbuf = dbuf
 	for t := range tr.Threads {
 		th := &tr.Threads[t]
 		m := len(th.Steps)
-		var ds []decision
+		ds := dbuf[:0]
 		rd := ibuf[:m:m]
 		tp := ibuf[m : 2*m : 2*m]
 		ibuf = ibuf[2*m:]
@@ -306,7 +329,8 @@ func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 		for _, c := range th.Tail {
 			ds = append(ds, decision{choice: true, step: m, n: c.N})
 		}
-		tr.dec[t] = ds
+		tr.dec[t] = ds[:len(ds):len(ds)]
+		dbuf = dbuf[len(ds):]
 		tr.rdec[t] = rd
 		tr.tpos[t] = tp
 	}
@@ -337,6 +361,18 @@ func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 type spareTables struct {
 	maxW, wfrom, ibuf []int32
 	final, wlist      []Ref
+	dec               []decision
+}
+
+// decisions returns a slice of n decisions (contents undefined), taken
+// from the spare array if it is large enough.
+func (sp *spareTables) decisions(n int) []decision {
+	if cap(sp.dec) >= n {
+		b := sp.dec[:n]
+		sp.dec = nil
+		return b
+	}
+	return make([]decision, n)
 }
 
 // int32s returns a slice of n int32 (contents undefined), taken from *p
@@ -377,6 +413,10 @@ func (sp *spareTables) recycle(tr *Trace) {
 	keep(&sp.ibuf, tr.ibuf)
 	keepR(&sp.final, tr.final)
 	keepR(&sp.wlist, tr.wlist)
+	if cap(tr.dbuf) > cap(sp.dec) {
+		sp.dec = tr.dbuf
+	}
+	tr.dbuf, tr.dec = nil, nil
 	tr.maxW, tr.maxM, tr.wfrom, tr.ibuf, tr.final, tr.wlist = nil, nil, nil, nil, nil, nil
 	tr.rdec, tr.tpos = nil, nil
 }
@@ -469,17 +509,19 @@ func (tr *Trace) value(w Ref, loc int64) int64 {
 // step itself included for its own thread.
 type clocks struct {
 	n   int   // threads
-	off []int // first row of each thread
-	buf []int32
+	off []int // first row of each thread (in the order of all steps)
+	// rows[t] holds the rows of thread t's steps, n per step. Clocks made
+	// by withEdge share the rows of the threads the edge does not change.
+	rows [][]int32
 }
 
 func (c *clocks) row(t, i int) []int32 {
-	k := (c.off[t] + i) * c.n
-	return c.buf[k : k+c.n : k+c.n]
+	k := i * c.n
+	return c.rows[t][k : k+c.n : k+c.n]
 }
 
 // at returns the clock of step r for thread u.
-func (c *clocks) at(r Ref, u int) int32 { return c.buf[(c.off[r.T]+int(r.I))*c.n+u] }
+func (c *clocks) at(r Ref, u int) int32 { return c.rows[r.T][int(r.I)*c.n+u] }
 
 // clocks computes the causal clocks of tr's steps with the extra edges of
 // the annotated reads: rf(t, i) is the good set of read (t, i), nil if it
@@ -495,7 +537,11 @@ func (tr *Trace) clocks(rf func(t, i int) []Ref) *clocks {
 		total += len(tr.Threads[t].Steps)
 	}
 	c.off[n] = total
-	c.buf = make([]int32, total*n)
+	buf := make([]int32, total*n)
+	c.rows = make([][]int32, n)
+	for t := range c.rows {
+		c.rows[t] = buf[c.off[t]*n : c.off[t+1]*n : c.off[t+1]*n]
+	}
 	done := make([]bool, total)
 	var calc func(t, i int) []int32
 	busy := make([]bool, total)
@@ -577,8 +623,7 @@ func joinClock(c, o []int32) {
 // withEdge returns the clocks c with the extra edge w -> x (w does not
 // follow x): every step at or after x learns w's clock.
 func (c *clocks) withEdge(w, x Ref) *clocks {
-	d := &clocks{n: c.n, off: c.off, buf: make([]int32, len(c.buf))}
-	copy(d.buf, c.buf)
+	d := &clocks{n: c.n, off: c.off, rows: make([][]int32, len(c.rows))}
 	wr := c.row(int(w.T), int(w.I))
 	xt := int(x.T)
 	for u := 0; u < c.n; u++ {
@@ -594,6 +639,11 @@ func (c *clocks) withEdge(w, x Ref) *clocks {
 				lo = h + 1
 			}
 		}
+		if lo == m {
+			d.rows[u] = c.rows[u] // no step of u follows x: shared
+			continue
+		}
+		d.rows[u] = append([]int32(nil), c.rows[u]...)
 		for i := lo; i < m; i++ {
 			joinClock(d.row(u, i), wr)
 		}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -68,8 +69,39 @@ type vmcrRunner struct {
 	sb  bool
 	pso bool
 	ths *vmcrThreads
-	// steps holds step arrays of released traces (*[]vmcr.Step).
-	steps sync.Pool
+	// steps holds step arrays of released traces (*[]vmcr.Step), refs
+	// the After and Order arrays of released store-buffer traces
+	// (*[2][]vmcr.Ref), sbs the scratch tables of traceOfSB.
+	steps, refs, sbs sync.Pool
+	// dead holds executions made by Fork that are no longer used
+	// (snapshots and resumed runs of released traces), for the next Fork
+	// to reuse.
+	deadMu sync.Mutex
+	dead   []*interp.Execution
+}
+
+// maxDead bounds the executions vmcrRunner.dead keeps.
+const maxDead = 64
+
+// putDead keeps x, made by Fork and no longer used, for a later Fork.
+func (r *vmcrRunner) putDead(x *interp.Execution) {
+	r.deadMu.Lock()
+	if len(r.dead) < maxDead {
+		r.dead = append(r.dead, x)
+	}
+	r.deadMu.Unlock()
+}
+
+// getDead returns an execution kept by putDead, or nil.
+func (r *vmcrRunner) getDead() *interp.Execution {
+	r.deadMu.Lock()
+	defer r.deadMu.Unlock()
+	if n := len(r.dead); n > 0 {
+		x := r.dead[n-1]
+		r.dead = r.dead[:n-1]
+		return x
+	}
+	return nil
 }
 
 // vmcrKey names a thread of a store-buffer trace: program thread T, or
@@ -120,16 +152,31 @@ func (v *vmcrThreads) size() int {
 // witness it ran.
 type vmcrRun struct {
 	x        *interp.Execution
+	r        *vmcrRunner
 	w        *vmcr.Witness
 	released bool
-	steps    []vmcr.Step // the array of the trace's steps (sc), or nil
+	steps    []vmcr.Step    // the array of the trace's steps, or nil
+	refs     *[2][]vmcr.Ref // the arrays of the trace's After lists and Order (store buffers), or nil
+	// snap (nil: none) is a copy of the state after w.Sched, which later
+	// witnesses that begin with w.Sched resume from (vmcr.Witness.Base).
+	snap *interp.Execution
+	// from (nil: none) is the run whose snapshot this run resumed from:
+	// this run's schedule begins with from.w.Sched, so its snapshot and
+	// those of its own from chain are states of this run too. The runs
+	// on the chain are those of ancestors in the search: their traces
+	// are released after this one.
+	from *vmcrRun
 }
 
 // release hands the run's execution back to the interpreter for reuse, once.
 func (r *vmcrRun) release() {
 	if !r.released {
 		r.released = true
-		r.x.Release()
+		if r.x.Forked() {
+			r.r.putDead(r.x)
+		} else {
+			r.x.Release()
+		}
 	}
 }
 
@@ -138,6 +185,14 @@ func (r *vmcrRun) release() {
 func (r *vmcrRunner) Release(tr *vmcr.Trace) {
 	run := tr.Payload.(*vmcrRun)
 	run.release()
+	if run.snap != nil {
+		r.putDead(run.snap)
+		run.snap = nil
+	}
+	if run.refs != nil {
+		r.refs.Put(run.refs)
+		run.refs = nil
+	}
 	if run.steps != nil {
 		b := run.steps[:0]
 		run.steps = nil
@@ -163,13 +218,25 @@ func (c *seqChooser) Choose(t int32, kind interp.ChoiceKind, n int) int {
 	return 0
 }
 
-func (r *vmcrRunner) execute(w *vmcr.Witness, trace bool) (*interp.Execution, bool, error) {
+// execute runs witness w. With keep, it may resume from a snapshot
+// (vmcr.Witness.Base) and returns the run it resumed from (nil: none) and
+// a snapshot of the state after w.Sched (nil: none), for later witnesses
+// to resume from.
+func (r *vmcrRunner) execute(w *vmcr.Witness, trace, keep bool) (*interp.Execution, *resumed, bool, error) {
 	if r.sb {
-		return r.executeSB(w, trace)
+		return r.executeSB(w, trace, keep)
 	}
 	ch := &seqChooser{seq: w.Choices}
-	x := interp.NewExecution(r.prog, r.names, r.cfg, ch, trace)
-	x.CheckEnd()
+	var x *interp.Execution
+	var res resumed
+	from := 0
+	if keep {
+		x, res.from, from = r.resume(w, ch)
+	}
+	if x == nil {
+		x = interp.NewExecution(r.prog, r.names, r.cfg, ch, trace)
+		x.CheckEnd()
+	}
 	// taken counts the steps of each thread, for the parked ones.
 	var taken []int
 	take := func(t int32) {
@@ -181,12 +248,18 @@ func (r *vmcrRunner) execute(w *vmcr.Witness, trace bool) (*interp.Execution, bo
 		}
 		taken[t]++
 	}
-	for i, t := range w.Sched {
+	for _, t := range w.Sched[:from] {
+		take(t)
+	}
+	for i, t := range w.Sched[from:] {
 		if x.Finished() || int(t) >= len(x.ThreadTable()) || x.Thread(t) == nil || !x.IsEnabled(x.Thread(t)) {
-			return nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, t)
+			return nil, nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", from+i, t)
 		}
 		x.Step(interp.Action{T: t})
 		take(t)
+	}
+	if keep {
+		res.snap = r.snapshot(x, w)
 	}
 	parkedEnabled := false
 	for !x.Finished() {
@@ -209,7 +282,85 @@ func (r *vmcrRunner) execute(w *vmcr.Witness, trace bool) (*interp.Execution, bo
 			break
 		}
 	}
-	return x, parkedEnabled, nil
+	return x, &res, parkedEnabled, nil
+}
+
+// resumed is what execute tells Run about snapshots: the run it resumed
+// from and the snapshot it kept.
+type resumed struct {
+	from *vmcrRun
+	snap *interp.Execution
+}
+
+// resume returns a copy of the state after w.Sched[:k], the run it is a
+// snapshot of, and k, when w.Base's run or a run on its from chain kept a
+// snapshot of its state after its own witness's schedule, which is
+// w.Sched[:k] with k <= w.Same, and the choices made there are those ch
+// makes; ch is then set to go on from there. Otherwise it returns nil.
+func (r *vmcrRunner) resume(w *vmcr.Witness, ch *seqChooser) (*interp.Execution, *vmcrRun, int) {
+	if w.Base == nil {
+		return nil, nil, 0
+	}
+	run, ok := w.Base.Payload.(*vmcrRun)
+	if !ok {
+		return nil, nil, 0
+	}
+	for ; run != nil; run = run.from {
+		k := len(run.w.Sched)
+		if run.snap == nil || k == 0 || k > w.Same || k > len(w.Sched) || !slices.Equal(w.Sched[:k], run.w.Sched) {
+			continue
+		}
+		if x := r.resumeFrom(run, ch); x != nil {
+			return x, run, k
+		}
+		return nil, nil, 0
+	}
+	return nil, nil, 0
+}
+
+// resumeFrom returns a copy of run's snapshot that goes on with ch, if the
+// choices made before the snapshot are those ch makes (nil otherwise).
+func (r *vmcrRunner) resumeFrom(run *vmcrRun, ch *seqChooser) *interp.Execution {
+	var used []int
+	for _, c := range run.snap.Choices {
+		for int(c.T) >= len(used) {
+			used = append(used, 0)
+		}
+		i := used[c.T]
+		used[c.T]++
+		want := 0
+		if ks := ch.seq[c.T]; i < len(ks) && ks[i] < c.N {
+			want = ks[i]
+		}
+		if c.K != want {
+			return nil
+		}
+	}
+	ch.used = used
+	return run.snap.Fork(ch, r.getDead())
+}
+
+// snapshot returns a copy of x, the state after witness w's schedule, for
+// later witnesses to resume from (nil if there is nothing to keep). Under
+// a store-buffer model every commit so far must have been a flush of the
+// schedule, so that the steps of the trace before the copy are the
+// schedule's.
+func (r *vmcrRunner) snapshot(x *interp.Execution, w *vmcr.Witness) *interp.Execution {
+	if len(w.Sched) == 0 || x.Finished() {
+		return nil
+	}
+	if r.sb {
+		flushes := 0
+		for _, l := range x.Log {
+			if l.Action.Flush {
+				flushes++
+			}
+		}
+		if flushes != len(x.Commits) {
+			return nil
+		}
+	}
+	return x.Fork(nil, r.getDead())
 }
 
 func takenOf(taken []int, t int32) int {
@@ -221,11 +372,14 @@ func takenOf(taken []int, t int32) int {
 
 // Run runs witness w and returns its trace.
 func (r *vmcrRunner) Run(ctx context.Context, w *vmcr.Witness) (*vmcr.Trace, error) {
-	x, parkedEnabled, err := r.execute(w, false)
+	x, res, parkedEnabled, err := r.execute(w, false, true)
 	if err != nil {
 		return nil, err
 	}
-	return r.traceOf(x, w, parkedEnabled), nil
+	tr := r.traceOf(x, w, parkedEnabled)
+	run := tr.Payload.(*vmcrRun)
+	run.snap, run.from = res.snap, res.from
+	return tr, nil
 }
 
 func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled bool) *vmcr.Trace {
@@ -233,20 +387,48 @@ func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled
 		return r.traceOfSB(x, w, parkedEnabled)
 	}
 	tr := &vmcr.Trace{Threads: make([]vmcr.Thread, len(x.ThreadTable())), InitVal: x.G.InitVal,
-		ParkedEnabled: parkedEnabled, Payload: &vmcrRun{x: x, w: w}}
+		ParkedEnabled: parkedEnabled, Payload: &vmcrRun{x: x, r: r, w: w}}
+	sc, _ := r.sbs.Get().(*sbScratch)
+	if sc == nil {
+		sc = &sbScratch{}
+	}
+	defer r.sbs.Put(sc)
 	// evStep[t][i]: the step of thread t that made its event i (-1: none).
-	evStep := make([][]int32, len(x.ThreadTable()))
+	nt := len(x.ThreadTable())
+	evStep := resize(sc.evStep, nt)
+	sc.evStep = evStep
+	nev := 0
 	for t := range x.ThreadTable() {
 		if t < len(x.G.Threads) {
-			evStep[t] = make([]int32, len(x.G.Threads[t]))
+			nev += len(x.G.Threads[t])
+		}
+	}
+	ebuf := resize(sc.ebuf, nev)
+	sc.ebuf = ebuf
+	for t := range x.ThreadTable() {
+		if t < len(x.G.Threads) {
+			m := len(x.G.Threads[t])
+			evStep[t], ebuf = ebuf[:m:m], ebuf[m:]
 			for i := range evStep[t] {
 				evStep[t][i] = -1
 			}
 		}
 		tr.Threads[t].End = vmcr.EndAbsent
 	}
-	steps := make([]int32, len(x.ThreadTable())) // steps per thread so far
-	tr.Order = make([]vmcr.Ref, len(x.Log))
+	steps := resize(sc.pid, nt) // steps per thread so far
+	sc.pid = steps
+	// The order's array is reused from a released trace when one is free.
+	var refs *[2][]vmcr.Ref
+	if p, ok := r.refs.Get().(*[2][]vmcr.Ref); ok {
+		refs = p
+	} else {
+		refs = &[2][]vmcr.Ref{}
+	}
+	if cap(refs[1]) < len(x.Log) {
+		refs[1] = make([]vmcr.Ref, len(x.Log))
+	}
+	tr.Order = refs[1][:len(x.Log)]
+	tr.Payload.(*vmcrRun).refs = refs
 	for k, l := range x.Log {
 		t := l.Action.T
 		tr.Order[k] = vmcr.Ref{T: t, I: steps[t]}
@@ -440,7 +622,7 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 	}
 	t.Workers(workers)
 	if cex != nil {
-		x, _, err := r.execute(cex, true)
+		x, _, _, err := r.execute(cex, true, false)
 		if err != nil {
 			return err
 		}
@@ -448,7 +630,7 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 	} else if firstComplete != nil {
 		// The graph of the first complete execution (the summaries keep
 		// no graph): run it again.
-		x, _, err := r.execute(firstComplete, false)
+		x, _, _, err := r.execute(firstComplete, false, false)
 		if err != nil {
 			return err
 		}
@@ -481,7 +663,7 @@ type vmcrLeaf struct {
 // buffer's step is a flush. The default scheduler then flushes every
 // buffered store at once, so the rest of the run is sequentially
 // consistent.
-func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace bool) (*interp.Execution, bool, error) {
+func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace, keep bool) (*interp.Execution, *resumed, bool, error) {
 	var seq map[int32][]int
 	for i, ks := range w.Choices {
 		if k, ok := r.ths.key(i); ok && !k.Buf {
@@ -501,8 +683,16 @@ func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace bool) (*interp.Execution, 
 		}
 	}
 	ch := &seqChooser{seq: seq}
-	x := interp.NewExecution(r.prog, r.names, r.cfg, ch, trace)
-	x.CheckEnd()
+	var x *interp.Execution
+	var res resumed
+	from := 0
+	if keep {
+		x, res.from, from = r.resume(w, ch)
+	}
+	if x == nil {
+		x = interp.NewExecution(r.prog, r.names, r.cfg, ch, trace)
+		x.CheckEnd()
+	}
 	var taken []int // program steps per thread
 	take := func(t int32) {
 		if parked == nil {
@@ -513,24 +703,33 @@ func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace bool) (*interp.Execution, 
 		}
 		taken[t]++
 	}
-	for i, ti := range w.Sched {
+	for _, ti := range w.Sched[:from] {
+		if k, ok := r.ths.key(ti); ok && !k.Buf {
+			take(k.T)
+		}
+	}
+	for i, ti := range w.Sched[from:] {
+		i += from
 		k, ok := r.ths.key(ti)
 		if !ok || x.Finished() || int(k.T) >= len(x.ThreadTable()) || x.Thread(k.T) == nil {
-			return nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
+			return nil, nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
 		}
 		if k.Buf {
 			n := len(x.Log)
 			x.Step(interp.Action{T: k.T, Flush: true, Loc: k.Loc})
 			if len(x.Log) == n || x.Log[n].Event.IsInit() {
-				return nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (empty store buffer %d)", i, ti)
+				return nil, nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (empty store buffer %d)", i, ti)
 			}
 			continue
 		}
 		if !x.IsEnabled(x.Thread(k.T)) {
-			return nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
+			return nil, nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
 		}
 		x.Step(interp.Action{T: k.T})
 		take(k.T)
+	}
+	if keep {
+		res.snap = r.snapshot(x, w)
 	}
 	// flushAll flushes every buffered store, oldest first per buffer.
 	flushAll := func() bool {
@@ -582,7 +781,7 @@ func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace bool) (*interp.Execution, 
 			break
 		}
 	}
-	return x, parkedEnabled, nil
+	return x, &res, parkedEnabled, nil
 }
 
 // unresolved marks a source whose store was never committed (the run hit
@@ -591,9 +790,15 @@ var unresolved = vmcr.Ref{T: -3}
 
 // traceOfSB is traceOf under a store-buffer model.
 func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabled bool) *vmcr.Trace {
+	sc, _ := r.sbs.Get().(*sbScratch)
+	if sc == nil {
+		sc = &sbScratch{}
+	}
+	defer r.sbs.Put(sc)
 	tt := x.ThreadTable()
 	nt := len(tt)
-	pid := make([]int32, nt) // trace thread of each program thread
+	pid := resize(sc.pid, nt) // trace thread of each program thread
+	sc.pid = pid
 	for t, th := range tt {
 		pid[t] = -1
 		if th != nil {
@@ -601,8 +806,18 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 		}
 	}
 	// Store buffers of this run: trace ids, per program thread.
-	bufsOf := make([][]int32, nt)
-	var bufIdx map[vmcrKey]int32
+	for len(sc.bufsOf) < nt {
+		sc.bufsOf = append(sc.bufsOf, nil)
+	}
+	bufsOf := sc.bufsOf[:nt]
+	for t := range bufsOf {
+		bufsOf[t] = bufsOf[t][:0]
+	}
+	if sc.bufIdx == nil {
+		sc.bufIdx = map[vmcrKey]int32{}
+	}
+	bufIdx := sc.bufIdx
+	clear(bufIdx)
 	bufID := func(t int32, loc int64) int32 {
 		if !r.pso {
 			loc = 0
@@ -611,51 +826,70 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 		if id, ok := bufIdx[k]; ok {
 			return id
 		}
-		if bufIdx == nil {
-			bufIdx = map[vmcrKey]int32{}
-		}
 		id := r.ths.id(k)
 		bufIdx[k] = id
 		bufsOf[t] = append(bufsOf[t], id)
 		return id
 	}
-	// Steps per program thread (and commits per owner) in this run, to
-	// size the slices.
-	nsteps := make([]int, 2*nt)
-	ncommit := nsteps[nt:]
-	nsteps = nsteps[:nt]
+	// Steps per trace thread in this run (each program thread with room
+	// for a pending acquire), to lay out one array for all of them.
+	cnt := sc.cnt[:0]
+	count := func(id int32, n int) {
+		for int(id) >= len(cnt) {
+			cnt = append(cnt, 0)
+		}
+		cnt[id] += n
+	}
+	for _, id := range pid {
+		if id >= 0 {
+			count(id, 1)
+		}
+	}
 	for _, l := range x.Log {
 		if !l.Action.Flush {
-			nsteps[l.Action.T]++
+			count(pid[l.Action.T], 1)
 		}
 	}
 	for _, c := range x.Commits {
-		ncommit[c.Event.T]++
+		count(bufID(c.Event.T, x.G.Event(c.Event).Loc), 1)
 	}
-	var ts [][]vmcr.Step
+	sc.cnt = cnt
+	total := 0
+	for _, n := range cnt {
+		total += n
+	}
+	var buf []vmcr.Step
+	if p, ok := r.steps.Get().(*[]vmcr.Step); ok && cap(*p) >= total {
+		buf = (*p)[:0]
+	} else {
+		buf = make([]vmcr.Step, 0, total)
+	}
+	ts := resize(sc.ts, len(cnt))
+	sc.ts = ts
+	for id, n := range cnt {
+		k := len(buf)
+		buf = buf[:k+n]
+		ts[id] = buf[k:k:len(buf)]
+	}
 	grow := func(id int32) {
 		for int(id) >= len(ts) {
 			ts = append(ts, nil)
 		}
 	}
-	for t, id := range pid {
-		if id >= 0 {
-			grow(id)
-			ts[id] = make([]vmcr.Step, 0, nsteps[t]+1)
-		}
-	}
 	// evStep[t][i]: the step of t that made event i; commitRef[t][i]: the
 	// commit of store event (t, i).
-	evStep := make([][]int32, nt)
-	commitRef := make([][]vmcr.Ref, nt)
+	evStep := resize(sc.evStep, nt)
+	commitRef := resize(sc.commitRef, nt)
+	sc.evStep, sc.commitRef = evStep, commitRef
 	nev := 0
 	for t := range tt {
 		if t < len(x.G.Threads) {
 			nev += len(x.G.Threads[t])
 		}
 	}
-	ebuf := make([]int32, nev)
-	cbuf := make([]vmcr.Ref, nev)
+	ebuf := resize(sc.ebuf, nev)
+	cbuf := resize(sc.cbuf, nev)
+	sc.ebuf, sc.cbuf = ebuf, cbuf
 	for k := range cbuf {
 		cbuf[k] = unresolved
 	}
@@ -666,23 +900,29 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 			ebuf, cbuf = ebuf[m:], cbuf[m:]
 		}
 	}
-	// The After lists share one array.
-	afterBuf := make([]vmcr.Ref, 0, len(x.Commits)+len(x.Log)/2+8)
+	// The After lists share one array, and the order another, both
+	// reused from a released trace when one is free.
+	var afterBuf, order []vmcr.Ref
+	if p, ok := r.refs.Get().(*[2][]vmcr.Ref); ok {
+		afterBuf, order = p[0][:0], p[1][:0]
+	}
 	after := func(refs ...vmcr.Ref) []vmcr.Ref {
 		k := len(afterBuf)
 		afterBuf = append(afterBuf, refs...)
 		return afterBuf[k:len(afterBuf):len(afterBuf)]
 	}
 	// lastStore[t][loc]: t's newest store to loc not yet drained (event index).
-	lastStore := make([]map[int64]int32, nt)
-	order := make([]vmcr.Ref, 0, len(x.Log)+len(x.Commits))
+	for len(sc.lastStore) < nt {
+		sc.lastStore = append(sc.lastStore, nil)
+	}
+	lastStore := sc.lastStore[:nt]
+	for _, m := range lastStore {
+		clear(m)
+	}
 	addCommit := func(ev seg.EventID) {
 		e := x.G.Event(ev)
 		b := bufID(ev.T, e.Loc)
 		grow(b)
-		if ts[b] == nil {
-			ts[b] = make([]vmcr.Step, 0, ncommit[ev.T])
-		}
 		ref := vmcr.Ref{T: b, I: int32(len(ts[b]))}
 		ts[b] = append(ts[b], vmcr.Step{Op: vmcr.OpWrite, Loc: e.Loc, WVal: e.WVal, Wrote: true,
 			After: after(vmcr.Ref{T: pid[ev.T], I: evStep[ev.T][ev.I]})})
@@ -705,18 +945,13 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 	}
 	// Sources and Own commits named by store events, resolved at the end
 	// (a load may forward from a store committed later).
-	type fix struct {
-		at  vmcr.Ref
-		own bool
-		ev  seg.EventID
-	}
-	var fixes []fix
+	fixes := sc.fixes[:0]
 	src := func(at vmcr.Ref, id seg.EventID) vmcr.Ref {
 		if id.IsInit() {
 			return vmcr.Init
 		}
 		if x.G.Event(id).Kind == seg.KWrite {
-			fixes = append(fixes, fix{at: at, ev: id})
+			fixes = append(fixes, sbFix{at: at, ev: id})
 			return unresolved
 		}
 		return vmcr.Ref{T: pid[id.T], I: evStep[id.T][id.I]}
@@ -737,7 +972,7 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 		st := vmcr.Step{}
 		if l.Fence {
 			st.After = lastCommits(nil, t)
-			lastStore[t] = nil
+			clear(lastStore[t])
 		}
 		if !l.Event.IsInit() {
 			e := x.G.Event(l.Event)
@@ -758,7 +993,7 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 					if i, ok := lastStore[t][e.Loc]; ok {
 						st.HasOwn = true
 						st.Own = unresolved
-						fixes = append(fixes, fix{at: at, own: true, ev: seg.EventID{T: t, I: i}})
+						fixes = append(fixes, sbFix{at: at, own: true, ev: seg.EventID{T: t, I: i}})
 					}
 				}
 			case seg.KRMW:
@@ -795,6 +1030,8 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 		ts[me] = append(ts[me], st)
 		order = append(order, at)
 	}
+	sc.fixes = fixes
+	run := &vmcrRun{x: x, r: r, w: w, steps: buf[:0]}
 	for _, f := range fixes {
 		ref := commitRef[f.ev.T][f.ev.I]
 		st := &ts[f.at.T][f.at.I]
@@ -810,7 +1047,7 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 	n := r.ths.size()
 	grow(int32(n - 1))
 	tr := &vmcr.Trace{Threads: make([]vmcr.Thread, n), InitVal: x.G.InitVal, Order: order,
-		ParkedEnabled: parkedEnabled, Payload: &vmcrRun{x: x, w: w}}
+		ParkedEnabled: parkedEnabled, Payload: run}
 	for i := range tr.Threads {
 		tr.Threads[i].End = vmcr.EndAbsent
 	}
@@ -835,17 +1072,21 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 		vt := &tr.Threads[pid[n]]
 		vt.Steps = append(vt.Steps, vmcr.Step{Op: vmcr.OpLock, Loc: addr, Pending: true, WriteFor: lockWrite(x.Handle(n)), After: lastCommits(nil, n)})
 	})
+	run.refs = &[2][]vmcr.Ref{afterBuf[:0], order[:0]}
 	// Choices, attached to the program step they precede.
-	cnt := make([]int, nt)
+	var ccnt []int
+	if len(x.Choices) > 0 {
+		ccnt = make([]int, nt)
+	}
 	logStep := 0
 	for _, c := range x.Choices {
 		for logStep <= c.Step && logStep < len(x.Log) {
 			if a := x.Log[logStep].Action; !a.Flush {
-				cnt[a.T]++
+				ccnt[a.T]++
 			}
 			logStep++
 		}
-		attachChoice(&tr.Threads[pid[c.T]], cnt[c.T], vmcr.Choice{N: c.N, K: c.K})
+		attachChoice(&tr.Threads[pid[c.T]], ccnt[c.T], vmcr.Choice{N: c.N, K: c.K})
 	}
 	return tr
 }
@@ -931,3 +1172,36 @@ func (e Explorer) Check(t *explore.Task) error {
 
 // Explore runs the vmcr exploration of t.
 func (Explorer) Explore(ctx context.Context, t *explore.Task) error { return exploreVMCR(ctx, t) }
+
+// sbFix is a source or Own commit named by a store event, resolved at the
+// end of traceOfSB (a load may forward from a store committed later).
+type sbFix struct {
+	at  vmcr.Ref
+	own bool
+	ev  seg.EventID
+}
+
+// sbScratch holds traceOfSB's tables between calls.
+type sbScratch struct {
+	pid       []int32
+	bufsOf    [][]int32
+	bufIdx    map[vmcrKey]int32
+	cnt       []int
+	ts        [][]vmcr.Step
+	evStep    [][]int32
+	commitRef [][]vmcr.Ref
+	ebuf      []int32
+	cbuf      []vmcr.Ref
+	lastStore []map[int64]int32
+	fixes     []sbFix
+}
+
+// resize returns a of length n, cleared (reallocated if too small).
+func resize[T any](a []T, n int) []T {
+	if cap(a) < n {
+		return make([]T, n)
+	}
+	a = a[:n]
+	clear(a)
+	return a
+}

@@ -1,0 +1,171 @@
+package vmcr
+
+// resumable rewrites witness w, found by a witness search over the steps
+// of run tr, so that its schedule begins with as long a prefix of tr's own
+// schedule (tr.Order) as possible, and records that prefix (w.Base = tr,
+// w.Same its length): a Runner may then resume from tr's state after it
+// instead of running it again.
+//
+// The new schedule is the longest prefix P of tr.Order such that P
+// followed by w's steps not in P, in w's order, is a linearisation of the
+// conflict order of w's schedule: program order, spawn, join, After, and
+// the order in w of every two accesses to one location of which one may
+// write. Spawns count as conflicting with each other (threads are created
+// in w's order, so the default scheduler's creation order is w's), and so
+// do the failing last steps of threads (violations happen in w's order).
+// Two linearisations of one conflict order run the same execution: every
+// read reads the same write, every thread reaches the same state and
+// makes the same choices. Every step of P is a step of w, and the steps of
+// w behave as in tr (within its annotation), so P runs as it ran in tr.
+func (e *explorer) resumable(tr *Trace, w *Witness) {
+	sc := &e.res
+	n := len(w.Sched)
+	if n == 0 || len(tr.Order) == 0 {
+		return
+	}
+	nt := len(tr.Threads)
+	// wpos[t][i]: the position in w of step (t, i).
+	cnt := grow32(&sc.cnt, nt)
+	for _, t := range w.Sched {
+		if int(t) >= nt {
+			return
+		}
+		cnt[t]++
+	}
+	wbuf := grow32(&sc.wbuf, n)
+	if cap(sc.wpos) < nt {
+		sc.wpos = make([][]int32, nt)
+	}
+	wpos := sc.wpos[:nt]
+	off := 0
+	for t := range wpos {
+		wpos[t] = wbuf[off : off : off+int(cnt[t])]
+		off += int(cnt[t])
+	}
+	// The steps of w that may conflict with another thread's, by key: a
+	// location id, spawns (nloc) or failing last steps (nloc+1). Steps of
+	// one thread, and steps ordered by spawn, join or After, keep their
+	// order in any prefix of tr.Order (a run), so only these are checked.
+	nk := tr.nloc + 2
+	failKey := int32(tr.nloc + 1)
+	kcnt := grow32(&sc.kcnt, nk+1)
+	keys := grow32(&sc.keys, n) // key of position p (-1: none)
+	writes := growBool(&sc.writes, n)
+	fails := growBool(&sc.fails, n) // also key failKey
+	for p, t := range w.Sched {
+		r := Ref{t, int32(len(wpos[t]))}
+		wpos[t] = append(wpos[t], int32(p))
+		st := tr.step(r)
+		keys[p] = -1
+		switch {
+		case st.Op == OpSpawn:
+			keys[p], writes[p] = int32(tr.nloc), true
+		case hasLoc(st.Op) && st.Op != OpOther:
+			keys[p], writes[p] = st.lid, mayWrite(st)
+		}
+		if keys[p] >= 0 {
+			kcnt[keys[p]+1]++
+		}
+		if failingLast(tr, r) {
+			fails[p] = true
+			kcnt[failKey+1]++
+		}
+	}
+	for k := 0; k < nk; k++ {
+		kcnt[k+1] += kcnt[k]
+	}
+	// byKey[kcnt[k]:kcnt[k+1]]: the positions with key k, in w's order;
+	// lo[k]: the first of them not taken.
+	byKey := grow32(&sc.byKey, int(kcnt[nk]))
+	lo := grow32(&sc.lo, nk)
+	copy(lo, kcnt[:nk])
+	for p, k := range keys {
+		if k >= 0 {
+			byKey[lo[k]] = int32(p)
+			lo[k]++
+		}
+		if fails[p] {
+			byKey[lo[failKey]] = int32(p)
+			lo[failKey]++
+		}
+	}
+	copy(lo, kcnt[:nk])
+	taken := growBool(&sc.taken, n)
+	// free reports whether no step of key k before position p in w is
+	// still to be taken that conflicts with p (w: p writes).
+	free := func(k, p int32, w bool) bool {
+		for lo[k] < kcnt[k+1] && taken[byKey[lo[k]]] {
+			lo[k]++
+		}
+		for j := lo[k]; j < kcnt[k+1] && byKey[j] < p; j++ {
+			if q := byKey[j]; !taken[q] && (w || writes[q] || k == failKey) {
+				return false
+			}
+		}
+		return true
+	}
+	same := 0
+	for _, r := range tr.Order {
+		if int(r.I) >= len(wpos[r.T]) {
+			break
+		}
+		p := wpos[r.T][r.I]
+		if k := keys[p]; k >= 0 && !free(k, p, writes[p]) || fails[p] && !free(failKey, p, true) {
+			break
+		}
+		taken[p] = true
+		same++
+	}
+	if same == 0 {
+		return
+	}
+	sched := make([]int32, 0, n)
+	for _, r := range tr.Order[:same] {
+		sched = append(sched, r.T)
+	}
+	for p, t := range w.Sched {
+		if !taken[p] {
+			sched = append(sched, t)
+		}
+	}
+	w.Sched, w.Base, w.Same = sched, tr, same
+}
+
+// mayWrite reports whether step s writes its location or may write it
+// (read-modify-writes, locks and unlocks).
+func mayWrite(s *Step) bool {
+	return s.Wrote || s.WriteFor != nil || s.Op == OpWrite || s.Op == OpUnlock || s.Op == OpLock || s.Op == OpRMW
+}
+
+// failingLast reports whether r is the last step of a thread that failed.
+func failingLast(tr *Trace, r Ref) bool {
+	th := &tr.Threads[r.T]
+	return th.End == EndFailed && int(r.I) == len(th.Steps)-1
+}
+
+// resScratch holds resumable's tables between calls.
+type resScratch struct {
+	cnt, wbuf, kcnt, keys, byKey, lo []int32
+	wpos                             [][]int32
+	writes, fails, taken             []bool
+}
+
+// grow32 returns (*p)[:n] cleared, reallocating *p if it is too small.
+func grow32(p *[]int32, n int) []int32 {
+	if cap(*p) < n {
+		*p = make([]int32, n)
+	}
+	b := (*p)[:n]
+	clear(b)
+	return b
+}
+
+// growBool is grow32 for bools.
+func growBool(p *[]bool, n int) []bool {
+	if cap(*p) < n {
+		*p = make([]bool, n)
+	}
+	b := (*p)[:n]
+	clear(b)
+	return b
+}
