@@ -7,10 +7,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
 
+	"ncmc/explore"
 	"ncmc/explore/explorertest"
 	"ncmc/frontend"
 	"ncmc/internal/progen"
@@ -29,6 +31,31 @@ var (
 	vmcrSeed = flag.Uint64("vmcr.seed", 1, "first seed of the vmcr differential test")
 )
 
+// vmcrKeys are explorertest.OutcomeKeys with the state of every
+// assertion failure and runtime error: an execution's outcome is its
+// first failure and the state right after it, and vmcr must find every
+// such pair (Options.Failures), whichever of several failing threads
+// fails first. Deadlocks are compared as such.
+func vmcrKeys(r *explore.Result) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, o := range r.Outcomes {
+		k := "final: " + o.State
+		switch {
+		case strings.HasPrefix(o.Violation, "deadlock"):
+			k = "deadlock"
+		case o.Violation != "":
+			k = "violation: " + o.Violation + " in state: " + o.State
+		}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // vmcrCompare runs vmcr and the reference explorer on prog under model
 // ("" is sc): the disagreements in verdict and outcomes
 // (explorertest.Pair's options and keys) and in the number of complete
@@ -42,7 +69,7 @@ func vmcrCompare(prog *ir.Program, model string) explorertest.Run {
 	if model == "tso" || model == "pso" {
 		budget = 30000 // the reference interleaves flushes: bigger programs are skipped sooner
 	}
-	p := explorertest.Pair{Name: "vmcr", Keys: explorertest.OutcomeKeys,
+	p := explorertest.Pair{Name: "vmcr", Keys: vmcrKeys,
 		Cand:   ncmc.Options{Explorer: "vmcr", Model: model, KeepGoing: true},
 		Oracle: ncmc.Options{Explorer: "reference", Model: model, KeepGoing: true, MaxExecutions: budget, Classes: true}}
 	got, err := ncmc.Verify(ctx, prog, p.Cand)
