@@ -514,7 +514,7 @@ func (e *explorer) exploreNode(n *node) *node {
 	}
 	tr := n.tr
 	if len(p.front) == 0 {
-		if p.complete {
+		if p.complete || e.opts.Failures && deadlocked(tr) {
 			e.observe(n, p)
 			return nil
 		}
@@ -1221,7 +1221,7 @@ func (e *explorer) realizable(n *node, f *frame, j int, g group) (bool, error) {
 			}
 		}
 	}
-	if complete {
+	if complete || e.opts.Failures && deadlocked(tr) {
 		for k, l := range e.opts.Observed {
 			v := tr.initVal(l)
 			if w := tr.finalOf(e.obsID[k]); w != noRef {

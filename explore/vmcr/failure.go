@@ -256,3 +256,21 @@ func (e *explorer) failLeaf(n *node, f Ref, vals []int64, w *Witness) {
 	e.stats.FailLeaves++
 	e.emit(ct)
 }
+
+// deadlocked reports whether run tr ends in a deadlock: some thread waits
+// for a mutex or a join for good, and none failed, blocked or hit a
+// bound. Its outcome is the deadlock and the final values, which differ
+// between the schedules of a class as those of a complete execution do:
+// with Options.Failures the observer branches on them too.
+func deadlocked(tr *Trace) bool {
+	waits := false
+	for t := range tr.Threads {
+		switch tr.Threads[t].End {
+		case EndWaiting:
+			waits = true
+		case EndFailed, EndBlocked, EndBound:
+			return false
+		}
+	}
+	return waits
+}

@@ -7,12 +7,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 
-	"ncmc/explore"
 	"ncmc/explore/explorertest"
 	"ncmc/frontend"
 	"ncmc/internal/progen"
@@ -31,31 +29,6 @@ var (
 	vmcrSeed = flag.Uint64("vmcr.seed", 1, "first seed of the vmcr differential test")
 )
 
-// vmcrKeys are explorertest.OutcomeKeys with the state of every
-// assertion failure and runtime error: an execution's outcome is its
-// first failure and the state right after it, and vmcr must find every
-// such pair (Options.Failures), whichever of several failing threads
-// fails first. Deadlocks are compared as such.
-func vmcrKeys(r *explore.Result) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, o := range r.Outcomes {
-		k := "final: " + o.State
-		switch {
-		case strings.HasPrefix(o.Violation, "deadlock"):
-			k = "deadlock"
-		case o.Violation != "":
-			k = "violation: " + o.Violation + " in state: " + o.State
-		}
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, k)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
 // vmcrCompare runs vmcr and the reference explorer on prog under model
 // ("" is sc): the disagreements in verdict and outcomes
 // (explorertest.Pair's options and keys) and in the number of complete
@@ -69,7 +42,11 @@ func vmcrCompare(prog *ir.Program, model string) explorertest.Run {
 	if model == "tso" || model == "pso" {
 		budget = 30000 // the reference interleaves flushes: bigger programs are skipped sooner
 	}
-	p := explorertest.Pair{Name: "vmcr", Keys: vmcrKeys,
+	// Strict outcomes: an execution's outcome is its first failure (or
+	// deadlock) and the state right after it, and vmcr must find every
+	// such pair (vmcr.Options.Failures), whichever of several failing
+	// threads fails first.
+	p := explorertest.Pair{Name: "vmcr", Keys: explorertest.StrictKeys,
 		Cand:   ncmc.Options{Explorer: "vmcr", Model: model, KeepGoing: true},
 		Oracle: ncmc.Options{Explorer: "reference", Model: model, KeepGoing: true, MaxExecutions: budget, Classes: true}}
 	got, err := ncmc.Verify(ctx, prog, p.Cand)
@@ -159,8 +136,9 @@ func vmcrDiff(t *testing.T, model string, n uint64) {
 // Every example and regression program agrees too, under sc, tso and pso.
 func TestVMCRExamples(t *testing.T) {
 	files, _ := filepath.Glob("../../ncmc/testdata/regress/*.cir")
+	own, _ := filepath.Glob("testdata/regress/*.cir")
 	ex, _ := filepath.Glob("../../examples/*.cir")
-	files = append(files, ex...)
+	files = append(append(files, own...), ex...)
 	for _, model := range []string{"sc", "tso", "pso"} {
 		t.Run(model, func(t *testing.T) { vmcrExamples(t, files, model) })
 	}
