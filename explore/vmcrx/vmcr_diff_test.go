@@ -27,6 +27,7 @@ var (
 	vmcrN    = flag.Int("vmcr.n", 0, "generated programs in the vmcr differential test (0: 400, 200 with -short, 2000 with -long)")
 	vmcrSBN  = flag.Int("vmcr.sbn", 0, "generated programs per model in the vmcr differential test under tso and pso (0: 60, 30 with -short, 2000 with -long)")
 	vmcrSeed = flag.Uint64("vmcr.seed", 1, "first seed of the vmcr differential test")
+	vmcrFN   = flag.Int("vmcr.fn", 0, "generated programs per model in the vmcr failure differential test (0: 30, 10 with -short, 1000 with -long)")
 )
 
 // vmcrCompare runs vmcr and the reference explorer on prog under model
@@ -100,9 +101,37 @@ func TestVMCRDifferentialSB(t *testing.T) {
 	}
 }
 
+// TestVMCRDifferentialFailures: generated programs dense in assertions
+// (several threads that can fail in one value class, failures in loops
+// and lock sections, deadlocks), 30 per model under sc, tso and pso (10
+// with -short, 1000 with -long): every first failure and the state right
+// after it (Options.Failures) against the reference explorer.
+func TestVMCRDifferentialFailures(t *testing.T) {
+	n := explorertest.Size(uint64(*vmcrFN), 30, 10, 1000)
+	for _, m := range []string{"sc", "tso", "pso"} {
+		t.Run(m, func(t *testing.T) { vmcrDiffGen(t, m, n, failConfig) })
+	}
+}
+
+// failConfig: progen knobs for programs in which several threads fail.
+func failConfig(seed uint64) progen.Config {
+	cfg := progen.Default()
+	cfg.MinWorkers, cfg.MaxWorkers = 2, 3
+	cfg.MinOps, cfg.MaxOps = 2, 4
+	cfg.Assert, cfg.Lock, cfg.Loop = 5, 2, 2
+	if seed%2 == 0 {
+		cfg.RMW, cfg.CAS, cfg.Await, cfg.Nondet = 0, 0, 0, 0
+	}
+	return cfg
+}
+
 // vmcrDiff compares vmcr with the reference explorer on n generated
 // programs under model (explorertest.Harness).
-func vmcrDiff(t *testing.T, model string, n uint64) {
+func vmcrDiff(t *testing.T, model string, n uint64) { vmcrDiffGen(t, model, n, nil) }
+
+// vmcrDiffGen is vmcrDiff with programs from progen with the knobs cfg
+// gives for a seed (nil: the default mix).
+func vmcrDiffGen(t *testing.T, model string, n uint64, cfg func(seed uint64) progen.Config) {
 	var mu sync.Mutex
 	classes := 0
 	h := explorertest.Harness{Name: "vmcr", First: *vmcrSeed, N: n, Chunks: 4,
@@ -110,6 +139,8 @@ func vmcrDiff(t *testing.T, model string, n uint64) {
 			rng := rand.New(rand.NewPCG(seed, 0x6d6372))
 			var src string
 			switch {
+			case cfg != nil:
+				src = progen.Generate(rng, cfg(seed))
 			case model == "sc":
 				src = progen.Generate(rng, progen.Default())
 			case seed%3 != 0:
