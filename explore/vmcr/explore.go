@@ -33,6 +33,14 @@ type Options struct {
 	// holds the leaves that wait for earlier ones, and a summary is
 	// smaller than a run.
 	Summary func(tr *Trace) any
+	// Failures makes a class whose run has a failing thread (an assertion
+	// failure or runtime error ends it) show every outcome its executions
+	// can end in: an execution's outcome is its first failure and the
+	// values of Observed right after it, and these differ between the
+	// schedules of one class. Each further (failing step, values) pair
+	// is one more leaf after the class's own (failure.go). Without it a
+	// class shows one of them (enough for the verdict).
+	Failures bool
 	// maxBuffered overrides the bound of leaves a stream holds (tests).
 	maxBuffered int
 	// Debug, if not nil, receives a line per node of the search tree.
@@ -50,6 +58,7 @@ type Stats struct {
 	SearchStates int // states visited by witness searches
 	Infeasible   int // annotations without a witness
 	Duplicates   int // leaves whose class an elder sibling subtree holds (not reported)
+	FailLeaves   int // further leaves of classes with failures (Options.Failures): other first failures or values at them
 	Barren       int // nodes with a frontier but no child
 	Dead         int // nodes whose subtree deadEnd shows to hold no execution (not explored)
 	Children     int // children made
@@ -546,7 +555,7 @@ func (e *explorer) exploreNode(n *node) *node {
 	}
 	tr := n.tr
 	if len(p.front) == 0 {
-		if p.complete {
+		if p.complete || e.opts.Failures && deadlocked(tr) {
 			e.observe(n, p)
 			return nil
 		}
@@ -1107,11 +1116,20 @@ func (e *explorer) leaf(n *node) {
 		return
 	}
 	e.stats.Leaves++
+	e.emit(n.tr)
+	if e.opts.Failures {
+		e.failures(n)
+	}
+}
+
+// emit hands the run tr of a leaf over (as its summary with
+// Options.Summary).
+func (e *explorer) emit(tr *Trace) {
 	if e.opts.Summary != nil {
-		e.sh.emit(e.out, e.opts.Summary(n.tr))
+		e.sh.emit(e.out, e.opts.Summary(tr))
 		return
 	}
-	e.sh.emit(e.out, n.tr)
+	e.sh.emit(e.out, tr)
 }
 
 // validate checks that c's run agrees with c's annotation.
@@ -1246,7 +1264,7 @@ func (e *explorer) realizable(n *node, f *frame, j int, g group) (bool, error) {
 			}
 		}
 	}
-	if complete {
+	if complete || e.opts.Failures && deadlocked(tr) {
 		for k, l := range e.opts.Observed {
 			v := tr.initVal(l)
 			if w := tr.finalOf(e.obsID[k]); w != noRef {

@@ -40,6 +40,11 @@ type wsearch struct {
 	seen      []uint32 // per location id: stamp of the last hopelessSince that checked it
 	stamp     uint32
 	moves     []int
+	// fail (>= 0): a failure search (failure.go). Thread fail's last step
+	// ends the witness: it is taken only as a branch, never greedily, and
+	// nothing is taken after it (the goal must hold right after it).
+	fail  int
+	failW bool // the failing step writes
 }
 
 type cread struct {
@@ -67,6 +72,7 @@ func (e *explorer) newSearch(tr *Trace) *wsearch {
 	s.sched = s.sched[:0]
 	s.creads = s.creads[:0]
 	s.states, s.over, s.cancelled = 0, false, false
+	s.fail = -1
 	clear(s.failed)
 	if cap(s.mem) < tr.nloc {
 		s.mem = make([]Ref, tr.nloc)
@@ -557,6 +563,12 @@ func (s *wsearch) dfs(from int) bool {
 	if s.goal() {
 		return true
 	}
+	if s.fail >= 0 && s.pos[s.fail] >= s.limit[s.fail] {
+		// The failing step ran and the state right after it is not the
+		// one asked for.
+		s.undoTo(mark)
+		return false
+	}
 	if s.hopelessSince(from) {
 		s.undoTo(mark)
 		return false
@@ -567,7 +579,7 @@ func (s *wsearch) dfs(from int) bool {
 	}
 	m0 := len(s.moves)
 	for t := range s.pos {
-		if ok, w := s.next(t); ok && w {
+		if ok, w := s.next(t); ok && (w || t == s.fail) {
 			s.moves = append(s.moves, t)
 		}
 	}
@@ -594,7 +606,7 @@ func (s *wsearch) dfs(from int) bool {
 	for k := range moves {
 		t := s.moves[m0+k]
 		m := len(s.trail)
-		s.do(t, true)
+		s.do(t, t != s.fail || s.pos[t] < s.limit[t]-1 || s.failW)
 		if s.dfs(m) {
 			return true
 		}
@@ -613,15 +625,20 @@ func (s *wsearch) dfs(from int) bool {
 // at. A thread's failing last step (an assertion failure or runtime error
 // ends it) waits, unless an annotation needs it or fail is set: taken
 // early, it would fail before other threads' failures that may come first
-// (the first violation is the execution's outcome). It reports progress.
+// (the first violation is the execution's outcome). In a failure search
+// the failing step of thread s.fail is never taken here, and nothing is
+// once it ran. It reports progress.
 func (s *wsearch) greedy(fail bool) bool {
+	if s.fail >= 0 && s.pos[s.fail] >= s.limit[s.fail] {
+		return false // a failure search's failing step ran: nothing follows it
+	}
 	any := false
 	for progress := true; progress; {
 		progress = false
 		for t := range s.pos {
 			for {
 				ok, w := s.next(t)
-				if !ok || w && !s.free(t) || !fail && !w && s.failing(t) {
+				if !ok || w && !s.free(t) || !fail && !w && s.failing(t) || t == s.fail && s.pos[t] == s.limit[t]-1 {
 					break
 				}
 				s.do(t, w)

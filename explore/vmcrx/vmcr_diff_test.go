@@ -27,6 +27,7 @@ var (
 	vmcrN    = flag.Int("vmcr.n", 0, "generated programs in the vmcr differential test (0: 400, 200 with -short, 2000 with -long)")
 	vmcrSBN  = flag.Int("vmcr.sbn", 0, "generated programs per model in the vmcr differential test under tso and pso (0: 60, 30 with -short, 2000 with -long)")
 	vmcrSeed = flag.Uint64("vmcr.seed", 1, "first seed of the vmcr differential test")
+	vmcrFN   = flag.Int("vmcr.fn", 0, "generated programs per model in the vmcr failure differential test (0: 30, 10 with -short, 1000 with -long)")
 )
 
 // vmcrCompare runs vmcr and the reference explorer on prog under model
@@ -42,7 +43,11 @@ func vmcrCompare(prog *ir.Program, model string) explorertest.Run {
 	if model == "tso" || model == "pso" {
 		budget = 30000 // the reference interleaves flushes: bigger programs are skipped sooner
 	}
-	p := explorertest.Pair{Name: "vmcr", Keys: explorertest.OutcomeKeys,
+	// Strict outcomes: an execution's outcome is its first failure (or
+	// deadlock) and the state right after it, and vmcr must find every
+	// such pair (vmcr.Options.Failures), whichever of several failing
+	// threads fails first.
+	p := explorertest.Pair{Name: "vmcr", Keys: explorertest.StrictKeys,
 		Cand:   ncmc.Options{Explorer: "vmcr", Model: model, KeepGoing: true},
 		Oracle: ncmc.Options{Explorer: "reference", Model: model, KeepGoing: true, MaxExecutions: budget, Classes: true}}
 	got, err := ncmc.Verify(ctx, prog, p.Cand)
@@ -96,9 +101,37 @@ func TestVMCRDifferentialSB(t *testing.T) {
 	}
 }
 
+// TestVMCRDifferentialFailures: generated programs dense in assertions
+// (several threads that can fail in one value class, failures in loops
+// and lock sections, deadlocks), 30 per model under sc, tso and pso (10
+// with -short, 1000 with -long): every first failure and the state right
+// after it (Options.Failures) against the reference explorer.
+func TestVMCRDifferentialFailures(t *testing.T) {
+	n := explorertest.Size(uint64(*vmcrFN), 30, 10, 1000)
+	for _, m := range []string{"sc", "tso", "pso"} {
+		t.Run(m, func(t *testing.T) { vmcrDiffGen(t, m, n, failConfig) })
+	}
+}
+
+// failConfig: progen knobs for programs in which several threads fail.
+func failConfig(seed uint64) progen.Config {
+	cfg := progen.Default()
+	cfg.MinWorkers, cfg.MaxWorkers = 2, 3
+	cfg.MinOps, cfg.MaxOps = 2, 4
+	cfg.Assert, cfg.Lock, cfg.Loop = 5, 2, 2
+	if seed%2 == 0 {
+		cfg.RMW, cfg.CAS, cfg.Await, cfg.Nondet = 0, 0, 0, 0
+	}
+	return cfg
+}
+
 // vmcrDiff compares vmcr with the reference explorer on n generated
 // programs under model (explorertest.Harness).
-func vmcrDiff(t *testing.T, model string, n uint64) {
+func vmcrDiff(t *testing.T, model string, n uint64) { vmcrDiffGen(t, model, n, nil) }
+
+// vmcrDiffGen is vmcrDiff with programs from progen with the knobs cfg
+// gives for a seed (nil: the default mix).
+func vmcrDiffGen(t *testing.T, model string, n uint64, cfg func(seed uint64) progen.Config) {
 	var mu sync.Mutex
 	classes := 0
 	h := explorertest.Harness{Name: "vmcr", First: *vmcrSeed, N: n, Chunks: 4,
@@ -106,6 +139,8 @@ func vmcrDiff(t *testing.T, model string, n uint64) {
 			rng := rand.New(rand.NewPCG(seed, 0x6d6372))
 			var src string
 			switch {
+			case cfg != nil:
+				src = progen.Generate(rng, cfg(seed))
 			case model == "sc":
 				src = progen.Generate(rng, progen.Default())
 			case seed%3 != 0:
@@ -132,8 +167,9 @@ func vmcrDiff(t *testing.T, model string, n uint64) {
 // Every example and regression program agrees too, under sc, tso and pso.
 func TestVMCRExamples(t *testing.T) {
 	files, _ := filepath.Glob("../../ncmc/testdata/regress/*.cir")
+	own, _ := filepath.Glob("testdata/regress/*.cir")
 	ex, _ := filepath.Glob("../../examples/*.cir")
-	files = append(files, ex...)
+	files = append(append(files, own...), ex...)
 	for _, model := range []string{"sc", "tso", "pso"} {
 		t.Run(model, func(t *testing.T) { vmcrExamples(t, files, model) })
 	}

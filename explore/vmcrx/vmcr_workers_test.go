@@ -52,6 +52,10 @@ func TestVMCRWorkersDeterministic(t *testing.T) {
 	for _, c := range explorertest.Corpus(t, "../../examples/*.cir", 0, 0) {
 		progs = append(progs, prog{c.Name, c.Prog, "sc"}, prog{c.Name, c.Prog, "tso"})
 	}
+	// Failing threads: the further leaves of failures (Options.Failures).
+	for _, c := range explorertest.Corpus(t, "testdata/regress/*.cir", 0, 0) {
+		progs = append(progs, prog{c.Name, c.Prog, "sc"}, prog{c.Name, c.Prog, "pso"})
+	}
 	n := explorertest.Size(0, 40, 10, 40)
 	for _, c := range explorertest.Corpus(t, "", 9000, int(n)) {
 		progs = append(progs, prog{c.Name, c.Prog, "sc"})

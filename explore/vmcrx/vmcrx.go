@@ -598,7 +598,7 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	vo := vmcr.Options{Observed: mcrx.ObservedLocs(prog), Leaf: leaf, Summary: summary, Workers: workers}
+	vo := vmcr.Options{Observed: mcrx.ObservedLocs(prog), Leaf: leaf, Summary: summary, Workers: workers, Failures: opts.KeepGoing}
 	if opts.Debug != nil && os.Getenv("NCMC_VMCR_TREE") != "" {
 		vo.Debug = opts.Debug
 	}
