@@ -182,8 +182,7 @@
 // written on those paths and live at the head is unchanged ends with a
 // failed spin-assume: it changed nothing, so dropping the executions that
 // contain it loses no reachable state, and such a spin loop never hits the
-// loop bound. Under Options.NoAtomicSections (ra, rc11) a narrow atomic
-// add or sub is such a compare-exchange loop instead of an atomic section.
+// loop bound. A narrow atomic add or sub is such a compare-exchange loop.
 //
 // Functions are IR functions; a function may be called before its
 // definition (through a prototype), recursively and mutually recursively.
@@ -291,15 +290,15 @@
 //     failure order of release or acq_rel, which C forbids, is accepted as
 //     compilers do: as its load part, relaxed or acquire (clang's choice;
 //     gcc uses seq_cst, whose behaviours are a subset). Read-modify-writes are
-//     IRMW/ICAS, except add and sub on integers narrower than 64 bits,
-//     which are a load and a store inside an atomic section (the same under
-//     interleaving semantics) so the stored value wraps around, with a
-//     seq_cst fence at each end so that under tso and pso the store leaves
-//     the store buffer before the section ends, as an IRMW's. gcc's
-//     __atomic_fetch_max/min, __atomic_max/min_fetch and
-//     __sync_fetch_and_(u)max/(u)min are such sections too (compared in the
-//     pointee's signedness, or unsigned for umax/umin); under ra and rc11
-//     all of these are compare-exchange loops.
+//     IRMW/ICAS, except add and sub on integers narrower than 64 bits
+//     (an IRMW computes in 64 bits): a relaxed load of the old value and
+//     a compare-exchange of it with the wrapped-around result, with the
+//     RMW's order, repeated while it fails; a failed iteration changes
+//     nothing and is discarded (spin loops, below), so what remains is one
+//     compare-exchange that reads and writes as the RMW, under every
+//     model. gcc's __atomic_fetch_max/min, __atomic_max/min_fetch and
+//     __sync_fetch_and_(u)max/(u)min are such loops too (compared in the
+//     pointee's signedness, or unsigned for umax/umin).
 //   - Output (printf, puts, ...) and sleep/usleep/sched_yield are
 //     no-ops whose arguments are still evaluated; using the result of an
 //     output function is unsupported. __builtin_expect(e, c) is e.
