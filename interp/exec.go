@@ -944,7 +944,7 @@ func (x *Execution) cell(loc int64) (*int64, *RuntimeError) {
 	}
 	if b <= 0 || b >= len(x.mem) || x.mem[b] == nil || off >= len(x.mem[b]) {
 		if b > 0 && b < len(x.mem) && x.mem[b] != nil && len(x.mem[b]) == 0 {
-			if isStack(x.allocKind(b)) {
+			if k := x.allocKind(b); k == ir.AllocStack || k == ir.AllocUninit {
 				return nil, &RuntimeError{kind: KindUseAfterReturn, msg: "use after return: access to " + x.names.BlockName(b) + ", a local of a function that has returned"}
 			}
 			return nil, &RuntimeError{kind: KindUseAfterFree, msg: "use after free: access to " + x.names.BlockName(b) + " after it was freed"}
