@@ -148,6 +148,18 @@
 // be initialized again. Under ra and rc11 (Options.NoAtomicSections)
 // destroy and init stay no-ops: the graph models let a lock read only from
 // an unlock. Each violation kind has a counterexample (TestMemorySafety).
+//
+// A local in memory dies when its function returns (ir.AllocStack, and
+// ir.AllocUninit for one without an initializer): the interpreter frees
+// the returning frame's blocks (the main function's locals, which threads
+// may use, live while the program runs), and a later access through a
+// dangling pointer is a "use-after-return" violation (GenMC's stack-freed
+// test), a free of it an "invalid-free" one. Under-approximation: the end
+// of a lifetime is no event of its own, so an access by another thread is
+// reported when it runs after the return in an explored execution (always
+// when a join or the owner's later steps order it after the return; an
+// access racing with the return may be explored only before it). alloca
+// memory is not freed at return.
 // Memory leaks are not reported by the front end; the interpreter checks
 // them on request (interp.Config.Leaks, for SV-COMP's valid-memtrack and
 // valid-memcleanup) at the end of every complete execution and at the
@@ -260,6 +272,12 @@
 //     "Memory safety" for destroy);
 //     pthread_cond_wait, signal, broadcast, init, destroy. Condition
 //     variables have no spurious wake-ups (the IR's semantics).
+//   - Thread-specific keys (keys.go): pthread_key_create, setspecific,
+//     getspecific, key_delete and C11's tss_create, tss_set, tss_get,
+//     tss_delete. A key is a number from a hidden seq_cst counter; each
+//     thread has 8 thread registers, one per key, NULL at its start. A 9th
+//     key in one execution is a bound hit (unknown); a destructor is
+//     unsupported (its calls at thread exit are not modelled).
 //     pthread_create and the mutex functions always succeed and return 0.
 //     Barriers (pthread_barrier_*, barrier.go: reusable, one
 //     PTHREAD_BARRIER_SERIAL_THREAD per round) and read-write locks
