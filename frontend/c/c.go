@@ -74,8 +74,8 @@ type Options struct {
 	// (spin.go): every loop iteration runs and counts against the loop
 	// bound. The outcomes are the same (TestSpinNoOpsDifferential); only
 	// the number of executions and the bound hits differ. The front end's
-	// own compare-exchange loops (barriers, locks, narrow RMWs under
-	// NoAtomicSections) then hit the bound when they retry.
+	// own compare-exchange loops (barriers, locks, narrow RMWs) then hit
+	// the bound when they retry.
 	KeepSpinIterations bool
 	// DropDeadLoads turns loads of globals whose values are never used
 	// into no-ops (deadload.go): exact under the interleaving models (sc,
