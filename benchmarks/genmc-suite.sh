@@ -9,10 +9,15 @@
 # compares the verdict with GenMC's: a program under tests/correct must
 # verify, one under tests/wrong must give a violation.
 #
-# Model: sc when the test has an sc argument or expected file, else rc11 (a program
-# correct under rc11 or imm is correct under sc too; ncmc has no imm).
-# Each run gets --timeout $TIMEOUT (default 20s) and --unroll: GenMC's
-# -unroll=N from the argument line if it has one, else $UNROLL (default 64).
+# Models: each program runs under rc11 (GenMC's default model and the first
+# of its test driver's models; ncmc has no imm) and, when the test has an sc
+# argument or expected file, under sc too; MODELS="sc" or MODELS="rc11" runs
+# one. The argument line is the model's (args.<model>.mo.in) when there is one.
+# Each run is bounded by CPU time: $CPU seconds (default 60; ulimit -t, so
+# the bound does not depend on the machine's load), and gets a wall-clock
+# --timeout $TIMEOUT (default 600s) and --unroll: GenMC's -unroll=N from the
+# argument line if it has one, else $UNROLL (default 64). The time printed
+# is the run's CPU time (user + sys).
 # One line per program, then the totals:
 #   agree        the verdict is GenMC's
 #   bounded      GenMC runs the test with -unroll=N (its "no errors" is for
@@ -25,9 +30,12 @@
 #
 #   benchmarks/genmc-suite.sh [tarball-or-dir]      NCMC=bin/ncmc by default
 #   GROUPS_ONLY=1 ...   only the totals and the grouped unsupported reasons
+#   FILTER=regex ...    only the programs whose path (e.g. correct/synthetic/big1/...) matches
 set -u
 SRC=${1:-../shared/anchors/genmc-0.10.3.tar.gz}
-TIMEOUT=${TIMEOUT:-20s}
+TIMEOUT=${TIMEOUT:-600s}
+CPU=${CPU:-60}
+MODELS=${MODELS:-rc11 sc}
 UNROLL=${UNROLL:-64}
 NCMC=${NCMC:-$(pwd)/bin/ncmc}
 [ -x "$NCMC" ] || { echo "build ncmc first (make build) or set NCMC" >&2; exit 2; }
@@ -44,22 +52,23 @@ reasons=$work/reasons
 for v in $(find "$root"/tests -path '*/variants/*.c' | sort); do
   test=$(dirname "$(dirname "$v")")
   rel=${v#$root/tests/}
+  [ -z "${FILTER:-}" ] || echo "$rel" | grep -Eq "$FILTER" || continue
   case $rel in wrong/*) want=violation ;; *) want=verified ;; esac
-  model=rc11; args=""
-  [ -f "$test/expected.sc.mo.in" ] && model=sc
-  for f in args.sc.mo.in args.sc.in args.rc11.mo.in args.rc11.wb.in args.imm.mo.in args.imm.wb.in args.wrc11.in; do
+  for model in $MODELS; do
+  if [ $model = sc ] && ! ls "$test"/args.sc.* >/dev/null 2>&1 && ! ls "$test"/expected.sc.* >/dev/null 2>&1; then continue; fi
+  args=""
+  for f in args.$model.mo.in args.$model.in args.sc.mo.in args.rc11.mo.in args.rc11.wb.in args.imm.mo.in args.imm.wb.in args.wrc11.in; do
     if [ -f "$test/$f" ]; then
-      case $f in args.sc*) model=sc ;; esac
       args=$(head -n 1 "$test/$f"); break
     fi
   done
   defs=""; unroll=$UNROLL; gunroll=""
   case $args in *"|"*) for w in ${args#*|}; do case $w in -D*) defs="$defs $w" ;; esac; done ;; esac
   for w in ${args%%|*}; do case $w in -unroll=*) gunroll=${w#-unroll=}; unroll=$gunroll ;; esac; done
-  start=$(date +%s.%N)
-  out=$(cd "$(dirname "$v")" && "$NCMC" verify --model $model --timeout "$TIMEOUT" --unroll "$unroll" "$(basename "$v")" $defs 2>&1)
+  out=$(cd "$(dirname "$v")" && ulimit -t "$CPU" && /usr/bin/time -f 'CPU %U %S' -o "$work/cpu" "$NCMC" verify --model $model --timeout "$TIMEOUT" --unroll "$unroll" "$(basename "$v")" $defs 2>&1)
   rc=$?
-  secs=$(echo "$(date +%s.%N) - $start" | bc)
+  secs=$(awk '/^CPU/ {print $2 + $3}' "$work/cpu" 2>/dev/null)
+  [ -n "$secs" ] || secs=$CPU
   total=$((total + 1))
   case $rc in
     0) got=verified ;;
@@ -67,6 +76,7 @@ for v in $(find "$root"/tests -path '*/variants/*.c' | sort); do
     2) got=bad-input ;;
     *) if echo "$out" | head -n 1 | grep -q 'unsupported'; then got=unsupported; else got=bound; fi ;;
   esac
+  [ -n "$out" ] || out="(killed at the CPU bound of $CPU s)"
   if [ $got = $want ]; then
     agree=$((agree + 1)); class=agree
   elif [ $got = bound ] && [ $want = verified ] && [ -n "$gunroll" ] && echo "$out" | head -n 1 | grep -q 'loop unroll bound'; then
@@ -81,7 +91,8 @@ for v in $(find "$root"/tests -path '*/variants/*.c' | sort); do
     esac
   fi
   [ -n "${GROUPS_ONLY:-}" ] || printf '%-11s %-60s %-4s %6.2fs %s\n' $class "$rel" $model "$secs" "$(echo "$out" | head -n 1 | cut -c1-160)"
+  done
 done
-echo "programs $total: agree $agree, bounded $bounded, unsupported $unsup, bound $bound, bad-input $bad, WRONG $wrong (timeout $TIMEOUT, unroll GenMC's or $UNROLL)"
+echo "programs $total: agree $agree, bounded $bounded, unsupported $unsup, bound $bound, bad-input $bad, WRONG $wrong (models $MODELS, CPU bound $CPU s, timeout $TIMEOUT, unroll GenMC's or $UNROLL)"
 echo "unsupported constructs (programs):"
 sort "$reasons" | uniq -c | sort -rn | head -30

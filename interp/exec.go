@@ -948,6 +948,9 @@ func (x *Execution) cell(loc int64) (*int64, *RuntimeError) {
 	}
 	if b <= 0 || b >= len(x.mem) || x.mem[b] == nil || off >= len(x.mem[b]) {
 		if b > 0 && b < len(x.mem) && x.mem[b] != nil && len(x.mem[b]) == 0 {
+			if k := x.allocKind(b); k == ir.AllocStack || k == ir.AllocUninit {
+				return nil, &RuntimeError{kind: KindUseAfterReturn, msg: "use after return: access to " + x.names.BlockName(b) + ", a local of a function that has returned"}
+			}
 			return nil, &RuntimeError{kind: KindUseAfterFree, msg: "use after free: access to " + x.names.BlockName(b) + " after it was freed"}
 		}
 		return nil, &RuntimeError{msg: fmt.Sprintf("invalid memory address %#x", loc)}
@@ -1695,6 +1698,9 @@ func (x *Execution) releaseAtomic(t *Thread) {
 func (x *Execution) ret(t *Thread, v int64) {
 	fr := t.frames[len(t.frames)-1]
 	t.frames = t.frames[:len(t.frames)-1]
+	if len(t.frames) > 0 || fr.fn != x.prog.Main {
+		x.freeStack(&fr)
+	}
 	if fr.inv != nil {
 		fr.inv.Ret = v
 		fr.inv.HasRet = fr.fn.Result != nil && fr.fn.Result.Kind != ir.TVoid

@@ -12,6 +12,12 @@ const (
 	// KindUseAfterFree: a load, store, read-modify-write or lock of a cell
 	// of a heap block after the block was freed.
 	KindUseAfterFree = "use-after-free"
+	// KindUseAfterReturn: a load, store, read-modify-write or lock of a
+	// cell of a local in memory (ir.AllocStack, ir.AllocUninit) after the
+	// function it belongs to returned (C: the object's lifetime ended; a
+	// thread's start function returning ends its locals too; the main
+	// function's locals live while the program runs).
+	KindUseAfterReturn = "use-after-return"
 	// KindDoubleFree: free of a block already freed.
 	KindDoubleFree = "double-free"
 	// KindInvalidFree: free of a pointer that is not the start of a block
@@ -144,7 +150,7 @@ const DestroyedMutex = ir.DestroyedMutex
 // violation kinds.
 func IsMemorySafetyKind(kind string) bool {
 	switch kind {
-	case KindUseAfterFree, KindDoubleFree, KindInvalidFree, KindUninitRead, KindDestroyedMutex, KindMemoryLeak, KindNotFreed:
+	case KindUseAfterFree, KindUseAfterReturn, KindDoubleFree, KindInvalidFree, KindUninitRead, KindDestroyedMutex, KindMemoryLeak, KindNotFreed:
 		return true
 	}
 	return false
@@ -227,10 +233,10 @@ func (x *Execution) free(t *Thread, fr *Frame, in *ir.Instr) bool {
 	switch {
 	case b <= 0 || b >= len(x.mem) || x.mem[b] == nil:
 		return bad(KindInvalidFree, fmt.Sprintf("invalid free: %#x is not a pointer to an allocated block", p))
+	case isStack(x.allocKind(b)):
+		return bad(KindInvalidFree, "invalid free: "+x.names.LocName(p)+" was not allocated by malloc or calloc")
 	case len(x.mem[b]) == 0:
 		return bad(KindDoubleFree, "double free: "+x.names.BlockName(b)+" was already freed")
-	case x.allocKind(b) == ir.AllocLocal || x.allocKind(b) == ir.AllocUninit:
-		return bad(KindInvalidFree, "invalid free: "+x.names.LocName(p)+" was not allocated by malloc or calloc")
 	case off != 0:
 		return bad(KindInvalidFree, "invalid free: "+x.names.LocName(p)+" is not the start of its block")
 	}
@@ -258,4 +264,33 @@ func (x *Execution) free(t *Thread, fr *Frame, in *ir.Instr) bool {
 		x.noteAt(t, pos, "frees "+x.names.BlockName(b))
 	}
 	return true
+}
+
+// isStack reports whether blocks of kind k are locals (not freeable).
+func isStack(k ir.AllocKind) bool {
+	return k == ir.AllocLocal || k == ir.AllocUninit || k == ir.AllocStack
+}
+
+// freeStack ends the lifetime of the locals in memory of the returning
+// frame fr: the blocks its entry allocated (a front end hoists them to the
+// start of the body) with ir.AllocStack or ir.AllocUninit. A later access
+// to one is a KindUseAfterReturn violation (cell). The end of a lifetime is
+// no event: an access by another thread can find the block dead only when
+// it runs after the return in the explored order (the owner's later events
+// or its end, or a join, order it).
+func (x *Execution) freeStack(fr *Frame) {
+	for i := range fr.fn.Body {
+		in := &fr.fn.Body[i]
+		if in.Op != ir.IAlloc {
+			break
+		}
+		if in.Alloc != ir.AllocStack && in.Alloc != ir.AllocUninit || in.Dst < 0 || in.Dst >= len(fr.locals) {
+			continue
+		}
+		b := ir.PtrBlock(fr.locals[in.Dst])
+		if b <= 0 || b >= len(x.mem) || len(x.mem[b]) == 0 || x.allocKind(b) != in.Alloc {
+			continue
+		}
+		x.mem[b] = []int64{}
+	}
 }

@@ -146,8 +146,15 @@ const (
 	AllocCalloc                  // calloc: freeable, zeroed
 	// AllocUninit is a local in memory declared without an initializer:
 	// not freeable; a read of a cell no write has written is an
-	// uninitialized-read violation, as for AllocMalloc.
+	// uninitialized-read violation, as for AllocMalloc; dead when its
+	// function returns, as AllocStack.
 	AllocUninit
+	// AllocStack is a local in memory declared with an initializer (or a
+	// parameter whose address is taken): not freeable, and, as an
+	// AllocUninit block, dead when its function returns (an interpreter
+	// reports a later access as a use after return), except the locals of
+	// the main thread's main function, which live while the program runs.
+	AllocStack
 )
 
 var opNames = [...]string{"nop", "assign", "load", "store", "rmw", "cas", "fence", "lock", "unlock", "trylock", "wait", "signal", "broadcast", "spawn", "join", "call", "return", "jump", "branch", "assert", "assume", "nondet", "atomic_begin", "atomic_end", "alloc", "loophead", "self", "fail", "tls_load", "tls_store", "free"}

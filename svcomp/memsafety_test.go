@@ -49,6 +49,10 @@ int main(void) { int *p = &x; if (__VERIFIER_nondet_bool()) p = malloc(sizeof(in
 int *g;
 void *f(void *a) { free(g); return 0; }
 int main(void) { g = malloc(sizeof(int)); *g = 1; pthread_t t; pthread_create(&t, 0, f, 0); int v = *g; pthread_join(t, 0); return v; }`, ValidMemSafety, "FALSE(valid-deref)"},
+		{"use-after-return", `
+int *g;
+void *f(void *a) { int x = 1; g = &x; return 0; }
+int main(void) { pthread_t t; pthread_create(&t, 0, f, 0); pthread_join(t, 0); return *g; }`, ValidMemSafety, "FALSE(valid-deref)"},
 		{"out-of-bounds", `
 int main(void) { int *p = malloc(2 * sizeof(int)); p[0] = 0; int i = __VERIFIER_nondet_bool() ? 1 : 2; p[i] = 1; free(p); return 0; }`, ValidMemSafety, "FALSE(valid-deref)"},
 		{"null-deref", `

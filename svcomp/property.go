@@ -145,7 +145,7 @@ func Subproperty(p Property, kind, msg string) Property {
 		switch {
 		case has(interp.KindDoubleFree, "double free"), has(interp.KindInvalidFree, "invalid free"):
 			return ValidFree
-		case has(interp.KindUseAfterFree, "use after free"), (kind == "" || kind == kindRuntimeError) && invalidDeref(msg):
+		case has(interp.KindUseAfterFree, "use after free"), has(interp.KindUseAfterReturn, "use after return"), (kind == "" || kind == kindRuntimeError) && invalidDeref(msg):
 			return ValidDeref
 		case has(interp.KindMemoryLeak, "memory leak"):
 			return ValidMemTrack

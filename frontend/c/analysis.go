@@ -117,6 +117,8 @@ func calleeName(pe *cc.PostfixExpression) string {
 // the front end writes the local directly.
 var outParams = map[string][]int{
 	"pthread_create":              {0},
+	"pthread_key_create":          {0},
+	"tss_create":                  {0},
 	"pthread_join":                {1},
 	"thrd_create":                 {0},
 	"thrd_join":                   {1},

@@ -97,8 +97,11 @@ var rmwOps = map[ir.RMWKind]ir.Operator{ir.RMWAdd: ir.OpAdd, ir.RMWSub: ir.OpSub
 // rmw performs an atomic read-modify-write of the t object at addr and
 // returns the old value. An IRMW computes in 64 bits, so add and sub on
 // narrower integers (which could leave an out-of-range value in memory)
-// are done as a load and a store in an atomic section, which is the same
-// under interleaving semantics.
+// are a compare-exchange loop (rmwLoop) under every model: an atomic
+// section (a load and a store) would be the same under interleaving
+// semantics, but it sends the program from vmcr and trust to the slower
+// stateful and graph explorers (GenMC's hwqueue-ra under sc: a time-out
+// with 3.8 GB instead of 8 s).
 func (l *fnl) rmw(addr *ir.Expr, t cc.Type, kind ir.RMWKind, v *ir.Expr, order ir.Order, pos ir.Pos) *ir.Expr {
 	it := l.tr.scalarType(t, pos)
 	if isPointer(t) && kind != ir.RMWXchg {
@@ -109,24 +112,8 @@ func (l *fnl) rmw(addr *ir.Expr, t cc.Type, kind ir.RMWKind, v *ir.Expr, order i
 	if isInteger(t) {
 		w, _ = intInfo(t)
 	}
-	if (kind == ir.RMWAdd || kind == ir.RMWSub) && w < 64 && l.tr.opts.NoAtomicSections {
-		return l.rmwLoop(addr, t, it, kind, v, order, pos)
-	}
 	if (kind == ir.RMWAdd || kind == ir.RMWSub) && w < 64 {
-		l.atomicBegin(pos)
-		l.rmwFence(pos)
-		old := l.temp(it, pos)
-		ld := l.ins(ir.ILoad, pos)
-		ld.Dst, ld.Addr, ld.Order = old, addr, loadPart(order)
-		l.emit(ld)
-		st := l.ins(ir.IStore, pos)
-		st.Addr = addr
-		st.A = l.narrow(bin(rmwOps[kind], l.local(old, pos), v, it, pos), t, pos)
-		st.Order = storePart(order)
-		l.emit(st)
-		l.rmwFence(pos)
-		l.emit(l.ins(ir.IAtomicEnd, pos))
-		return l.local(old, pos)
+		return l.rmwLoop(addr, t, it, kind, v, order, pos)
 	}
 	in := l.ins(ir.IRMW, pos)
 	in.Dst = l.temp(it, pos)
@@ -170,39 +157,6 @@ func (l *fnl) rmwLoop(addr *ir.Expr, t cc.Type, it *ir.Type, kind ir.RMWKind, v 
 	l.branch(l.local(cas.Dst2, pos), done, head, pos)
 	l.bind(done)
 	return l.local(old, pos)
-}
-
-// rmwFence is the seq_cst fence at both ends of a read-modify-write done as
-// a load and a store in an atomic section: under tso and pso it drains the
-// store buffer before the load and writes the store to memory before the
-// section ends, as an IRMW does (a full fence, like x86's locked
-// instructions); under sc it changes nothing. Without it two such RMWs
-// under tso could both read the old value from memory while the other's
-// store waits in its buffer.
-func (l *fnl) rmwFence(pos ir.Pos) {
-	f := l.ins(ir.IFence, pos)
-	f.Order = ir.OrderSC
-	l.emit(f)
-}
-
-func loadPart(o ir.Order) ir.Order {
-	switch o {
-	case ir.OrderRel:
-		return ir.OrderRlx
-	case ir.OrderAcqRel:
-		return ir.OrderAcq
-	}
-	return o
-}
-
-func storePart(o ir.Order) ir.Order {
-	switch o {
-	case ir.OrderAcq:
-		return ir.OrderRlx
-	case ir.OrderAcqRel:
-		return ir.OrderRel
-	}
-	return o
 }
 
 // atomicRMW is rmw on an lvalue with sc order (++/-- on _Atomic objects).
@@ -520,8 +474,7 @@ func (l *fnl) atomicBuiltin(name string, pe *cc.PostfixExpression, args []cc.Exp
 // umax) or smaller (min, umin) of the integer of type t at addr and v, as
 // gcc's __atomic_fetch_max and __sync_fetch_and_umax: compared as unsigned
 // for umax, umin and unsigned types, else as signed. It returns the old and
-// the new value. Like the narrow add (rmw), it is a load and a store in an
-// atomic section, or under Options.NoAtomicSections a compare-exchange loop
+// the new value. Like the narrow add (rmw), it is a compare-exchange loop
 // whose failed iterations spinNoOps discards.
 func (l *fnl) minMax(addr *ir.Expr, t cc.Type, op string, v *ir.Expr, order ir.Order, pos ir.Pos) (old, nv *ir.Expr) {
 	it := l.tr.scalarType(t, pos)
@@ -550,23 +503,13 @@ func (l *fnl) minMax(addr *ir.Expr, t cc.Type, op string, v *ir.Expr, order ir.O
 	if strings.HasSuffix(op, "min") {
 		cmp = ir.OpLt
 	}
-	sections := !l.tr.opts.NoAtomicSections
-	var ctr, head, done int
-	if sections {
-		l.atomicBegin(pos)
-		l.rmwFence(pos)
-	} else {
-		ctr = l.loopCounter(pos)
-		head, done = l.newLabel(), l.newLabel()
-		l.bind(head)
-		l.loopHead(ctr, 0, pos)
-	}
+	ctr := l.loopCounter(pos)
+	head, done := l.newLabel(), l.newLabel()
+	l.bind(head)
+	l.loopHead(ctr, 0, pos)
 	o := l.temp(it, pos)
 	ld := l.ins(ir.ILoad, pos)
-	ld.Dst, ld.Addr, ld.Order = o, addr, loadPart(order)
-	if !sections {
-		ld.Order = ir.OrderRlx
-	}
+	ld.Dst, ld.Addr, ld.Order = o, addr, ir.OrderRlx
 	l.emit(ld)
 	n := l.temp(it, pos)
 	l.assignLocal(n, l.local(o, pos), pos)
@@ -575,14 +518,6 @@ func (l *fnl) minMax(addr *ir.Expr, t cc.Type, op string, v *ir.Expr, order ir.O
 	l.bind(take)
 	l.assignLocal(n, v, pos)
 	l.bind(keep)
-	if sections {
-		st := l.ins(ir.IStore, pos)
-		st.Addr, st.A, st.Order = addr, l.local(n, pos), storePart(order)
-		l.emit(st)
-		l.rmwFence(pos)
-		l.emit(l.ins(ir.IAtomicEnd, pos))
-		return l.local(o, pos), l.local(n, pos)
-	}
 	cas := l.ins(ir.ICAS, pos)
 	cas.Dst = l.temp(it, pos)
 	cas.Dst2 = l.temp(ir.Bool, pos)

@@ -108,6 +108,7 @@ var noOps = map[string]bool{
 	"pthread_rwlock_destroy":         true, "pthread_rwlockattr_init": true, "pthread_rwlockattr_destroy": true,
 	"thrd_yield": true, "cnd_destroy": true, "mtx_destroy": true,
 	"sem_destroy": true, "pthread_spin_destroy": true,
+	"pthread_key_delete": true, "tss_delete": true, // keys.go
 }
 
 // c11Threads maps the C11 <threads.h> functions that behave as a pthread
@@ -315,6 +316,11 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 			return ret0(), true
 		}
 		return l.rwlock(name, args, pe, pos), true
+	case keyNames[name] > 0 && !defined:
+		if !need(keyNames[name]) {
+			return ret0(), true
+		}
+		return l.threadKey(name, args, pe, pos), true
 	case name == "pthread_once" && !defined:
 		if !need(2) {
 			return ret0(), true

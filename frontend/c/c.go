@@ -58,20 +58,24 @@ type Options struct {
 	// arguments of output functions (printf("%d", *p)) are read, though
 	// their values are not used: those reads can race.
 	NoDataRace bool
-	// NoAtomicSections avoids atomic sections (IAtomicBegin), which the
-	// explorers of ra and rc11 reject: an atomic add or sub on an integer
-	// narrower than 64 bits, otherwise a load and a store in an atomic
-	// section, becomes a compare-exchange loop whose failed iterations
-	// are discarded (a load, then a compare-exchange of the wrapped-around
-	// sum; see spin.go), which has the same executions. ncmc verify sets
-	// it under ra and rc11.
+	// NoAtomicSections says the program is explored under ra or rc11,
+	// where the front end adds no atomic sections (IAtomicBegin) of its
+	// own (those of __VERIFIER_atomic_begin and __VERIFIER_atomic_
+	// functions stay); pthread_mutex_destroy is a no-op
+	// (their graphs let a lock read only from an unlock); dead loads are
+	// kept (DropDeadLoads). An atomic add or sub on an integer narrower
+	// than 64 bits (and gcc's atomic min and max) is a compare-exchange
+	// loop whose failed iterations are discarded (a load, then a
+	// compare-exchange of the wrapped-around sum; see spin.go) under
+	// every model, with or without this option. ncmc verify sets it
+	// under ra and rc11.
 	NoAtomicSections bool
 	// KeepSpinIterations turns off the discarding of no-op loop iterations
 	// (spin.go): every loop iteration runs and counts against the loop
 	// bound. The outcomes are the same (TestSpinNoOpsDifferential); only
 	// the number of executions and the bound hits differ. The front end's
-	// own compare-exchange loops (barriers, locks, narrow RMWs under
-	// NoAtomicSections) then hit the bound when they retry.
+	// own compare-exchange loops (barriers, locks, narrow RMWs) then hit
+	// the bound when they retry.
 	KeepSpinIterations bool
 	// DropDeadLoads turns loads of globals whose values are never used
 	// into no-ops (deadload.go): exact under the interleaving models (sc,

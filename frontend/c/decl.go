@@ -89,7 +89,8 @@ func (l *fnl) declaration(decl *cc.Declaration) {
 
 // makeMem gives the local d a memory block, allocated once per activation
 // of the function (at its entry, like a stack frame: every execution of the
-// declaration, e.g. in a loop, uses the same object).
+// declaration, e.g. in a loop, uses the same object) and dead when the
+// function returns (ir.AllocStack).
 func (l *fnl) makeMem(d *cc.Declarator, lv *localVar, pos ir.Pos) {
 	lv.mem = true
 	t := l.tr.irType(lv.t, pos)
@@ -97,7 +98,7 @@ func (l *fnl) makeMem(d *cc.Declarator, lv *localVar, pos ir.Pos) {
 	lv.rec = rec
 	lv.slot = l.newLocal("&"+d.Name(), ir.PtrTo(rec), pos)
 	in := l.ins(ir.IAlloc, pos)
-	in.Dst, in.Record = lv.slot, rec
+	in.Dst, in.Record, in.Alloc = lv.slot, rec, ir.AllocStack
 	lv.hoist = len(l.entry)
 	l.entry = append(l.entry, in)
 }

@@ -148,6 +148,18 @@
 // be initialized again. Under ra and rc11 (Options.NoAtomicSections)
 // destroy and init stay no-ops: the graph models let a lock read only from
 // an unlock. Each violation kind has a counterexample (TestMemorySafety).
+//
+// A local in memory dies when its function returns (ir.AllocStack, and
+// ir.AllocUninit for one without an initializer): the interpreter frees
+// the returning frame's blocks (the main function's locals, which threads
+// may use, live while the program runs), and a later access through a
+// dangling pointer is a "use-after-return" violation (GenMC's stack-freed
+// test), a free of it an "invalid-free" one. Under-approximation: the end
+// of a lifetime is no event of its own, so an access by another thread is
+// reported when it runs after the return in an explored execution (always
+// when a join or the owner's later steps order it after the return; an
+// access racing with the return may be explored only before it). alloca
+// memory is not freed at return.
 // Memory leaks are not reported by the front end; the interpreter checks
 // them on request (interp.Config.Leaks, for SV-COMP's valid-memtrack and
 // valid-memcleanup) at the end of every complete execution and at the
@@ -182,8 +194,7 @@
 // written on those paths and live at the head is unchanged ends with a
 // failed spin-assume: it changed nothing, so dropping the executions that
 // contain it loses no reachable state, and such a spin loop never hits the
-// loop bound. Under Options.NoAtomicSections (ra, rc11) a narrow atomic
-// add or sub is such a compare-exchange loop instead of an atomic section.
+// loop bound. A narrow atomic add or sub is such a compare-exchange loop.
 //
 // Functions are IR functions; a function may be called before its
 // definition (through a prototype), recursively and mutually recursively.
@@ -261,6 +272,12 @@
 //     "Memory safety" for destroy);
 //     pthread_cond_wait, signal, broadcast, init, destroy. Condition
 //     variables have no spurious wake-ups (the IR's semantics).
+//   - Thread-specific keys (keys.go): pthread_key_create, setspecific,
+//     getspecific, key_delete and C11's tss_create, tss_set, tss_get,
+//     tss_delete. A key is a number from a hidden seq_cst counter; each
+//     thread has 8 thread registers, one per key, NULL at its start. A 9th
+//     key in one execution is a bound hit (unknown); a destructor is
+//     unsupported (its calls at thread exit are not modelled).
 //     pthread_create and the mutex functions always succeed and return 0.
 //     Barriers (pthread_barrier_*, barrier.go: reusable, one
 //     PTHREAD_BARRIER_SERIAL_THREAD per round) and read-write locks
@@ -291,15 +308,15 @@
 //     failure order of release or acq_rel, which C forbids, is accepted as
 //     compilers do: as its load part, relaxed or acquire (clang's choice;
 //     gcc uses seq_cst, whose behaviours are a subset). Read-modify-writes are
-//     IRMW/ICAS, except add and sub on integers narrower than 64 bits,
-//     which are a load and a store inside an atomic section (the same under
-//     interleaving semantics) so the stored value wraps around, with a
-//     seq_cst fence at each end so that under tso and pso the store leaves
-//     the store buffer before the section ends, as an IRMW's. gcc's
-//     __atomic_fetch_max/min, __atomic_max/min_fetch and
-//     __sync_fetch_and_(u)max/(u)min are such sections too (compared in the
-//     pointee's signedness, or unsigned for umax/umin); under ra and rc11
-//     all of these are compare-exchange loops.
+//     IRMW/ICAS, except add and sub on integers narrower than 64 bits
+//     (an IRMW computes in 64 bits): a relaxed load of the old value and
+//     a compare-exchange of it with the wrapped-around result, with the
+//     RMW's order, repeated while it fails; a failed iteration changes
+//     nothing and is discarded (spin loops, below), so what remains is one
+//     compare-exchange that reads and writes as the RMW, under every
+//     model. gcc's __atomic_fetch_max/min, __atomic_max/min_fetch and
+//     __sync_fetch_and_(u)max/(u)min are such loops too (compared in the
+//     pointee's signedness, or unsigned for umax/umin).
 //   - Output (printf, puts, ...) and sleep/usleep/sched_yield are
 //     no-ops whose arguments are still evaluated; using the result of an
 //     output function is unsupported. __builtin_expect(e, c) is e.

@@ -164,6 +164,12 @@ func (l *fnl) lvalue(n cc.ExpressionNode) lval {
 				l.tr.unsupported(pos, "%s is declared extern but not defined in the program", d.Name())
 				return bad
 			}
+			if l == l.tr.cl && d.Linkage() == cc.None && !d.IsStatic() {
+				// a local in an initializer tried as a constant
+				// (constValue): not constant, which an instruction says
+				l.emit(l.ins(ir.INop, pos))
+				return bad
+			}
 			l.tr.unsupported(pos, "reference to %s", d.Name())
 			return bad
 		case cc.PrimaryExpressionString, cc.PrimaryExpressionLString:

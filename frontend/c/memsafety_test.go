@@ -184,6 +184,50 @@ int main(void) {
 	pthread_join(t, 0);
 	return 0;
 }`},
+		// stack-freed (GenMC's tests/wrong/memory/stack-freed): a local
+		// in memory dies when its function returns.
+		{name: "stack-freed-thread-local-after-join", models: all, kind: interp.KindUseAfterReturn, msg: "use after return: access to x", src: `
+int *p;
+void *f(void *a) { int x = 42; p = &x; return 0; }
+int main(void) { pthread_t t; pthread_create(&t, 0, f, 0); pthread_join(t, 0); return *p; }`},
+		{name: "stack-freed-returned-address", models: all, kind: interp.KindUseAfterReturn, src: `
+int *g(void) { int x = 1; return &x; }
+int main(void) { int *q = g(); return *q; }`},
+		{name: "stack-freed-write", models: all, kind: interp.KindUseAfterReturn, src: `
+int *q;
+void g(void) { int a[2] = {1, 2}; q = &a[1]; }
+int main(void) { g(); *q = 3; return 0; }`},
+		{name: "stack-freed-uninit-local", models: all, kind: interp.KindUseAfterReturn, src: `
+int *q;
+void g(void) { int x; q = &x; }
+int main(void) { g(); *q = 3; return 0; }`},
+		{name: "stack-freed-racing", models: all, kind: interp.KindUseAfterReturn, src: `
+_Atomic(int *) p;
+void *f(void *a) { int x = 42; atomic_store(&p, &x); return 0; }
+void *h(void *a) { int *q = atomic_load(&p); if (q) return (void *)(long)*q; return 0; }
+int main(void) { pthread_t t, u; pthread_create(&t, 0, f, 0); pthread_create(&u, 0, h, 0); return 0; }`},
+		{name: "stack-freed-free-of-dead-local", models: all, kind: interp.KindInvalidFree, src: `
+int *g(void) { int x = 1; return &x; }
+int main(void) { free(g()); return 0; }`},
+		{name: "stack-main-locals-to-threads", models: all, src: `
+void *f(void *a) { int *q = a; *q += 1; return 0; }
+int main(void) {
+	int x = 1, y = 5; pthread_t t, u;
+	pthread_create(&t, 0, f, &x); pthread_create(&u, 0, f, &y);
+	pthread_join(t, 0);
+	assert(x == 2);
+	return 0;
+}`},
+		{name: "stack-callee-local-to-thread-joined", models: all, src: `
+void *f(void *a) { int *q = a; *q += 1; return 0; }
+int g(void) { int x = 1; pthread_t t; pthread_create(&t, 0, f, &x); pthread_join(t, 0); return x; }
+int main(void) { assert(g() == 2); assert(g() == 2); return 0; }`},
+		{name: "stack-recursion", models: all, src: `
+int sum(int n) { int x = n; int *p = &x; if (n > 0) *p += sum(n - 1); return *p; }
+int main(void) { assert(sum(3) == 6); return 0; }`},
+		{name: "stack-copy-out-before-return", models: all, src: `
+int g(int *out) { int a[3] = {1, 2, 3}; int *p = a; *out = p[2]; return p[0]; }
+int main(void) { int v; int r = g(&v); assert(r == 1 && v == 3); return 0; }`},
 		{name: "calloc-is-zero", models: all, src: `
 int main(void) { int *p = calloc(3, sizeof(int)); assert(p[2] == 0); free(p); return 0; }`},
 		{name: "destroyed-mutex", models: []string{"sc", "tso"}, kind: interp.KindDestroyedMutex, msg: "destroyed mutex", src: `

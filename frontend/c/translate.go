@@ -31,6 +31,11 @@ type translator struct {
 	// (a destroyed mutex holds ir.DestroyedMutex). Never set under
 	// Options.NoAtomicSections (ra, rc11), where destroy is a no-op.
 	destroysMutex bool
+	// keySlots are the thread registers (prog.TLS) of the thread-specific
+	// keys and keyCounter the index of the hidden global counting the
+	// keys created (keys.go); nil until a key function is lowered.
+	keySlots   []int
+	keyCounter int
 	// strs maps the bytes of a string literal to its global (strings.go).
 	strs map[string]int
 

@@ -38,8 +38,6 @@ func pthreadKind(t cc.Type) string {
 		return "pthread_cond_t"
 	case "sem_t", "pthread_spinlock_t", "pthread_once_t":
 		return n
-	case "pthread_key_t":
-		return "unsupported:" + n
 	}
 	return ""
 }
