@@ -137,6 +137,8 @@ func TestBadInputCLI(t *testing.T) {
 		{"straight-200-mcr-timeout", []string{"verify", "--model", "tso", "--explorer", "mcr", "--timeout", "2s", straight200}, 3, "time bound", "", 5 * time.Second},
 		{"straight-200-timeout", []string{"verify", "--model", "tso", "--timeout", "2s", straight200}, 3, "UNKNOWN", "", 5 * time.Second},
 		{"straight-10000-timeout", []string{"verify", "--model", "tso", "--timeout", "3s", straight10000}, 3, "UNKNOWN", "", 7 * time.Second},
+		{"straight-10000-mcr-timeout", []string{"verify", "--model", "tso", "--explorer", "mcr", "--timeout", "3s", straight10000}, 3, "time bound", "", 7 * time.Second},
+		{"straight-10000-mcr-sc-timeout", []string{"verify", "--explorer", "mcr", "--timeout", "3s", straight10000}, 3, "time bound", "", 7 * time.Second},
 		{"thread-bound-default", []string{"verify", "--explorer", "reference", spawner}, 3, "thread bound 1000 hit (--max-threads)", "", 20 * time.Second},
 		{"thread-bound-timeout", []string{"verify", "--timeout", "2s", spawner}, 3, "UNKNOWN", "", 5 * time.Second},
 		{"thread-bound-test-timeout", []string{"test", "--timeout", "2s", spawner}, 3, "NO BUG FOUND", "", 5 * time.Second},
@@ -162,6 +164,9 @@ func TestBadInputCLI(t *testing.T) {
 				}
 				if !strings.Contains(c.got, c.want) {
 					t.Errorf("%s lacks %q:\n%.500s", c.name, c.want, c.got)
+				}
+				if strings.Contains(c.got, "modernc.org") || strings.Contains(c.got, ".go:") || strings.Contains(c.got, "goroutine ") {
+					t.Errorf("%s shows an internal source location or a panic:\n%.500s", c.name, c.got)
 				}
 				if strings.Count(c.got, "no main function") > 1 {
 					t.Errorf("%s repeats the message:\n%s", c.name, c.got)
