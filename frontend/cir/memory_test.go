@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"ncmc/frontend/diag"
+	"ncmc/ir"
 )
 
 // TestParseMemory bounds what parsing a large file allocates per source
@@ -75,5 +76,42 @@ func TestCompileMemory(t *testing.T) {
 	}
 	if keptPerStmt > 1000 {
 		t.Errorf("the program keeps %.0f bytes per statement, want at most 1,000", keptPerStmt)
+	}
+}
+
+// TestLowerAcrossChunks: a function of more instructions than one chunk
+// of fnLower.body (chunkLen), with jumps from one chunk into others (a
+// loop around 5,000 statements, branches inside it, a break at the end),
+// runs as its source says: the jump targets are patched in the function's
+// final, copied body.
+func TestLowerAcrossChunks(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("global x: int;\nglobal y: int;\nfn main() {\n    let i = 0;\n    while (i < 5) {\n")
+	for k := 0; k < 5000; k++ {
+		if k%500 == 250 {
+			fmt.Fprintf(&b, "        if (x >= 0) { y = y + %d; } else { y = y - 1; }\n", k)
+			continue
+		}
+		b.WriteString("        x = x + 1;\n")
+	}
+	b.WriteString("        i = i + 1;\n        if (i == 4) { break; }\n    }\n")
+	b.WriteString("    assert(x == 4 * 4990);\n    assert(y == 4 * 25000);\n}\n")
+	prog, err := Compile("chunks.cir", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(prog.Main.Body); n <= 2*chunkLen {
+		t.Fatalf("main has %d instructions, want more than two chunks (%d)", n, 2*chunkLen)
+	}
+	if err := ir.Validate(prog); err != nil {
+		t.Fatal(err)
+	}
+	x := newSeqExec(prog, 10)
+	x.maxSteps = 1e8
+	if got := x.run(); got != "ok" {
+		t.Errorf("run: %s", got)
+	}
+	if x.mem[1][0] != 4*4990 || x.mem[2][0] != 4*25000 {
+		t.Errorf("x = %d, y = %d, want %d, %d", x.mem[1][0], x.mem[2][0], 4*4990, 4*25000)
 	}
 }
