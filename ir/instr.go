@@ -226,8 +226,15 @@ const (
 )
 
 // Instr is one instruction. Unused operand fields are nil / -1 / zero.
+// The one-byte fields come first so that they share a word (a front end
+// holds one Instr per instruction of a whole program: 168 bytes, not 184).
 type Instr struct {
 	Op        Op
+	Order     Order
+	FailOrder Order
+	RMW       RMWKind
+	Alloc     AllocKind  // IAlloc
+	Assume    AssumeKind // IAssume
 	Pos       Pos
 	Dst       int // destination local, -1 if none
 	Dst2      int // second destination (ICAS success flag), -1 if none
@@ -235,15 +242,10 @@ type Instr struct {
 	A, B      *Expr
 	Args      []*Expr
 	Func      *Func
-	Order     Order
-	FailOrder Order
-	RMW       RMWKind
 	Target    int
 	Target2   int
-	Msg       string     // IFail's message; MsgExit on an IAssume that ends the process
-	Record    *Record    // IAlloc
-	Alloc     AllocKind  // IAlloc
-	Assume    AssumeKind // IAssume
-	Bound     int        // ILoopHead: 0 means the global unroll bound
-	Slot      int        // ITLSLoad, ITLSStore: index into Program.TLS
+	Msg       string  // IFail's message; MsgExit on an IAssume that ends the process
+	Record    *Record // IAlloc
+	Bound     int     // ILoopHead: 0 means the global unroll bound
+	Slot      int     // ITLSLoad, ITLSStore: index into Program.TLS
 }

@@ -2,6 +2,7 @@ package mcr
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -79,6 +80,24 @@ type analysis struct {
 	// terminal lists steps after which the execution stopped with a
 	// violation: no seed may contain them (nothing can run after them).
 	terminal []int
+	// ctx is Seeds' context: building the formulas of a long trace's
+	// queries is quadratic in its length (two threads of 5,000 statements:
+	// minutes and gigabytes), so the loops over its reads check it.
+	ctx context.Context
+}
+
+// interrupted is the panic of checkCtx, recovered by Generator.Seeds.
+type interrupted struct{ err error }
+
+// checkCtx panics with interrupted when a's context has ended; i counts
+// the iterations of the caller's loop, which checks every 256th (0:
+// always).
+func (a *analysis) checkCtx(i int) {
+	if i%256 == 0 && a.ctx != nil {
+		if err := a.ctx.Err(); err != nil {
+			panic(interrupted{err})
+		}
+	}
 }
 
 func (g *Generator) analyse(tr *Trace) (*analysis, error) {
@@ -342,6 +361,7 @@ func (a *analysis) validWith(e int, v int64, ws []int, wval func(int) int64) smt
 		if w == e || wval(w) != v {
 			continue
 		}
+		a.checkCtx(0) // the inner loop builds a formula per write of another value
 		c := []smt.Formula{a.b.Lt(vis(w), oe)}
 		for _, w2 := range ws {
 			if w2 != e && w2 != w && wval(w2) != v {
@@ -395,7 +415,8 @@ func (a *analysis) afterPivot(c cutoff, r int, v int64) smt.Formula {
 		return a.ev[w].WVal
 	}
 	var fs []smt.Formula
-	for _, e := range a.reads {
+	for i, e := range a.reads {
+		a.checkCtx(i)
 		if e == r || a.ev[e].Loc != loc {
 			continue
 		}
@@ -457,7 +478,8 @@ func (a *analysis) prefixConstraints(c cutoff, skip int, end secEnd) smt.Formula
 			}
 		}
 	}
-	for _, e := range a.reads {
+	for i, e := range a.reads {
+		a.checkCtx(i)
 		if e == skip {
 			continue
 		}

@@ -152,11 +152,21 @@ func (g *Generator) reset(a *analysis) {
 // context.Canceled or context.DeadlineExceeded (errors.Is); other errors are
 // failures of the solver (a query timeout of Options.QueryTimeout, Z3
 // giving up or failing).
-func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
+func (g *Generator) Seeds(ctx context.Context, tr *Trace) (_ []Seed, err error) {
 	a, err := g.analyse(tr)
 	if err != nil {
 		return nil, err
 	}
+	a.ctx = ctx
+	defer func() {
+		if r := recover(); r != nil {
+			in, ok := r.(interrupted)
+			if !ok {
+				panic(r)
+			}
+			err = in.err
+		}
+	}()
 	a.mi = newMHBIndex(a)
 	a.mi.relaxed = tr.Model != SC
 	g.reset(a)
@@ -177,7 +187,7 @@ func (g *Generator) Seeds(ctx context.Context, tr *Trace) ([]Seed, error) {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			return seeds, err // building a large query does not look at ctx
+			return seeds, err // building a large query checks ctx too (analysis.checkCtx)
 		}
 		for _, end := range a.pivotEnds(r) {
 			if err := g.readPivots(ctx, a, r, end, add); err != nil {

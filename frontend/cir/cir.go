@@ -35,6 +35,6 @@ func compile(filename string, src []byte) (*ir.Program, diag.ErrorList) {
 	if prog == nil {
 		return nil, errs.Errors()
 	}
-	lower(f, prog, c)
+	lower(f, prog, c, true)
 	return prog, nil
 }

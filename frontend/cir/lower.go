@@ -2,6 +2,7 @@ package cir
 
 import (
 	"fmt"
+	"strconv"
 
 	"ncmc/ir"
 )
@@ -22,9 +23,13 @@ import (
 // Jump targets are label ids during lowering and patched to instruction
 // indices at the end of each function.
 
-func lower(f *File, prog *ir.Program, c *checker) {
+// With consume, lowering drops each statement from the AST once it is
+// lowered, so that the collector can reclaim a long function's tree while
+// its instructions are being built (the tree takes about as much memory as
+// the instructions); the AST is unusable afterwards.
+func lower(f *File, prog *ir.Program, c *checker, consume bool) {
 	for _, fd := range c.funcs {
-		fl := &fnLower{c: c, prog: prog, decl: fd, f: fd.fn, firstTemp: len(fd.fn.Locals), targets: map[int]bool{}}
+		fl := &fnLower{c: c, prog: prog, decl: fd, f: fd.fn, firstTemp: len(fd.fn.Locals), targets: map[int]bool{}, consume: consume}
 		fl.function()
 	}
 }
@@ -36,13 +41,16 @@ type fnLower struct {
 	prog      *ir.Program
 	decl      *FuncDecl
 	f         *ir.Func
-	body      []ir.Instr
+	body      []ir.Instr   // the instructions emitted last (a chunk of at most chunkLen)
+	chunks    [][]ir.Instr // full chunks before body
+	nchunked  int          // instructions in chunks
 	labels    []int        // label id -> instruction index (-1: not yet bound)
 	targets   map[int]bool // instruction indices that labels are bound to
 	loops     []loopLabels
 	firstTemp int // locals from here on are hidden temps
 	ntemp     int
 	nloop     int
+	consume   bool // drop statements from the AST once lowered (see lower)
 }
 
 func (l *fnLower) function() {
@@ -54,8 +62,19 @@ func (l *fnLower) function() {
 		ret.A = constOf(0, res, end)
 	}
 	l.emit(ret)
-	for i := range l.body {
-		in := &l.body[i]
+	body := l.body
+	if len(l.chunks) > 0 {
+		// One exact copy: growing a single slice by append would allocate
+		// about five times its final size (it grows by a quarter at a time).
+		body = make([]ir.Instr, 0, l.len())
+		for _, c := range l.chunks {
+			body = append(body, c...)
+		}
+		body = append(body, l.body...)
+		l.chunks, l.body = nil, nil
+	}
+	for i := range body {
+		in := &body[i]
 		switch in.Op {
 		case ir.IJump:
 			in.Target = l.labels[in.Target]
@@ -64,7 +83,10 @@ func (l *fnLower) function() {
 			in.Target2 = l.labels[in.Target2]
 		}
 	}
-	l.f.Body = l.body
+	l.f.Body = body
+	if n := len(l.f.Locals); cap(l.f.Locals) > n+n/4 {
+		l.f.Locals = append([]ir.Local(nil), l.f.Locals...)
+	}
 }
 
 // ---- emission helpers ----
@@ -73,8 +95,37 @@ func (l *fnLower) ins(op ir.Op, pos ir.Pos) ir.Instr {
 	return ir.Instr{Op: op, Pos: pos, Dst: -1, Dst2: -1}
 }
 
+// chunkLen is the number of instructions of a full chunk of fnLower.body.
+const chunkLen = 4096
+
+// emit appends in to the function's instructions.
 func (l *fnLower) emit(in ir.Instr) {
+	if len(l.body) == chunkLen {
+		l.chunks = append(l.chunks, l.body)
+		l.nchunked += chunkLen
+		l.body = make([]ir.Instr, 0, chunkLen)
+	}
 	l.body = append(l.body, in)
+}
+
+// len is the number of instructions emitted so far.
+func (l *fnLower) len() int { return l.nchunked + len(l.body) }
+
+// last is the instruction emitted last (there must be one).
+func (l *fnLower) last() *ir.Instr { return &l.body[len(l.body)-1] }
+
+// addLocal appends a local to the function and returns its slot. The
+// slice doubles when full (append grows a long slice by a quarter at a
+// time, allocating about five times its final size in all): a long
+// function has a hidden temp per load.
+func (l *fnLower) addLocal(loc ir.Local) int {
+	if n := len(l.f.Locals); n == cap(l.f.Locals) && n >= 256 {
+		grown := make([]ir.Local, n, 2*n)
+		copy(grown, l.f.Locals)
+		l.f.Locals = grown
+	}
+	l.f.Locals = append(l.f.Locals, loc)
+	return len(l.f.Locals) - 1
 }
 
 func (l *fnLower) newLabel() int {
@@ -83,8 +134,8 @@ func (l *fnLower) newLabel() int {
 }
 
 func (l *fnLower) bind(lab int) {
-	l.labels[lab] = len(l.body)
-	l.targets[len(l.body)] = true
+	l.labels[lab] = l.len()
+	l.targets[l.len()] = true
 }
 
 func (l *fnLower) jump(lab int, pos ir.Pos) {
@@ -102,19 +153,18 @@ func (l *fnLower) branch(cond *ir.Expr, then, els int, pos ir.Pos) {
 // terminated reports whether control cannot fall through to the next
 // instruction: the last one is a jump or return and no label points here.
 func (l *fnLower) terminated() bool {
-	n := len(l.body)
+	n := l.len()
 	if n == 0 || l.targets[n] {
 		return false
 	}
-	op := l.body[n-1].Op
+	op := l.last().Op
 	return op == ir.IJump || op == ir.IReturn
 }
 
 // temp allocates a hidden temp local.
 func (l *fnLower) temp(t *ir.Type, pos ir.Pos) int {
 	l.ntemp++
-	l.f.Locals = append(l.f.Locals, ir.Local{Name: fmt.Sprint(l.ntemp), Type: t, Pos: pos})
-	return len(l.f.Locals) - 1
+	return l.addLocal(ir.Local{Name: strconv.Itoa(l.ntemp), Type: t, Pos: pos})
 }
 
 func (l *fnLower) isTemp(e *ir.Expr) bool {
@@ -133,8 +183,8 @@ func constOf(v int64, t *ir.Type, pos ir.Pos) *ir.Expr {
 // instruction just emitted (and nothing jumps in between), that instruction
 // writes dst directly and the temp is dropped.
 func (l *fnLower) assignLocal(dst int, v *ir.Expr, pos ir.Pos) {
-	if n := len(l.body); l.isTemp(v) && n > 0 && !l.targets[n] && v.Local == len(l.f.Locals)-1 {
-		last := &l.body[n-1]
+	if n := l.len(); l.isTemp(v) && n > 0 && !l.targets[n] && v.Local == len(l.f.Locals)-1 {
+		last := l.last()
 		retarget := false
 		switch last.Op {
 		case ir.ILoad, ir.IRMW, ir.ICall, ir.ITryLock, ir.ISpawn, ir.IJoin, ir.INondet, ir.ISelf, ir.IAlloc:
@@ -225,8 +275,11 @@ func mayFailIR(e *ir.Expr) bool {
 // ---- statements ----
 
 func (l *fnLower) block(b *Block) {
-	for _, s := range b.Stmts {
+	for i, s := range b.Stmts {
 		l.stmt(s)
+		if l.consume {
+			b.Stmts[i] = nil
+		}
 	}
 }
 
@@ -338,8 +391,7 @@ func (l *fnLower) ifStmt(s *IfStmt) {
 // counter starts a loop-bound counter, or returns -1 if none is needed.
 func (l *fnLower) counter(pos ir.Pos) int {
 	l.nloop++
-	l.f.Locals = append(l.f.Locals, ir.Local{Name: fmt.Sprintf("loop.%d", l.nloop), Type: ir.Int, Pos: pos})
-	slot := len(l.f.Locals) - 1
+	slot := l.addLocal(ir.Local{Name: fmt.Sprintf("loop.%d", l.nloop), Type: ir.Int, Pos: pos})
 	in := l.ins(ir.IAssign, pos)
 	in.Dst, in.A = slot, constOf(0, ir.Int, pos)
 	l.emit(in)
@@ -718,7 +770,7 @@ func (l *fnLower) builtin(x *BuiltinCall) *ir.Expr {
 		return nil
 	case kwLoad:
 		v := l.load(x.Args[0], x.orders[0])
-		l.body[len(l.body)-1].Pos = pos
+		l.last().Pos = pos
 		return v
 	case kwStore:
 		in := l.ins(ir.IStore, pos)

@@ -464,7 +464,7 @@ func TestRandomPrograms(t *testing.T) {
 		if prog == nil {
 			t.Fatalf("program %d does not check:\n%v\n%s", n, errs.Errors(), src)
 		}
-		lower(f, prog, c)
+		lower(f, prog, c, false)
 		if err := ir.Validate(prog); err != nil {
 			t.Fatalf("program %d: invalid IR: %v\n%s", n, err, src)
 		}

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"ncmc/ir"
 )
@@ -37,7 +38,7 @@ func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Pos.String())
 	b.WriteString(": ")
-	b.WriteString(e.Msg)
+	b.WriteString(shorten(e.Msg))
 	if e.Line != "" && e.Pos.Col > 0 {
 		line, col := window(e.Line, e.Pos.Col)
 		b.WriteByte('\n')
@@ -46,6 +47,24 @@ func (e *Error) Error() string {
 		b.WriteString(caret(line, col))
 	}
 	return b.String()
+}
+
+// MaxMsgWidth is the number of bytes of a message an error shows: a
+// message quoting a long piece of the input (a garbage litmus header, a
+// name of thousands of characters) is cut there and marked "...".
+const MaxMsgWidth = 300
+
+// shorten cuts msg to MaxMsgWidth bytes (at a UTF-8 character boundary)
+// followed by "...", or returns it whole if it is short enough.
+func shorten(msg string) string {
+	if len(msg) <= MaxMsgWidth {
+		return msg
+	}
+	cut := MaxMsgWidth
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return msg[:cut] + "..."
 }
 
 // MaxLineWidth is the number of bytes of a source line an error shows: a

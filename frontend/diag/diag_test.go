@@ -3,6 +3,7 @@ package diag
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"ncmc/ir"
 )
@@ -85,6 +86,39 @@ func TestLongLineWindow(t *testing.T) {
 			r := []rune(shown)
 			if idx >= len(r) || string(r[idx]) != c.want {
 				t.Fatalf("caret at %d under %q, want %q (line %q)", idx, string(r[min(idx, len(r)-1)]), c.want, shown)
+			}
+		})
+	}
+}
+
+// TestLongMessage: a message quoting a long piece of the input (a litmus
+// header of random bytes quoted whole made a 500-byte line) is cut to
+// MaxMsgWidth bytes at a character boundary; short ones are shown whole.
+func TestLongMessage(t *testing.T) {
+	cases := []struct {
+		name, msg string
+		cut       bool
+	}{
+		{"short", "unexpected )", false},
+		{"exact", strings.Repeat("a", MaxMsgWidth), false},
+		{"long", "unsupported litmus architecture " + strings.Repeat("x", 100000), true},
+		{"utf8", strings.Repeat("é", MaxMsgWidth), true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := &Error{Pos: ir.Pos{File: "f", Line: 1, Col: 1}, Msg: c.msg}
+			got := strings.TrimPrefix(e.Error(), "f:1:1: ")
+			if !c.cut {
+				if got != c.msg {
+					t.Errorf("message changed: %q", got)
+				}
+				return
+			}
+			if len(got) > MaxMsgWidth+len("...") || !strings.HasSuffix(got, "...") || !utf8.ValidString(got) {
+				t.Errorf("message of %d bytes shown as %d bytes %.40q...", len(c.msg), len(got), got)
+			}
+			if !strings.HasPrefix(c.msg, strings.TrimSuffix(got, "...")) {
+				t.Errorf("shown message is not a prefix of the message")
 			}
 		})
 	}

@@ -31,7 +31,8 @@ func TestBadInput(t *testing.T) {
 		{"implication-chain", "C T\n{}\nP0 (int* x) { }\nexists (" + strings.Repeat("x=1 => ", n) + "x=1)\n", "nested more than 500 deep"},
 		{"flat-conjunction", "C T\n{}\nP0 (int* x) { }\nexists (" + strings.Repeat("x=0 /\\ ", n) + "x=0)\n", ""},
 		{"flat-statements", thread(strings.Repeat("  atomic_store_explicit(x, 1, memory_order_relaxed);\n", 10000)), ""},
-		{"garbage", "\x00\xff\xfe\x01", "e.litmus:1:1"},
+		{"garbage", "\x00\xff\xfe\x01", "e.litmus:1:2: invalid UTF-8 encoding"},
+		{"invalid-utf8-name", "C T\xff\xfe\n\n{ [x] = 0; }\n\nP0 (atomic_int* x) {\n  atomic_store_explicit(x, 1, memory_order_relaxed);\n}\n\nexists ([x]=1)\n", "e.litmus:1:4: invalid UTF-8 encoding"},
 		{"invalid-utf8", "C T\n{}\nP0 (int* x) { int \xc3\x28 = 1; }\n", "e.litmus:3:"},
 		{"huge-literal", thread("  int r0 = 99999999999999999999999999;"), "e.litmus:6:"},
 	}

@@ -3,6 +3,7 @@ package litmus
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"ncmc/frontend/diag"
 	"ncmc/ir"
@@ -355,6 +356,19 @@ func describe(t token) string {
 var endKeywords = map[string]bool{"final": true, "forall": true, "exists": true, "cases": true,
 	"observed": true, "Observed": true, "locations": true, "filter": true}
 
+// invalidUTF8 returns the offset of the first byte of src that is not
+// part of a valid UTF-8 encoding, or -1 if there is none.
+func invalidUTF8(src []byte) int {
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
 func (p *parser) parse() *Test {
 	t := &Test{File: p.file, Init: map[Loc]int64{}, addr: map[string]int64{}}
 	p.t = t
@@ -368,6 +382,9 @@ func (p *parser) parse() *Test {
 	}
 	if i == n {
 		p.fail(0, "empty file: a litmus test starts with a header such as \"C SB\"")
+	}
+	if bad := invalidUTF8(src); bad >= 0 {
+		p.fail(bad, "invalid UTF-8 encoding (a litmus test is text)")
 	}
 	lineEnd := i
 	for lineEnd < n && src[lineEnd] != '\n' {
