@@ -227,16 +227,7 @@ func (r *vmcrRunner) execute(w *vmcr.Witness, trace, keep bool) (*interp.Executi
 		return r.executeSB(w, trace, keep)
 	}
 	ch := &seqChooser{seq: w.Choices}
-	var x *interp.Execution
-	var res resumed
-	from := 0
-	if keep {
-		x, res.from, from = r.resume(w, ch)
-	}
-	if x == nil {
-		x = interp.NewExecution(r.prog, r.names, r.cfg, ch, trace)
-		x.CheckEnd()
-	}
+	x, res, from := r.start(w, ch, trace, keep)
 	// taken counts the steps of each thread, for the parked ones.
 	var taken []int
 	take := func(t int32) {
@@ -290,6 +281,20 @@ func (r *vmcrRunner) execute(w *vmcr.Witness, trace, keep bool) (*interp.Executi
 type resumed struct {
 	from *vmcrRun
 	snap *interp.Execution
+}
+
+// start returns the execution to run w's schedule in: resumed from a
+// snapshot (when keep and one applies; from is the schedule steps it has
+// taken) or new.
+func (r *vmcrRunner) start(w *vmcr.Witness, ch *seqChooser, trace, keep bool) (x *interp.Execution, res resumed, from int) {
+	if keep {
+		x, res.from, from = r.resume(w, ch)
+	}
+	if x == nil {
+		x = interp.NewExecution(r.prog, r.names, r.cfg, ch, trace)
+		x.CheckEnd()
+	}
+	return x, res, from
 }
 
 // resume returns a copy of the state after w.Sched[:k], the run it is a
@@ -683,16 +688,7 @@ func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace, keep bool) (*interp.Execu
 		}
 	}
 	ch := &seqChooser{seq: seq}
-	var x *interp.Execution
-	var res resumed
-	from := 0
-	if keep {
-		x, res.from, from = r.resume(w, ch)
-	}
-	if x == nil {
-		x = interp.NewExecution(r.prog, r.names, r.cfg, ch, trace)
-		x.CheckEnd()
-	}
+	x, res, from := r.start(w, ch, trace, keep)
 	var taken []int // program steps per thread
 	take := func(t int32) {
 		if parked == nil {
