@@ -29,6 +29,8 @@ func TestBadInputCLI(t *testing.T) {
 	fwd := write("fwd.c", "#include <assert.h>\nint f(int);\nint main(void) { assert(f(3) == 4); return 0; }\nint f(int k) { return k + 1; }\n")
 	fwdBug := write("fwdbug.c", "#include <assert.h>\nint f(int);\nint main(void) { assert(f(3) == 0); return 0; }\nint f(int k) { return k + 1; }\n")
 	huge := write("huge.c", "int main(void) { int x = 999999999999999999999999999; return x; }\n")
+	// found by FuzzCFrontEnd: modernc.org/cc/v4 loops forever on it
+	parserLoop := write("loop.c", "#include<thrLad.h>t x;\n*a) { x++; return 0; }\nint main(void) { pthread_t p; pthread_create(&p, 0, t, 0); pthread_join(p, 0); return x)")
 	deepLitmus := write("deep.litmus", "C deep\n\n{ [x] = 0; }\n\nP0 (atomic_int* x) {\n  int r0 = "+strings.Repeat("(", n)+"1"+strings.Repeat(")", n)+";\n  atomic_store_explicit(x, r0, memory_order_relaxed);\n}\n\nexists ([x]=1)\n")
 	incDir := filepath.Join(dir, "inc")
 	if err := os.MkdirAll(incDir, 0o755); err != nil {
@@ -113,6 +115,7 @@ func TestBadInputCLI(t *testing.T) {
 		{"forward-call", []string{"verify", "-q", fwd}, 0, "VERIFIED", "", 0},
 		{"forward-call-buggy", []string{"verify", "-q", fwdBug}, 1, "VIOLATION", "", 0},
 		{"huge-literal", []string{"verify", huge}, 2, "", "huge.c:1:26: integer constant 999999999999999999999999999 is too large", 0},
+		{"c-parser-loop", []string{"verify", parserLoop}, 3, "the C parser did not finish within 10s", "loop.c:1:1: unsupported: the C parser", 30 * time.Second},
 		{"deep-litmus", []string{"litmus", deepLitmus}, 2, "", "deep.litmus:6:511: nested more than 500 deep", 0},
 		{"litmus-timeout", []string{"litmus", "--timeout", "1s", slowLitmus}, 3, "incomplete", "", 10 * time.Second},
 		{"unroll-negative", []string{"verify", "--unroll", "-1", "../../examples/sb.cir"}, 2, "", "ncmc: --unroll must be positive (got -1)", 0},

@@ -201,14 +201,50 @@ func CompileApprox(filename string, src []byte, opts Options) (*ir.Program, []st
 
 // ccTranslate runs cc.Translate; a crash of the parser is reported as an
 // unsupported program (the input may be valid C: no verdict can be given).
-func ccTranslate(cfg *cc.Config, sources []cc.Source) (ast *cc.AST, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			name := sources[len(sources)-1].Name
-			ast, err = nil, &Unsupported{Errs: diag.ErrorList{{Pos: ir.Pos{File: name}, Msg: fmt.Sprintf("unsupported: internal error in the C parser (modernc.org/cc/v4): %v", r)}}}
-		}
+// The parser loops forever on some malformed input (a declarator cut off
+// by the end of the tokens after a missing include: parser.
+// typeQualifierList), so it runs on its own goroutine under a bound
+// (parseBound); past it the program is unsupported too, and the
+// goroutine is left behind (it cannot be stopped: the command exits).
+func ccTranslate(cfg *cc.Config, sources []cc.Source) (*cc.AST, error) {
+	name := sources[len(sources)-1].Name
+	type result struct {
+		ast *cc.AST
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{err: &Unsupported{Errs: diag.ErrorList{{Pos: ir.Pos{File: name}, Msg: fmt.Sprintf("unsupported: internal error in the C parser (modernc.org/cc/v4): %v", r)}}}}
+			}
+		}()
+		ast, err := cc.Translate(cfg, sources)
+		done <- result{ast, err}
 	}()
-	return cc.Translate(cfg, sources)
+	bound := parseBound(sources)
+	timer := time.NewTimer(bound)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		return r.ast, r.err
+	case <-timer.C:
+		return nil, &Unsupported{Errs: diag.ErrorList{{Pos: ir.Pos{File: name, Line: 1, Col: 1},
+			Msg: fmt.Sprintf("unsupported: the C parser did not finish within %v: it loops on some malformed input (check the program with cc -fsyntax-only)", bound)}}}
+	}
+}
+
+// parseBound is how long ccTranslate waits for the C parser: 10 s plus 1 s
+// per 25 KB of source (a 10,000-statement program parses in about 1 s;
+// the looping parser holds about 1.2 GB of error messages after 10 s).
+func parseBound(sources []cc.Source) time.Duration {
+	n := 0
+	for _, s := range sources {
+		if b, ok := s.Value.([]byte); ok {
+			n += len(b)
+		}
+	}
+	return 10*time.Second + time.Duration(n/25000)*time.Second
 }
 
 func defines(ds []string) string {
