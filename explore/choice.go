@@ -57,18 +57,28 @@ func (c *DFSChooser) Schedule(en []interp.Action) interp.Action {
 	return en[c.pick(0, len(en))]
 }
 
+// NextAlternative moves path to its next unexplored alternative: the
+// deepest choice point with an alternative left takes it and the deeper
+// ones are dropped. It reports false (path empty) when none is left.
+func NextAlternative(path *[]ChoicePoint) bool {
+	p := *path
+	for len(p) > 0 {
+		top := &p[len(p)-1]
+		if top.K+1 < top.N {
+			top.K++
+			*path = p
+			return true
+		}
+		p = p[:len(p)-1]
+	}
+	*path = p
+	return false
+}
+
 // Next moves to the next unexplored leaf; false when the tree is exhausted.
 func (c *DFSChooser) Next() bool {
 	c.Depth = 0
-	for len(c.Path) > 0 {
-		top := &c.Path[len(c.Path)-1]
-		if top.K+1 < top.N {
-			top.K++
-			return true
-		}
-		c.Path = c.Path[:len(c.Path)-1]
-	}
-	return false
+	return NextAlternative(&c.Path)
 }
 
 // Pending is the number of alternatives left on the path.

@@ -625,13 +625,8 @@ func (e *ncExplorer) backtrack(path *[]*ncNode) bool {
 		p := *path
 		top := p[len(p)-1]
 		// Another alternative of a choice inside the current step.
-		for len(top.ch) > 0 {
-			last := &top.ch[len(top.ch)-1]
-			if last.K+1 < last.N {
-				last.K++
-				return true
-			}
-			top.ch = top.ch[:len(top.ch)-1]
+		if explore.NextAlternative(&top.ch) {
+			return true
 		}
 		top.done = append(top.done, top.info)
 		next := int32(-1)
@@ -655,15 +650,7 @@ func (e *ncExplorer) backtrack(path *[]*ncNode) bool {
 		*path = p[:len(p)-1]
 	}
 	// Another alternative of a choice made before the first step.
-	for len(e.root) > 0 {
-		last := &e.root[len(e.root)-1]
-		if last.K+1 < last.N {
-			last.K++
-			return true
-		}
-		e.root = e.root[:len(e.root)-1]
-	}
-	return false
+	return explore.NextAlternative(&e.root)
 }
 
 // cellDependent is the part of the dependence of steps a and b that does
