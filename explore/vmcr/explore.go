@@ -154,14 +154,17 @@ func (l *negAnn) of(r Ref) []int {
 
 // frame is a node on the search path, for backtrack points.
 type frame struct {
-	node   *node
-	ext    []int
-	reads  []front
-	newW   []bool       // a descendant wrote reads[i]'s location beyond ext in another thread
-	open   atomic.Int32 // reads whose newW is false
-	mu     sync.Mutex   // guards newW (subtrees on other goroutines mark it)
-	cur    int          // the read being branched on
-	groups [][]group    // the value groups of the reads branched on so far
+	node  *node
+	ext   []int
+	reads []front
+	newW  []bool       // a descendant wrote reads[i]'s location beyond ext in another thread
+	open  atomic.Int32 // reads whose newW is false
+	// mono: ext is at least the extents of the frame below it on the
+	// path (markAll).
+	mono   bool
+	mu     sync.Mutex // guards newW (subtrees on other goroutines mark it)
+	cur    int        // the read being branched on
+	groups [][]group  // the value groups of the reads branched on so far
 }
 
 type explorer struct {
@@ -181,6 +184,7 @@ type explorer struct {
 	// deadBuf holds deadEnd's per-location tables.
 	deadBuf []int32
 	res     resScratch // resumable's tables
+	notNew  []notNew   // markAll's table
 	pscr    partScratch
 }
 
@@ -235,13 +239,44 @@ func (e *explorer) runW(w *Witness) (*Trace, error) {
 		return nil, err
 	}
 	tr.prepare(&e.sh.ids, &e.spare)
-	for _, f := range e.stack {
-		f.mark(tr)
-	}
+	e.markAll(tr)
 	return tr, nil
 }
 
-func (f *frame) mark(tr *Trace) {
+// markAll marks the frames on the path with run tr. The frames are
+// visited from the root down. A frame whose extents are at least those
+// of the frame above it (mono) sees a read that frame saw no new write
+// for in the same light: beyond compares a run's writes with the
+// extents, so larger extents find no more. notNew[t] remembers such a
+// read of thread t (its step and location, +1; 0: none) down a chain of
+// mono frames, so that the frames of a long chain of single children
+// (the same frontier reads over and over) check each read once per run.
+func (e *explorer) markAll(tr *Trace) {
+	if len(e.stack) == 0 {
+		return
+	}
+	nt := len(tr.Threads)
+	if cap(e.notNew) < nt {
+		e.notNew = make([]notNew, nt)
+	}
+	skip := e.notNew[:nt]
+	clear(skip)
+	for _, f := range e.stack {
+		if !f.mono {
+			clear(skip)
+		}
+		f.mark(tr, skip)
+	}
+}
+
+// notNew names a read (step+1, location id) that a frame's mark found no
+// new write for (markAll).
+type notNew struct{ step, lid int32 }
+
+// mark sets the newW flags of f's reads that run tr shows a new write
+// for. skip (nil: none) names per thread a read that needs no check, and
+// mark adds the reads it finds no new write for.
+func (f *frame) mark(tr *Trace, skip []notNew) {
 	if f.open.Load() == 0 {
 		return
 	}
@@ -249,6 +284,9 @@ func (f *frame) mark(tr *Trace) {
 	defer f.mu.Unlock()
 	for i, x := range f.reads {
 		if f.newW[i] {
+			continue
+		}
+		if x.t < len(skip) && skip[x.t] == (notNew{int32(x.step) + 1, x.lid}) {
 			continue
 		}
 		f.newW[i] = f.beyond(tr, x, tr.maxWOf(x.lid))
@@ -260,8 +298,21 @@ func (f *frame) mark(tr *Trace) {
 		}
 		if f.newW[i] {
 			f.open.Add(-1)
+		} else if x.t < len(skip) {
+			skip[x.t] = notNew{int32(x.step) + 1, x.lid}
 		}
 	}
+}
+
+// geq reports whether extents a are at least b for every thread (a
+// missing thread has extent 0).
+func geq(a, b []int) bool {
+	for u, v := range b {
+		if v > 0 && (u >= len(a) || a[u] < v) {
+			return false
+		}
+	}
+	return true
 }
 
 // beyond reports whether m (per thread, a step index or -1) names a step
@@ -632,7 +683,10 @@ func (e *explorer) exploreNode(n *node) *node {
 	// A frame with one read neither needs marks nor offers earlier
 	// siblings to duplicate: it stays off the path.
 	if len(reads) > 1 {
-		fr.mark(tr)
+		fr.mark(tr, nil)
+		if k := len(e.stack); k > 0 {
+			fr.mono = geq(fr.ext, e.stack[k-1].ext)
+		}
 		e.stack = append(e.stack, fr)
 		defer func() { e.stack = e.stack[:len(e.stack)-1] }()
 	}
