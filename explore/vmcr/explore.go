@@ -43,6 +43,12 @@ type Options struct {
 	Failures bool
 	// maxBuffered overrides the bound of leaves a stream holds (tests).
 	maxBuffered int
+	// check (tests) makes the explorer recompute every result its
+	// incremental bookkeeping derives from a parent node (partial traces,
+	// candidates, deadEnd hints, skipped marks) from the start and fail
+	// with an internal error where they differ; it counts the derived
+	// results. Workers must be 1.
+	check *incrCheck
 	// Debug, if not nil, receives a line per node of the search tree.
 	Debug func(format string, args ...any)
 }
@@ -88,6 +94,14 @@ type node struct {
 	tr   *Trace    // a run consistent with ann
 	wit  *Witness  // the witness tr was run from
 	vc   *clocks   // causal clocks of tr's steps under ann (lazily)
+	// from (nil: none) is the partial trace of n's parent when n reuses
+	// its parent's run and adds the annotation of the parent's frontier
+	// read fromX (childPart); fromCands: n has the parent's clocks and
+	// negative annotation, so the parent's candidates may carry over.
+	from      *part
+	fromX     front
+	fromNeg   *negAnn // the parent's negative annotation
+	fromCands bool
 }
 
 // front is a frontier decision.
@@ -111,6 +125,10 @@ type part struct {
 	parked   map[int32]int
 	complete bool // every thread finished normally with every decision annotated
 	dead     bool
+	cuts     bool // some thread's extent was cut (spawn, join, After) short of its frontier
+	// hint is a write by which deadEnd found the node's subtree not dead
+	// (deadHint); a child on the same run checks it first.
+	hint deadHint
 	// cands[t] (when have[t]) are the value groups of thread t's frontier
 	// read under n's negative annotation (frontCands).
 	cands [][]group
@@ -267,6 +285,19 @@ func (e *explorer) markAll(tr *Trace) {
 		}
 		f.mark(tr, skip)
 	}
+	if e.opts.check != nil {
+		for _, f := range e.stack {
+			for i, x := range f.reads {
+				if f.newW[i] {
+					continue
+				}
+				e.opts.check.skips++
+				if f.beyond(tr, x, tr.maxWOf(x.lid)) || (x.op == OpRMW || x.op == OpLock) && f.beyond(tr, x, tr.maxMOf(x.lid)) {
+					e.fail(fmt.Errorf("internal error: vmcr: a mark of t%d.%d was skipped", x.t, x.step))
+				}
+			}
+		}
+	}
 }
 
 // notNew names a read (step+1, location id) that a frame's mark found no
@@ -411,6 +442,45 @@ type annBuf struct{ claimed atomic.Int32 }
 
 // computePart derives the partial trace of n from its run.
 func (e *explorer) computePart(n *node) *part {
+	if p := e.childPart(n); p != nil {
+		if e.opts.check != nil {
+			e.checkPart(n, p)
+		}
+		return p
+	}
+	return e.fullPart(n)
+}
+
+// incrCheck counts the results of the incremental bookkeeping that
+// Options.check verified.
+type incrCheck struct {
+	parts, cands, hints, skips int
+}
+
+// checkPart compares the partial trace childPart derived for n, and the
+// candidates it carried over, with those computed from the start.
+func (e *explorer) checkPart(n *node, p *part) {
+	q := e.fullPart(n)
+	e.opts.check.parts++
+	if fmt.Sprint(q.ext, q.front, q.cuts, q.complete, q.dead, q.parked) != fmt.Sprint(p.ext, p.front, p.cuts, p.complete, p.dead, p.parked) {
+		e.fail(fmt.Errorf("internal error: vmcr: derived partial trace %v %v, computed %v %v", p.ext, p.front, q.ext, q.front))
+		return
+	}
+	for _, f := range p.front {
+		if f.t >= len(p.have) || !p.have[f.t] {
+			continue
+		}
+		e.opts.check.cands++
+		got, want := fmt.Sprint(p.cands[f.t]), fmt.Sprint(e.candidates(n, q, f, n.neg.of(Ref{int32(f.t), int32(f.step)})))
+		if got != want {
+			e.fail(fmt.Errorf("internal error: vmcr: carried candidates of t%d.%d %s, computed %s", f.t, f.step, got, want))
+			return
+		}
+	}
+}
+
+// fullPart derives the partial trace of n from its run.
+func (e *explorer) fullPart(n *node) *part {
 	tr := n.tr
 	nt := len(tr.Threads)
 	p := &part{ext: make([]int, nt)}
@@ -504,6 +574,7 @@ func (e *explorer) computePart(n *node) *part {
 		if sp := th.Spawn; sp.T >= 0 && int(sp.I) >= p.ext[sp.T] {
 			p.ext[t], cut[t] = 0, true
 		}
+		p.cuts = p.cuts || cut[t]
 	}
 	p.complete = true
 	for t := 0; t < nt; t++ {
@@ -528,6 +599,108 @@ func (e *explorer) computePart(n *node) *part {
 		if !e.holdable(tr, p.ext, a.good, s.Loc) {
 			p.dead = true
 		}
+	}
+	return p
+}
+
+// childPart derives the partial trace of n from its parent's (n.from)
+// when n reuses its parent's run and annotates the parent's frontier read
+// x = n.fromX with a write group (not stuck), x's thread has a further
+// decision, and neither partial trace cuts a thread short: then only x's
+// thread moves, from x to its next decision, and when the steps it passes
+// hold no spawn, join or After step, no other thread's extent changes
+// (cuts only come from a step beyond some extent; none was cut before,
+// and extents only grow). It returns nil when that does not hold
+// (computePart computes the partial trace from the start).
+//
+// The parent's candidates of another thread's frontier read y carry over
+// when n has the parent's clocks and negative annotation (fromCands), x
+// reads another location than y, the steps x's thread passes write no
+// value to y's location (candidates takes y's writes from the partial
+// trace: only x's thread adds steps), and y is no lock acquire (holdable
+// looks at unlocks in the extents). The candidates of y depend on the
+// writes of its location in the partial trace, the clocks, y's negative
+// annotation and the writes annotated reads of its location consume: none
+// of these changed.
+func (e *explorer) childPart(n *node) *part {
+	pp, x := n.from, n.fromX
+	n.from = nil
+	if pp == nil || pp.dead || pp.cuts || pp.parked != nil || x.choice {
+		return nil
+	}
+	tr := n.tr
+	nt := len(tr.Threads)
+	if len(pp.ext) != nt {
+		return nil
+	}
+	as := n.annOf(x.t)
+	k := len(as)
+	if k != x.k+1 || as[k-1].stuck || as[k-1].choice {
+		return nil
+	}
+	ds := tr.dec[x.t]
+	if k >= len(ds) {
+		return nil
+	}
+	d := ds[k]
+	th := &tr.Threads[x.t]
+	for i := x.step; i < d.step; i++ {
+		st := &th.Steps[i]
+		if st.Op == OpSpawn || st.Op == OpJoin || len(st.After) > 0 || st.Pending {
+			return nil
+		}
+	}
+	p := &part{ext: make([]int, nt), front: make([]front, len(pp.front))}
+	copy(p.ext, pp.ext)
+	p.ext[x.t] = d.step
+	copy(p.front, pp.front)
+	j := -1
+	for i := range p.front {
+		if p.front[i].t == x.t {
+			j = i
+			break
+		}
+	}
+	if j < 0 {
+		return nil
+	}
+	f := front{t: x.t, k: k, step: d.step, choice: d.choice, n: d.n}
+	if !d.choice {
+		s := &th.Steps[d.step]
+		f.op, f.loc, f.lid = s.Op, s.Loc, s.lid
+		f.hasNeg = n.neg.of(Ref{int32(x.t), int32(d.step)}) != nil
+	}
+	p.front[j] = f
+	p.hint = pp.hint
+	if n.neg != n.fromNeg {
+		// A later sibling: its negative annotation names more reads.
+		for i := range p.front {
+			if y := &p.front[i]; !y.choice && i != j {
+				y.hasNeg = n.neg.of(Ref{int32(y.t), int32(y.step)}) != nil
+			}
+		}
+	}
+	if !n.fromCands || pp.have == nil {
+		return p
+	}
+	for _, y := range p.front {
+		if y.t == x.t || !pp.have[y.t] || y.choice || y.op == OpLock || y.lid == x.lid {
+			continue
+		}
+		moved := false
+		for i := x.step; i < d.step; i++ {
+			if st := &th.Steps[i]; st.Wrote && st.lid == y.lid && hasLoc(st.Op) {
+				moved = true
+				break
+			}
+		}
+		if moved {
+			continue
+		}
+		if p.have == nil {
+			p.cands, p.have = make([][]group, nt), make([]bool, nt)
+		}
+		p.cands[y.t], p.have[y.t] = pp.cands[y.t], true
 	}
 	return p
 }
@@ -729,7 +902,7 @@ func (e *explorer) exploreNode(n *node) *node {
 			c := n.with(x.t, ann{val: g.val, good: g.ws, stuck: g.stuck})
 			c.neg = neg
 			e.stats.Children++
-			if e.reuse(n, c, x, g) {
+			if e.reuse(n, p, c, x, g) {
 				return c
 			}
 			e.realize(n, p, c, x, g)
@@ -759,16 +932,17 @@ func (e *explorer) exploreNode(n *node) *node {
 // child realises annotation c (n plus x's group g) and explores it.
 func (e *explorer) child(n *node, p *part, c *node, x front, g group) {
 	e.stats.Children++
-	if e.reuse(n, c, x, g) {
+	if e.reuse(n, p, c, x, g) {
 		e.explore(c)
 		return
 	}
 	e.realize(n, p, c, x, g)
 }
 
-// reuse gives child c of n (x reads from group g) n's run when that run
-// already reads so, and reports whether it did.
-func (e *explorer) reuse(n, c *node, x front, g group) bool {
+// reuse gives child c of n (x reads from group g; p is n's partial
+// trace) n's run when that run already reads so, and reports whether it
+// did.
+func (e *explorer) reuse(n *node, p *part, c *node, x front, g group) bool {
 	tr := n.tr
 	s := &tr.Threads[x.t].Steps[x.step]
 	if g.stuck || s.Pending || !inRefs(s.Src, g.ws) {
@@ -788,6 +962,8 @@ func (e *explorer) reuse(n, c *node, x front, g group) bool {
 			}
 		}
 	}
+	c.from, c.fromX, c.fromNeg = p, x, n.neg
+	c.fromCands = c.vc == n.vc && c.neg == n.neg
 	return true
 }
 
@@ -1337,6 +1513,46 @@ func (e *explorer) realizable(n *node, f *frame, j int, g group) (bool, error) {
 	return s.run()
 }
 
+// deadHint names a step wi of active thread wt's rest that writes (or
+// may write) the location of thread zt's blocked frontier read beyond
+// that read's negative annotation: while this holds, deadEnd is false.
+// Along a chain of children that reuse one run most nodes fail deadEnd
+// for the same write; the hint finds it without scanning the rests.
+type deadHint struct {
+	ok         bool
+	zt, wt, wi int
+}
+
+// holds reports whether the hint still shows node n's subtree not dead:
+// thread zt's frontier read is blocked, thread wt's is active, and step
+// wi of wt (a step of the same run: the hint comes from a node with run
+// tr) lies in wt's rest beyond zt's negative annotation and writes or may
+// write zt's location. deadEnd's check of the blocked reads fails then.
+func (h deadHint) holds(tr *Trace, n *node, blocked, active []front) bool {
+	if !h.ok {
+		return false
+	}
+	var z, f *front
+	for i := range blocked {
+		if blocked[i].t == h.zt {
+			z = &blocked[i]
+		}
+	}
+	for i := range active {
+		if active[i].t == h.wt {
+			f = &active[i]
+		}
+	}
+	if z == nil || f == nil || h.wi < f.step {
+		return false
+	}
+	if ext := n.neg.of(Ref{int32(z.t), int32(z.step)}); h.wt < len(ext) && h.wi < ext[h.wt] {
+		return false
+	}
+	st := &tr.Threads[h.wt].Steps[h.wi]
+	return st.lid == z.lid && (st.Wrote || st.WriteFor != nil) && hasLoc(st.Op)
+}
+
 // deadEnd reports whether node n's subtree holds no execution and no run
 // other than n's own, so that exploring it changes nothing: some frontier
 // reads with negative annotations have no candidate write (blocked), and
@@ -1359,6 +1575,7 @@ func (e *explorer) realizable(n *node, f *frame, j int, g group) (bool, error) {
 // no run, no backtrack mark. Threads without a frontier read must lie
 // wholly in the partial trace; choices, locks, spawns, joins, pending steps
 // and store-buffer dependencies in an active rest make the check give up.
+
 func (e *explorer) deadEnd(n *node, p *part) bool {
 	if p.parked != nil {
 		return false
@@ -1387,6 +1604,18 @@ func (e *explorer) deadEnd(n *node, p *part) bool {
 	}
 	if len(active) == 0 {
 		return true // every frontier read is blocked: no child at all
+	}
+	if p.hint.holds(tr, n, blocked, active) {
+		if e.opts.check != nil {
+			e.opts.check.hints++
+			h := p.hint
+			p.hint = deadHint{}
+			if e.deadEnd(n, p) {
+				e.fail(fmt.Errorf("internal error: vmcr: deadEnd hint %+v holds for a dead subtree", h))
+			}
+			p.hint = h
+		}
+		return false
 	}
 	inFront := make([]bool, len(tr.Threads))
 	for _, f := range p.front {
@@ -1455,6 +1684,7 @@ func (e *explorer) deadEnd(n *node, p *part) bool {
 			}
 			for i := lo; i < len(th.Steps); i++ {
 				if st := &th.Steps[i]; st.lid == z.lid && (st.Wrote || st.WriteFor != nil) && hasLoc(st.Op) {
+					p.hint = deadHint{ok: true, zt: z.t, wt: f.t, wi: i}
 					return false
 				}
 			}
