@@ -143,7 +143,7 @@ type part struct {
 func (e *explorer) frontCands(n *node, p *part, f front) []group {
 	if p.have == nil {
 		nt := len(n.tr.Threads)
-		p.cands, p.have = make([][]group, nt), make([]bool, nt)
+		p.cands, p.have = slab(&e.slabs.cands, nt), slab(&e.slabs.have, nt)
 	}
 	if !p.have[f.t] {
 		p.cands[f.t] = e.candidates(n, p, f, n.neg.of(Ref{int32(f.t), int32(f.step)}))
@@ -199,11 +199,35 @@ type explorer struct {
 	halted bool
 	obsID  []int32 // dense ids of opts.Observed
 	spare  spareTables
-	// deadBuf holds deadEnd's per-location tables.
-	deadBuf []int32
-	res     resScratch // resumable's tables
-	notNew  []notNew   // markAll's table
-	pscr    partScratch
+	// deadBuf, deadFr, deadFr2 and deadIn hold deadEnd's tables.
+	deadBuf         []int32
+	deadFr, deadFr2 []front
+	deadIn          []bool
+	res             resScratch // resumable's tables
+	notNew          []notNew   // markAll's table
+	pscr            partScratch
+	slabs           slabs
+}
+
+// slabs hand out the small tables of partial traces from larger arrays
+// (one allocation for many nodes; an array is freed once no node uses any
+// part of it).
+type slabs struct {
+	parts  []part
+	ints   []int
+	fronts []front
+	cands  [][]group
+	have   []bool
+}
+
+// slab returns n zero values taken from *buf (refilled when short).
+func slab[T any](buf *[]T, n int) []T {
+	if len(*buf) < n {
+		*buf = make([]T, max(256, n))
+	}
+	s := (*buf)[:n:n]
+	*buf = (*buf)[n:]
+	return s
 }
 
 // partScratch holds computePart's temporary tables.
@@ -483,7 +507,8 @@ func (e *explorer) checkPart(n *node, p *part) {
 func (e *explorer) fullPart(n *node) *part {
 	tr := n.tr
 	nt := len(tr.Threads)
-	p := &part{ext: make([]int, nt)}
+	p := &slab(&e.slabs.parts, 1)[0]
+	p.ext, p.front = slab(&e.slabs.ints, nt), slab(&e.slabs.fronts, nt)[:0]
 	// Scratch tables, used only here.
 	sc := &e.pscr
 	if cap(sc.limit) < nt {
@@ -650,7 +675,8 @@ func (e *explorer) childPart(n *node) *part {
 			return nil
 		}
 	}
-	p := &part{ext: make([]int, nt), front: make([]front, len(pp.front))}
+	p := &slab(&e.slabs.parts, 1)[0]
+	p.ext, p.front = slab(&e.slabs.ints, nt), slab(&e.slabs.fronts, len(pp.front))
 	copy(p.ext, pp.ext)
 	p.ext[x.t] = d.step
 	copy(p.front, pp.front)
@@ -698,7 +724,7 @@ func (e *explorer) childPart(n *node) *part {
 			continue
 		}
 		if p.have == nil {
-			p.cands, p.have = make([][]group, nt), make([]bool, nt)
+			p.cands, p.have = slab(&e.slabs.cands, nt), slab(&e.slabs.have, nt)
 		}
 		p.cands[y.t], p.have[y.t] = pp.cands[y.t], true
 	}
@@ -1591,7 +1617,8 @@ func (e *explorer) deadEnd(n *node, p *part) bool {
 		return false
 	}
 	tr := n.tr
-	var blocked, active []front
+	blocked, active := e.deadFr[:0], e.deadFr2[:0]
+	defer func() { e.deadFr, e.deadFr2 = blocked[:0], active[:0] }()
 	for _, f := range p.front {
 		if f.hasNeg && len(e.frontCands(n, p, f)) == 0 {
 			blocked = append(blocked, f)
@@ -1617,7 +1644,11 @@ func (e *explorer) deadEnd(n *node, p *part) bool {
 		}
 		return false
 	}
-	inFront := make([]bool, len(tr.Threads))
+	if cap(e.deadIn) < len(tr.Threads) {
+		e.deadIn = make([]bool, len(tr.Threads))
+	}
+	inFront := e.deadIn[:len(tr.Threads)]
+	clear(inFront)
 	for _, f := range p.front {
 		inFront[f.t] = true
 	}
