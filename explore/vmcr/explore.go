@@ -43,6 +43,12 @@ type Options struct {
 	Failures bool
 	// maxBuffered overrides the bound of leaves a stream holds (tests).
 	maxBuffered int
+	// check (tests) makes the explorer recompute every result its
+	// incremental bookkeeping derives from a parent node (partial traces,
+	// candidates, deadEnd hints, skipped marks) from the start and fail
+	// with an internal error where they differ; it counts the derived
+	// results. Workers must be 1.
+	check *incrCheck
 	// Debug, if not nil, receives a line per node of the search tree.
 	Debug func(format string, args ...any)
 }
@@ -88,6 +94,14 @@ type node struct {
 	tr   *Trace    // a run consistent with ann
 	wit  *Witness  // the witness tr was run from
 	vc   *clocks   // causal clocks of tr's steps under ann (lazily)
+	// from (nil: none) is the partial trace of n's parent when n reuses
+	// its parent's run and adds the annotation of the parent's frontier
+	// read fromX (childPart); fromCands: n has the parent's clocks and
+	// negative annotation, so the parent's candidates may carry over.
+	from      *part
+	fromX     front
+	fromNeg   *negAnn // the parent's negative annotation
+	fromCands bool
 }
 
 // front is a frontier decision.
@@ -111,6 +125,10 @@ type part struct {
 	parked   map[int32]int
 	complete bool // every thread finished normally with every decision annotated
 	dead     bool
+	cuts     bool // some thread's extent was cut (spawn, join, After) short of its frontier
+	// hint is a write by which deadEnd found the node's subtree not dead
+	// (deadHint); a child on the same run checks it first.
+	hint deadHint
 	// cands[t] (when have[t]) are the value groups of thread t's frontier
 	// read under n's negative annotation (frontCands).
 	cands [][]group
@@ -125,7 +143,7 @@ type part struct {
 func (e *explorer) frontCands(n *node, p *part, f front) []group {
 	if p.have == nil {
 		nt := len(n.tr.Threads)
-		p.cands, p.have = make([][]group, nt), make([]bool, nt)
+		p.cands, p.have = slab(&e.slabs.cands, nt), slab(&e.slabs.have, nt)
 	}
 	if !p.have[f.t] {
 		p.cands[f.t] = e.candidates(n, p, f, n.neg.of(Ref{int32(f.t), int32(f.step)}))
@@ -154,14 +172,17 @@ func (l *negAnn) of(r Ref) []int {
 
 // frame is a node on the search path, for backtrack points.
 type frame struct {
-	node   *node
-	ext    []int
-	reads  []front
-	newW   []bool       // a descendant wrote reads[i]'s location beyond ext in another thread
-	open   atomic.Int32 // reads whose newW is false
-	mu     sync.Mutex   // guards newW (subtrees on other goroutines mark it)
-	cur    int          // the read being branched on
-	groups [][]group    // the value groups of the reads branched on so far
+	node  *node
+	ext   []int
+	reads []front
+	newW  []bool       // a descendant wrote reads[i]'s location beyond ext in another thread
+	open  atomic.Int32 // reads whose newW is false
+	// mono: ext is at least the extents of the frame below it on the
+	// path (markAll).
+	mono   bool
+	mu     sync.Mutex // guards newW (subtrees on other goroutines mark it)
+	cur    int        // the read being branched on
+	groups [][]group  // the value groups of the reads branched on so far
 }
 
 type explorer struct {
@@ -178,10 +199,35 @@ type explorer struct {
 	halted bool
 	obsID  []int32 // dense ids of opts.Observed
 	spare  spareTables
-	// deadBuf holds deadEnd's per-location tables.
-	deadBuf []int32
-	res     resScratch // resumable's tables
-	pscr    partScratch
+	// deadBuf, deadFr, deadFr2 and deadIn hold deadEnd's tables.
+	deadBuf         []int32
+	deadFr, deadFr2 []front
+	deadIn          []bool
+	res             resScratch // resumable's tables
+	notNew          []notNew   // markAll's table
+	pscr            partScratch
+	slabs           slabs
+}
+
+// slabs hand out the small tables of partial traces from larger arrays
+// (one allocation for many nodes; an array is freed once no node uses any
+// part of it).
+type slabs struct {
+	parts  []part
+	ints   []int
+	fronts []front
+	cands  [][]group
+	have   []bool
+}
+
+// slab returns n zero values taken from *buf (refilled when short).
+func slab[T any](buf *[]T, n int) []T {
+	if len(*buf) < n {
+		*buf = make([]T, max(256, n))
+	}
+	s := (*buf)[:n:n]
+	*buf = (*buf)[n:]
+	return s
 }
 
 // partScratch holds computePart's temporary tables.
@@ -235,13 +281,57 @@ func (e *explorer) runW(w *Witness) (*Trace, error) {
 		return nil, err
 	}
 	tr.prepare(&e.sh.ids, &e.spare)
-	for _, f := range e.stack {
-		f.mark(tr)
-	}
+	e.markAll(tr)
 	return tr, nil
 }
 
-func (f *frame) mark(tr *Trace) {
+// markAll marks the frames on the path with run tr. The frames are
+// visited from the root down. A frame whose extents are at least those
+// of the frame above it (mono) sees a read that frame saw no new write
+// for in the same light: beyond compares a run's writes with the
+// extents, so larger extents find no more. notNew[t] remembers such a
+// read of thread t (its step and location, +1; 0: none) down a chain of
+// mono frames, so that the frames of a long chain of single children
+// (the same frontier reads over and over) check each read once per run.
+func (e *explorer) markAll(tr *Trace) {
+	if len(e.stack) == 0 {
+		return
+	}
+	nt := len(tr.Threads)
+	if cap(e.notNew) < nt {
+		e.notNew = make([]notNew, nt)
+	}
+	skip := e.notNew[:nt]
+	clear(skip)
+	for _, f := range e.stack {
+		if !f.mono {
+			clear(skip)
+		}
+		f.mark(tr, skip)
+	}
+	if e.opts.check != nil {
+		for _, f := range e.stack {
+			for i, x := range f.reads {
+				if f.newW[i] {
+					continue
+				}
+				e.opts.check.skips++
+				if f.beyond(tr, x, tr.maxWOf(x.lid)) || (x.op == OpRMW || x.op == OpLock) && f.beyond(tr, x, tr.maxMOf(x.lid)) {
+					e.fail(fmt.Errorf("internal error: vmcr: a mark of t%d.%d was skipped", x.t, x.step))
+				}
+			}
+		}
+	}
+}
+
+// notNew names a read (step+1, location id) that a frame's mark found no
+// new write for (markAll).
+type notNew struct{ step, lid int32 }
+
+// mark sets the newW flags of f's reads that run tr shows a new write
+// for. skip (nil: none) names per thread a read that needs no check, and
+// mark adds the reads it finds no new write for.
+func (f *frame) mark(tr *Trace, skip []notNew) {
 	if f.open.Load() == 0 {
 		return
 	}
@@ -249,6 +339,9 @@ func (f *frame) mark(tr *Trace) {
 	defer f.mu.Unlock()
 	for i, x := range f.reads {
 		if f.newW[i] {
+			continue
+		}
+		if x.t < len(skip) && skip[x.t] == (notNew{int32(x.step) + 1, x.lid}) {
 			continue
 		}
 		f.newW[i] = f.beyond(tr, x, tr.maxWOf(x.lid))
@@ -260,8 +353,21 @@ func (f *frame) mark(tr *Trace) {
 		}
 		if f.newW[i] {
 			f.open.Add(-1)
+		} else if x.t < len(skip) {
+			skip[x.t] = notNew{int32(x.step) + 1, x.lid}
 		}
 	}
+}
+
+// geq reports whether extents a are at least b for every thread (a
+// missing thread has extent 0).
+func geq(a, b []int) bool {
+	for u, v := range b {
+		if v > 0 && (u >= len(a) || a[u] < v) {
+			return false
+		}
+	}
+	return true
 }
 
 // beyond reports whether m (per thread, a step index or -1) names a step
@@ -360,9 +466,49 @@ type annBuf struct{ claimed atomic.Int32 }
 
 // computePart derives the partial trace of n from its run.
 func (e *explorer) computePart(n *node) *part {
+	if p := e.childPart(n); p != nil {
+		if e.opts.check != nil {
+			e.checkPart(n, p)
+		}
+		return p
+	}
+	return e.fullPart(n)
+}
+
+// incrCheck counts the results of the incremental bookkeeping that
+// Options.check verified.
+type incrCheck struct {
+	parts, cands, hints, skips int
+}
+
+// checkPart compares the partial trace childPart derived for n, and the
+// candidates it carried over, with those computed from the start.
+func (e *explorer) checkPart(n *node, p *part) {
+	q := e.fullPart(n)
+	e.opts.check.parts++
+	if fmt.Sprint(q.ext, q.front, q.cuts, q.complete, q.dead, q.parked) != fmt.Sprint(p.ext, p.front, p.cuts, p.complete, p.dead, p.parked) {
+		e.fail(fmt.Errorf("internal error: vmcr: derived partial trace %v %v, computed %v %v", p.ext, p.front, q.ext, q.front))
+		return
+	}
+	for _, f := range p.front {
+		if f.t >= len(p.have) || !p.have[f.t] {
+			continue
+		}
+		e.opts.check.cands++
+		got, want := fmt.Sprint(p.cands[f.t]), fmt.Sprint(e.candidates(n, q, f, n.neg.of(Ref{int32(f.t), int32(f.step)})))
+		if got != want {
+			e.fail(fmt.Errorf("internal error: vmcr: carried candidates of t%d.%d %s, computed %s", f.t, f.step, got, want))
+			return
+		}
+	}
+}
+
+// fullPart derives the partial trace of n from its run.
+func (e *explorer) fullPart(n *node) *part {
 	tr := n.tr
 	nt := len(tr.Threads)
-	p := &part{ext: make([]int, nt)}
+	p := &slab(&e.slabs.parts, 1)[0]
+	p.ext, p.front = slab(&e.slabs.ints, nt), slab(&e.slabs.fronts, nt)[:0]
 	// Scratch tables, used only here.
 	sc := &e.pscr
 	if cap(sc.limit) < nt {
@@ -453,6 +599,7 @@ func (e *explorer) computePart(n *node) *part {
 		if sp := th.Spawn; sp.T >= 0 && int(sp.I) >= p.ext[sp.T] {
 			p.ext[t], cut[t] = 0, true
 		}
+		p.cuts = p.cuts || cut[t]
 	}
 	p.complete = true
 	for t := 0; t < nt; t++ {
@@ -477,6 +624,109 @@ func (e *explorer) computePart(n *node) *part {
 		if !e.holdable(tr, p.ext, a.good, s.Loc) {
 			p.dead = true
 		}
+	}
+	return p
+}
+
+// childPart derives the partial trace of n from its parent's (n.from)
+// when n reuses its parent's run and annotates the parent's frontier read
+// x = n.fromX with a write group (not stuck), x's thread has a further
+// decision, and neither partial trace cuts a thread short: then only x's
+// thread moves, from x to its next decision, and when the steps it passes
+// hold no spawn, join or After step, no other thread's extent changes
+// (cuts only come from a step beyond some extent; none was cut before,
+// and extents only grow). It returns nil when that does not hold
+// (computePart computes the partial trace from the start).
+//
+// The parent's candidates of another thread's frontier read y carry over
+// when n has the parent's clocks and negative annotation (fromCands), x
+// reads another location than y, the steps x's thread passes write no
+// value to y's location (candidates takes y's writes from the partial
+// trace: only x's thread adds steps), and y is no lock acquire (holdable
+// looks at unlocks in the extents). The candidates of y depend on the
+// writes of its location in the partial trace, the clocks, y's negative
+// annotation and the writes annotated reads of its location consume: none
+// of these changed.
+func (e *explorer) childPart(n *node) *part {
+	pp, x := n.from, n.fromX
+	n.from = nil
+	if pp == nil || pp.dead || pp.cuts || pp.parked != nil || x.choice {
+		return nil
+	}
+	tr := n.tr
+	nt := len(tr.Threads)
+	if len(pp.ext) != nt {
+		return nil
+	}
+	as := n.annOf(x.t)
+	k := len(as)
+	if k != x.k+1 || as[k-1].stuck || as[k-1].choice {
+		return nil
+	}
+	ds := tr.dec[x.t]
+	if k >= len(ds) {
+		return nil
+	}
+	d := ds[k]
+	th := &tr.Threads[x.t]
+	for i := x.step; i < d.step; i++ {
+		st := &th.Steps[i]
+		if st.Op == OpSpawn || st.Op == OpJoin || len(st.After) > 0 || st.Pending {
+			return nil
+		}
+	}
+	p := &slab(&e.slabs.parts, 1)[0]
+	p.ext, p.front = slab(&e.slabs.ints, nt), slab(&e.slabs.fronts, len(pp.front))
+	copy(p.ext, pp.ext)
+	p.ext[x.t] = d.step
+	copy(p.front, pp.front)
+	j := -1
+	for i := range p.front {
+		if p.front[i].t == x.t {
+			j = i
+			break
+		}
+	}
+	if j < 0 {
+		return nil
+	}
+	f := front{t: x.t, k: k, step: d.step, choice: d.choice, n: d.n}
+	if !d.choice {
+		s := &th.Steps[d.step]
+		f.op, f.loc, f.lid = s.Op, s.Loc, s.lid
+		f.hasNeg = n.neg.of(Ref{int32(x.t), int32(d.step)}) != nil
+	}
+	p.front[j] = f
+	p.hint = pp.hint
+	if n.neg != n.fromNeg {
+		// A later sibling: its negative annotation names more reads.
+		for i := range p.front {
+			if y := &p.front[i]; !y.choice && i != j {
+				y.hasNeg = n.neg.of(Ref{int32(y.t), int32(y.step)}) != nil
+			}
+		}
+	}
+	if !n.fromCands || pp.have == nil {
+		return p
+	}
+	for _, y := range p.front {
+		if y.t == x.t || !pp.have[y.t] || y.choice || y.op == OpLock || y.lid == x.lid {
+			continue
+		}
+		moved := false
+		for i := x.step; i < d.step; i++ {
+			if st := &th.Steps[i]; st.Wrote && st.lid == y.lid && hasLoc(st.Op) {
+				moved = true
+				break
+			}
+		}
+		if moved {
+			continue
+		}
+		if p.have == nil {
+			p.cands, p.have = slab(&e.slabs.cands, nt), slab(&e.slabs.have, nt)
+		}
+		p.cands[y.t], p.have[y.t] = pp.cands[y.t], true
 	}
 	return p
 }
@@ -632,7 +882,10 @@ func (e *explorer) exploreNode(n *node) *node {
 	// A frame with one read neither needs marks nor offers earlier
 	// siblings to duplicate: it stays off the path.
 	if len(reads) > 1 {
-		fr.mark(tr)
+		fr.mark(tr, nil)
+		if k := len(e.stack); k > 0 {
+			fr.mono = geq(fr.ext, e.stack[k-1].ext)
+		}
 		e.stack = append(e.stack, fr)
 		defer func() { e.stack = e.stack[:len(e.stack)-1] }()
 	}
@@ -675,7 +928,7 @@ func (e *explorer) exploreNode(n *node) *node {
 			c := n.with(x.t, ann{val: g.val, good: g.ws, stuck: g.stuck})
 			c.neg = neg
 			e.stats.Children++
-			if e.reuse(n, c, x, g) {
+			if e.reuse(n, p, c, x, g) {
 				return c
 			}
 			e.realize(n, p, c, x, g)
@@ -705,16 +958,17 @@ func (e *explorer) exploreNode(n *node) *node {
 // child realises annotation c (n plus x's group g) and explores it.
 func (e *explorer) child(n *node, p *part, c *node, x front, g group) {
 	e.stats.Children++
-	if e.reuse(n, c, x, g) {
+	if e.reuse(n, p, c, x, g) {
 		e.explore(c)
 		return
 	}
 	e.realize(n, p, c, x, g)
 }
 
-// reuse gives child c of n (x reads from group g) n's run when that run
-// already reads so, and reports whether it did.
-func (e *explorer) reuse(n, c *node, x front, g group) bool {
+// reuse gives child c of n (x reads from group g; p is n's partial
+// trace) n's run when that run already reads so, and reports whether it
+// did.
+func (e *explorer) reuse(n *node, p *part, c *node, x front, g group) bool {
 	tr := n.tr
 	s := &tr.Threads[x.t].Steps[x.step]
 	if g.stuck || s.Pending || !inRefs(s.Src, g.ws) {
@@ -734,6 +988,8 @@ func (e *explorer) reuse(n, c *node, x front, g group) bool {
 			}
 		}
 	}
+	c.from, c.fromX, c.fromNeg = p, x, n.neg
+	c.fromCands = c.vc == n.vc && c.neg == n.neg
 	return true
 }
 
@@ -831,6 +1087,11 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 		} else {
 			ws = append(ws, Init)
 		}
+	}
+	if len(ws) == 0 {
+		// A read under a negative annotation with no write beyond it
+		// (deadEnd asks this of every such read): no clocks needed.
+		return nil
 	}
 	// Drop the writes that cannot be read for causal reasons alone
 	// (program order, spawn, join): writes after x, and writes overwritten
@@ -1278,6 +1539,46 @@ func (e *explorer) realizable(n *node, f *frame, j int, g group) (bool, error) {
 	return s.run()
 }
 
+// deadHint names a step wi of active thread wt's rest that writes (or
+// may write) the location of thread zt's blocked frontier read beyond
+// that read's negative annotation: while this holds, deadEnd is false.
+// Along a chain of children that reuse one run most nodes fail deadEnd
+// for the same write; the hint finds it without scanning the rests.
+type deadHint struct {
+	ok         bool
+	zt, wt, wi int
+}
+
+// holds reports whether the hint still shows node n's subtree not dead:
+// thread zt's frontier read is blocked, thread wt's is active, and step
+// wi of wt (a step of the same run: the hint comes from a node with run
+// tr) lies in wt's rest beyond zt's negative annotation and writes or may
+// write zt's location. deadEnd's check of the blocked reads fails then.
+func (h deadHint) holds(tr *Trace, n *node, blocked, active []front) bool {
+	if !h.ok {
+		return false
+	}
+	var z, f *front
+	for i := range blocked {
+		if blocked[i].t == h.zt {
+			z = &blocked[i]
+		}
+	}
+	for i := range active {
+		if active[i].t == h.wt {
+			f = &active[i]
+		}
+	}
+	if z == nil || f == nil || h.wi < f.step {
+		return false
+	}
+	if ext := n.neg.of(Ref{int32(z.t), int32(z.step)}); h.wt < len(ext) && h.wi < ext[h.wt] {
+		return false
+	}
+	st := &tr.Threads[h.wt].Steps[h.wi]
+	return st.lid == z.lid && (st.Wrote || st.WriteFor != nil) && hasLoc(st.Op)
+}
+
 // deadEnd reports whether node n's subtree holds no execution and no run
 // other than n's own, so that exploring it changes nothing: some frontier
 // reads with negative annotations have no candidate write (blocked), and
@@ -1300,6 +1601,7 @@ func (e *explorer) realizable(n *node, f *frame, j int, g group) (bool, error) {
 // no run, no backtrack mark. Threads without a frontier read must lie
 // wholly in the partial trace; choices, locks, spawns, joins, pending steps
 // and store-buffer dependencies in an active rest make the check give up.
+
 func (e *explorer) deadEnd(n *node, p *part) bool {
 	if p.parked != nil {
 		return false
@@ -1315,7 +1617,8 @@ func (e *explorer) deadEnd(n *node, p *part) bool {
 		return false
 	}
 	tr := n.tr
-	var blocked, active []front
+	blocked, active := e.deadFr[:0], e.deadFr2[:0]
+	defer func() { e.deadFr, e.deadFr2 = blocked[:0], active[:0] }()
 	for _, f := range p.front {
 		if f.hasNeg && len(e.frontCands(n, p, f)) == 0 {
 			blocked = append(blocked, f)
@@ -1329,7 +1632,23 @@ func (e *explorer) deadEnd(n *node, p *part) bool {
 	if len(active) == 0 {
 		return true // every frontier read is blocked: no child at all
 	}
-	inFront := make([]bool, len(tr.Threads))
+	if p.hint.holds(tr, n, blocked, active) {
+		if e.opts.check != nil {
+			e.opts.check.hints++
+			h := p.hint
+			p.hint = deadHint{}
+			if e.deadEnd(n, p) {
+				e.fail(fmt.Errorf("internal error: vmcr: deadEnd hint %+v holds for a dead subtree", h))
+			}
+			p.hint = h
+		}
+		return false
+	}
+	if cap(e.deadIn) < len(tr.Threads) {
+		e.deadIn = make([]bool, len(tr.Threads))
+	}
+	inFront := e.deadIn[:len(tr.Threads)]
+	clear(inFront)
 	for _, f := range p.front {
 		inFront[f.t] = true
 	}
@@ -1396,6 +1715,7 @@ func (e *explorer) deadEnd(n *node, p *part) bool {
 			}
 			for i := lo; i < len(th.Steps); i++ {
 				if st := &th.Steps[i]; st.lid == z.lid && (st.Wrote || st.WriteFor != nil) && hasLoc(st.Op) {
+					p.hint = deadHint{ok: true, zt: z.t, wt: f.t, wi: i}
 					return false
 				}
 			}

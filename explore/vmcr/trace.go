@@ -243,9 +243,16 @@ func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 		for i := range th.Steps {
 			s := &th.Steps[i]
 			if hasLoc(s.Op) {
+				c := &sp.lids[lidSlot(s.Loc)]
+				if c.ok && c.loc == s.Loc {
+					s.lid = c.id
+					continue
+				}
 				id, ok := m[s.Loc]
 				if !ok {
 					missing = append(missing, s.Loc)
+				} else {
+					*c = lidCache{loc: s.Loc, id: id, ok: true}
 				}
 				s.lid = id
 			}
@@ -263,12 +270,10 @@ func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 	}
 	tr.nloc = len(m)
 	tr.maxW = sp.int32s(&sp.maxW, 2*tr.nloc*n)
+	fill32(tr.maxW, -1)
 	tr.maxM = tr.maxW[tr.nloc*n:]
 	tr.maxW = tr.maxW[:tr.nloc*n]
-	for k := range tr.maxW {
-		tr.maxW[k] = -1
-		tr.maxM[k] = -1
-	}
+
 	tr.joins = make([][]int32, n)
 	tr.deps = make([][]int32, n)
 	tr.wfrom = sp.int32s(&sp.wfrom, tr.nloc+1)
@@ -357,11 +362,37 @@ func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 }
 
 // spareTables holds the index tables of a trace nothing reads any more
-// (Explore's done), for the next prepare of the same explorer to reuse.
+// (Explore's done), for the next prepare of the same explorer to reuse,
+// and a cache of location ids (ids never change once given).
 type spareTables struct {
 	maxW, wfrom, ibuf []int32
 	final, wlist      []Ref
 	dec               []decision
+	lids              [512]lidCache
+}
+
+// lidCache is an entry of spareTables' location id cache.
+type lidCache struct {
+	loc int64
+	id  int32
+	ok  bool
+}
+
+// lidSlot is the cache slot of location loc.
+func lidSlot(loc int64) int {
+	u := uint64(loc)
+	return int((u ^ u>>9 ^ u>>32) & 511)
+}
+
+// fill32 sets every element of b to v (by doubling copies).
+func fill32(b []int32, v int32) {
+	if len(b) == 0 {
+		return
+	}
+	b[0] = v
+	for k := 1; k < len(b); k *= 2 {
+		copy(b[k:], b[:k])
+	}
 }
 
 // decisions returns a slice of n decisions (contents undefined), taken
