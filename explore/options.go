@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"ncmc/commspec"
+	"ncmc/explore/vmcr"
 	"ncmc/interp"
 	"ncmc/ir"
-	"ncmc/explore/vmcr"
 	"ncmc/mcr"
 	"ncmc/seg"
 )

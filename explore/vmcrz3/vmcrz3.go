@@ -249,7 +249,9 @@ func Encode(ctx context.Context, b *smt.Builder, q *vmcr.Query) (*Encoding, erro
 				}
 			}
 			if st.Join >= 0 {
-				if n := len(q.Threads[st.Join].Steps); n > 0 {
+				if int(st.Join) >= len(q.Threads) {
+					add(notTaken(x))
+				} else if n := len(q.Threads[st.Join].Steps); n > 0 {
 					add(before(vmcr.Ref{T: st.Join, I: int32(n - 1)}, x))
 				}
 			}
@@ -265,11 +267,11 @@ func Encode(ctx context.Context, b *smt.Builder, q *vmcr.Query) (*Encoding, erro
 		}
 		add(b.Or(alts...))
 	}
-	if q.Fail >= 0 && q.Fail < len(e.Vars) {
-		vs := e.Vars[q.Fail]
-		if len(vs) == 0 {
+	if q.Fail >= 0 {
+		if q.Fail >= len(e.Vars) || len(e.Vars[q.Fail]) == 0 {
 			return &Encoding{F: b.False(), Vars: e.Vars, End: end}, nil
 		}
+		vs := e.Vars[q.Fail]
 		f := vs[len(vs)-1]
 		add(b.Lt(f, end))
 		for t := range e.Vars {
