@@ -68,11 +68,42 @@ type Oracle interface {
 // Fail >= 0, the last step of thread Fail was taken and is the schedule's
 // last step.
 type Query struct {
+	// Kind is what the search is for (statistics and tests; the rules
+	// do not depend on it).
+	Kind    QueryKind
 	Threads []QThread
 	Finals  []QFinal
 	Fail    int
 	// Locs is the number of location ids (Loc < Locs).
 	Locs int
+}
+
+// QueryKind is what a witness search is for.
+type QueryKind uint8
+
+// Query kinds.
+const (
+	// QWitness: a child's witness (a read from a value group) or the
+	// observer's final values; reads read their good writes.
+	QWitness QueryKind = iota
+	// QDedup: whether a leaf's class lies in an elder sibling subtree
+	// (a read from a group, earlier reads beyond the partial trace, the
+	// other reads their values). Told apart by those constraints: one
+	// whose reads all have annotations counts as QWitness.
+	QDedup
+	// QFailure: a failure search (a failing step first, with given values
+	// right after it).
+	QFailure
+)
+
+func (k QueryKind) String() string {
+	switch k {
+	case QDedup:
+		return "dedup"
+	case QFailure:
+		return "failure"
+	}
+	return "witness"
 }
 
 // QThread is a thread of a Query.
@@ -173,6 +204,9 @@ func (q *Query) Replay(sched []int32) error {
 func (s *wsearch) query() *Query {
 	tr := s.tr
 	q := &Query{Threads: make([]QThread, len(tr.Threads)), Fail: s.fail, Locs: len(s.mem)}
+	if s.fail >= 0 {
+		q.Kind = QFailure
+	}
 	writers := make([][]Ref, len(s.mem))
 	for t := range tr.Threads {
 		th := &tr.Threads[t]
@@ -203,6 +237,9 @@ func (s *wsearch) query() *Query {
 					break
 				}
 				qs.Read, qs.Own, qs.HasOwn = true, st.Own, st.HasOwn
+				if c.mode != mGood && q.Kind == QWitness {
+					q.Kind = QDedup // only realizable's constraints name values
+				}
 				qs.Write = st.Wrote
 				if st.WriteFor != nil {
 					qs.Write, _ = st.WriteFor(c.val)

@@ -31,9 +31,11 @@ type oracleTally struct {
 
 	mu                    sync.Mutex
 	queries, sat, unsat   int
-	unknown               int // Z3 gave no answer (not compared)
-	diffs                 int // SAT/UNSAT disagreements
-	badNative, badZ3      int // schedules that fail Query.Replay
+	kinds                 [3]int // queries by vmcr.QueryKind
+	sb, finals            int    // queries with store-buffer steps (After, Own); with final conditions
+	unknown               int    // Z3 gave no answer (not compared)
+	diffs                 int    // SAT/UNSAT disagreements
+	badNative, badZ3      int    // schedules that fail Query.Replay
 	first                 []string
 	programs, unsupported int
 }
@@ -51,9 +53,22 @@ func (c *oracleTally) compare(q *vmcr.Query, sat bool, sched []int32) {
 	if sat {
 		nerr = q.Replay(sched)
 	}
+	sb := false
+	for _, th := range q.Threads {
+		for _, st := range th.Steps {
+			sb = sb || len(st.After) > 0 || st.HasOwn
+		}
+	}
 	c.mu.Lock()
 	k := c.queries
 	c.queries++
+	c.kinds[q.Kind]++
+	if sb {
+		c.sb++
+	}
+	if len(q.Finals) > 0 {
+		c.finals++
+	}
 	c.mu.Unlock()
 	if c.flip != nil && c.flip(k) {
 		sat = !sat
@@ -95,6 +110,11 @@ func (c *oracleTally) add(o *oracleTally) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.queries += o.queries
+	for k := range c.kinds {
+		c.kinds[k] += o.kinds[k]
+	}
+	c.sb += o.sb
+	c.finals += o.finals
 	c.sat += o.sat
 	c.unsat += o.unsat
 	c.unknown += o.unknown
@@ -199,6 +219,13 @@ func TestVMCROracle(t *testing.T) {
 	}
 	t.Logf("%d programs (%d more not explored by vmcr), %d queries compared (native %d sat, %d unsat; Z3 unknown %d): %d differences, %d native and %d Z3 schedules that fail replay",
 		all.programs, all.unsupported, all.queries, all.sat, all.unsat, all.unknown, all.diffs, all.badNative, all.badZ3)
+	t.Logf("queries: %d witness, %d dedup, %d failure searches; %d with store-buffer steps, %d with final conditions",
+		all.kinds[vmcr.QWitness], all.kinds[vmcr.QDedup], all.kinds[vmcr.QFailure], all.sb, all.finals)
+	for k, n := range all.kinds {
+		if n == 0 {
+			t.Errorf("no %s queries compared", vmcr.QueryKind(k))
+		}
+	}
 }
 
 // TestVMCROracleCatches: the comparison can fail. A wrong native answer
@@ -229,7 +256,7 @@ func TestVMCROracleCatches(t *testing.T) {
 		// Forgetting interference makes a read accept every write it
 		// could read at some point: here, every write of its location.
 		{name: "reads accept any write", part: sc, mutate: func(q *vmcr.Query) {
-			var ws [][]vmcr.Ref = make([][]vmcr.Ref, q.Locs)
+			ws := make([][]vmcr.Ref, q.Locs)
 			for t := range q.Threads {
 				for i, st := range q.Threads[t].Steps {
 					if st.Write {
