@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"ncmc/explore/explorertest"
 	"ncmc/explore/vmcr"
@@ -349,4 +350,41 @@ func TestVMCRZ3Fallback(t *testing.T) {
 		t.Error("no search went to Z3")
 	}
 	t.Logf("%d queries, %d of them Z3 fallbacks", queries, fallbacks)
+}
+
+// TestVMCRZ3FallbackTimeout: with every search going to Z3, a time limit
+// still ends the exploration within a second of it (the encoding checks
+// the context and smt interrupts Z3).
+func TestVMCRZ3FallbackTimeout(t *testing.T) {
+	src := `
+global x: int; global y: int; global z: int;
+fn w(k: int) {
+    let i = 0;
+    while (i < 6) { x = k; let a = y; y = a + k; let b = z; z = x + b; i = i + 1; }
+}
+fn main() {
+    let p1 = spawn w(1); let p2 = spawn w(2); let p3 = spawn w(3); let p4 = spawn w(4);
+    join(p1); join(p2); join(p3); join(p4);
+}
+`
+	prog, err := frontend.ParseCIR("loops.cir", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, model := range []string{"sc", "tso"} {
+		start := time.Now()
+		res, err := ncmc.Verify(context.Background(), prog, ncmc.Options{Explorer: "vmcr", Model: model, Workers: 2,
+			VMCRMaxSearch: 1, Timeout: time.Second, Unroll: 10})
+		took := time.Since(start)
+		if err != nil {
+			t.Fatalf("%s: %v", model, err)
+		}
+		if res.Stopped == "" || res.Stats.Fallbacks == 0 {
+			t.Fatalf("%s: finished (%q) in %v with %d Z3 fallbacks: the program is too small for the test", model, res.Stopped, took, res.Stats.Fallbacks)
+		}
+		if took > 3*time.Second { // 1 s past the limit, and slack for a loaded machine
+			t.Errorf("%s: a time limit of 1 s answered after %v", model, took)
+		}
+		t.Logf("%s: stopped (%s) after %v, %d queries, %d Z3 fallbacks", model, res.Stopped, took, res.Stats.SMTQueries, res.Stats.Fallbacks)
+	}
 }
