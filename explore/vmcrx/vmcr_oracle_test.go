@@ -39,6 +39,7 @@ type oracleTally struct {
 	badNative, badZ3      int    // schedules that fail Query.Replay
 	first                 []string
 	programs, unsupported int
+	searches, fallbacks   int // the explorations' witness searches and Z3 fallbacks (over the budget)
 }
 
 func (c *oracleTally) note(format string, args ...any) {
@@ -123,6 +124,8 @@ func (c *oracleTally) add(o *oracleTally) {
 	c.badNative += o.badNative
 	c.badZ3 += o.badZ3
 	c.programs += o.programs
+	c.searches += o.searches
+	c.fallbacks += o.fallbacks
 	c.unsupported += o.unsupported
 	for _, s := range o.first {
 		c.note("%s", s)
@@ -179,6 +182,8 @@ func runOracle(t *testing.T, p oraclePart, tally *oracleTally) {
 			one.unsupported++
 		default:
 			one.programs++
+			one.searches += res.Stats.SMTQueries
+			one.fallbacks += res.Stats.Fallbacks
 		}
 		if tally.mutate == nil && tally.flip == nil && one.diffs+one.badNative+one.badZ3 > 0 {
 			t.Errorf("%s seed %d: %d differences, %d native and %d Z3 schedules that fail replay: %s\nprogram:\n%s",
@@ -220,8 +225,8 @@ func TestVMCROracle(t *testing.T) {
 	}
 	t.Logf("%d programs (%d more not explored by vmcr), %d queries compared (native %d sat, %d unsat; Z3 unknown %d): %d differences, %d native and %d Z3 schedules that fail replay",
 		all.programs, all.unsupported, all.queries, all.sat, all.unsat, all.unknown, all.diffs, all.badNative, all.badZ3)
-	t.Logf("queries: %d witness, %d dedup, %d failure searches; %d with store-buffer steps, %d with final conditions",
-		all.kinds[vmcr.QWitness], all.kinds[vmcr.QDedup], all.kinds[vmcr.QFailure], all.sb, all.finals)
+	t.Logf("queries: %d witness, %d dedup, %d failure searches; %d with store-buffer steps, %d with final conditions; %d searches in all, %d of them over the native budget (Z3 fallbacks, not compared)",
+		all.kinds[vmcr.QWitness], all.kinds[vmcr.QDedup], all.kinds[vmcr.QFailure], all.sb, all.finals, all.searches, all.fallbacks)
 	for k, n := range all.kinds {
 		if n == 0 {
 			t.Errorf("no %s queries compared", vmcr.QueryKind(k))
