@@ -27,6 +27,7 @@ const (
 	Unsat                  // no schedule exists
 )
 
+// String returns "sat", "unsat" or "unknown".
 func (v Verdict) String() string {
 	switch v {
 	case Sat:
@@ -96,6 +97,7 @@ const (
 	QFailure
 )
 
+// String returns "witness", "dedup" or "failure".
 func (k QueryKind) String() string {
 	switch k {
 	case QDedup:
