@@ -66,6 +66,7 @@ test-short: deps
 test-long: deps
 	$(GO) test -timeout 120m ./ncmc -run 'TestDeciderDifferential' -count=1 -decider.n 2000
 	$(GO) test -timeout 180m ./explore/vmcrx -run 'TestVMCRDifferential' -count=1 -vmcr.n 2000 -vmcr.sbn 2000 -vmcr.fn 1000
+	$(GO) test -timeout 120m ./explore/vmcrx -run 'TestVMCROracle$$' -count=1 -oracle.n 2000
 	$(GO) test -timeout 60m ./frontend/c -run 'TestProgramDiff' -count=1 -progdiff.n 5000
 
 # Short fuzzing of every fuzz target (FUZZTIME=60s for the full run).

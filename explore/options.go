@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"ncmc/commspec"
+	"ncmc/explore/vmcr"
 	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/mcr"
@@ -54,6 +55,14 @@ type Options struct {
 	// CompareDeciders, if set, receives every mcr query's native and Z3
 	// answers (differential tests; costs a Z3 call per query).
 	CompareDeciders func(q *mcr.Query, native, z3 mcr.Answer)
+	// VMCRQueries, if set, receives every witness search of the vmcr
+	// explorer that its native search decided, with its answer and, if
+	// sat, its schedule (vmcr.Options.Queries: oracle tests).
+	VMCRQueries func(q *vmcr.Query, sat bool, sched []int32)
+	// VMCRMaxSearch bounds the states of one vmcr witness search (0:
+	// vmcr's default); a search over it goes to Z3 (tests force Z3
+	// fallbacks with a small bound).
+	VMCRMaxSearch int
 	// Debug, if set, receives a line per execution and per seed (for developers).
 	Debug func(format string, args ...any)
 	// Workers is the number of parallel workers (0: the number of CPUs):
@@ -147,10 +156,10 @@ type Stats struct {
 	Steps      int64 `json:"steps"`                  // visible steps over all executions
 	Queue      int   `json:"queue"`                  // pending work (choice points left on the DFS stack, or seeds)
 	Seeds      int   `json:"seeds,omitempty"`        // mcr: distinct seeds generated (incl. the initial one)
-	SMTQueries int   `json:"smt_queries,omitempty"`  // mcr: feasibility queries (native or Z3)
-	Native     int   `json:"native,omitempty"`       // mcr: queries decided by the native decider
-	Z3Calls    int   `json:"z3_calls,omitempty"`     // mcr: queries decided by Z3 (fallbacks, or all with Decider "z3")
-	Fallbacks  int   `json:"z3_fallbacks,omitempty"` // mcr: native unknown answers passed to Z3
+	SMTQueries int   `json:"smt_queries,omitempty"`  // mcr, vmcr: feasibility queries (vmcr: witness searches) (native or Z3)
+	Native     int   `json:"native,omitempty"`       // mcr, vmcr: queries decided by the native decider
+	Z3Calls    int   `json:"z3_calls,omitempty"`     // mcr, vmcr: queries decided by Z3 (fallbacks, or all with Decider "z3")
+	Fallbacks  int   `json:"z3_fallbacks,omitempty"` // mcr, vmcr: native unknown answers (vmcr: searches over their budget) passed to Z3
 	Nodes      int   `json:"nodes,omitempty"`        // vmcr: annotated partial traces visited
 	Runs       int   `json:"runs,omitempty"`         // vmcr: interpreter runs (one per node at most)
 	// NativeReplayFailures counts seeds from native witnesses whose replay

@@ -69,6 +69,8 @@ type jsonResult struct {
 	Note           string             `json:"note,omitempty"`
 	Seeds          int                `json:"seeds"`
 	SMTQueries     int                `json:"smt_queries"`
+	Native         int                `json:"native"`       // queries decided natively (mcr, vmcr)
+	Z3Fallbacks    int                `json:"z3_fallbacks"` // queries passed to Z3 (mcr: native unknown; vmcr: search budget)
 	SMTMS          float64            `json:"smt_ms"`
 	ReplayMS       float64            `json:"replay_ms"`
 	Workers        int                `json:"workers,omitempty"`
@@ -285,7 +287,7 @@ func (v *verifyCmd) printJSON(e *env, res *ncmc.Result, answer svcomp.Answer, re
 		Complete: res.Stats.Complete, Blocked: res.Stats.Blocked, BoundHits: res.Stats.BoundHits,
 		Outcomes: res.Outcomes, Classes: res.Classes, TimeMS: float64(res.Elapsed.Microseconds()) / 1000,
 		Counterexample: res.Counterexample, Stats: res.Stats, Note: res.Note,
-		Seeds: res.Stats.Seeds, SMTQueries: res.Stats.SMTQueries, SMTMS: res.Stats.SMTMS, ReplayMS: res.Stats.ReplayMS}
+		Seeds: res.Stats.Seeds, SMTQueries: res.Stats.SMTQueries, Native: res.Stats.Native, Z3Fallbacks: res.Stats.Fallbacks, SMTMS: res.Stats.SMTMS, ReplayMS: res.Stats.ReplayMS}
 	if res.ViolationPos.IsValid() {
 		out.Location = res.ViolationPos.String()
 	}
@@ -325,7 +327,7 @@ func printText(w io.Writer, v *verifyCmd, res *ncmc.Result) {
 		fmt.Fprintf(w, "coverability: %d abstract states kept, %d runs cut at a covered state\n", s.States, s.Pruned)
 	}
 	if res.Explorer == "vmcr" {
-		fmt.Fprintf(w, "vmcr: %d nodes (annotated partial traces), %d interpreter runs\n", s.Nodes, s.Runs)
+		fmt.Fprintf(w, "vmcr: %d nodes (annotated partial traces), %d interpreter runs, %d queries (%d decided natively, %d Z3 fallbacks)\n", s.Nodes, s.Runs, s.SMTQueries, s.Native, s.Fallbacks)
 	}
 	if res.Explorer == "mcr" {
 		fmt.Fprintf(w, "mcr: %d seeds, %d queries (%d decided natively, %d Z3 fallbacks, %d Z3 calls), SMT %.1f ms, replay %.1f ms\n", s.Seeds, s.SMTQueries, s.Native, s.Fallbacks, s.Z3Calls, s.SMTMS, s.ReplayMS)

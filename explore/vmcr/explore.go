@@ -41,6 +41,16 @@ type Options struct {
 	// is one more leaf after the class's own (failure.go). Without it a
 	// class shows one of them (enough for the verdict).
 	Failures bool
+	// Oracle, if not nil, decides the witness searches that exceed
+	// MaxSearch (oracle.go): its Sat schedules are replayed and checked;
+	// Unknown answers leave the search over its budget (ErrSearchBudget).
+	Oracle Oracle
+	// Queries, if not nil, receives every witness search the native
+	// search decided, with its answer and, if sat, its schedule (tests
+	// compare an oracle with the native search). q and sched are valid
+	// only during the call. With Workers > 1 it must be safe for
+	// concurrent use.
+	Queries func(q *Query, sat bool, sched []int32)
 	// maxBuffered overrides the bound of leaves a stream holds (tests).
 	maxBuffered int
 	// check (tests) makes the explorer recompute every result its
@@ -68,6 +78,14 @@ type Stats struct {
 	Barren       int // nodes with a frontier but no child
 	Dead         int // nodes whose subtree deadEnd shows to hold no execution (not explored)
 	Children     int // children made
+	// Fallbacks are the witness searches over MaxSearch passed to
+	// Options.Oracle; OracleUnknown of them it did not decide, OracleBad
+	// of them it answered with a schedule that failed replay (both end
+	// the exploration with ErrSearchBudget). Searches - Fallbacks were
+	// decided natively.
+	Fallbacks     int
+	OracleUnknown int
+	OracleBad     int
 }
 
 // errStopped ends a witness search when the exploration was stopped

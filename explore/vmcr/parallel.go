@@ -258,4 +258,8 @@ func (s *Stats) add(o Stats) {
 	s.Barren += o.Barren
 	s.Children += o.Children
 	s.Dead += o.Dead
+	s.FailLeaves += o.FailLeaves
+	s.Fallbacks += o.Fallbacks
+	s.OracleUnknown += o.OracleUnknown
+	s.OracleBad += o.OracleBad
 }

@@ -381,7 +381,10 @@ func (s *wsearch) run() (bool, error) {
 		return false, errStopped
 	}
 	if s.over {
-		return false, ErrSearchBudget
+		return s.fallback()
+	}
+	if s.e.opts.Queries != nil {
+		s.e.opts.Queries(s.query(), ok, s.sched)
 	}
 	return ok, nil
 }
@@ -411,9 +414,10 @@ func (s *wsearch) cur(st *Step) Ref {
 }
 
 // reads reports whether c admits reading what read step st reads now.
-func (s *wsearch) reads(c *cons, st *Step) bool {
-	r := s.cur(st)
-	loc := st.Loc
+func (s *wsearch) reads(c *cons, st *Step) bool { return s.accepts(c, s.cur(st), st.Loc) }
+
+// accepts reports whether c admits reading write r of loc.
+func (s *wsearch) accepts(c *cons, r Ref, loc int64) bool {
 	switch c.mode {
 	case mGood:
 		return inRefs(r, c.good)
@@ -516,16 +520,20 @@ func (s *wsearch) goal() bool {
 			return false
 		}
 	}
-	for _, f := range s.finals {
-		cur := s.mem[f.lid]
-		if f.good != nil && !inRefs(cur, f.good) {
-			return false
-		}
-		if f.byVal && s.wval(cur, f.loc) != f.val || f.nonzero && s.wval(cur, f.loc) == 0 {
+	for k := range s.finals {
+		if f := &s.finals[k]; !s.finalOK(f, s.mem[f.lid]) {
 			return false
 		}
 	}
 	return true
+}
+
+// finalOK reports whether f holds when w is the last write of its location.
+func (s *wsearch) finalOK(f *final, w Ref) bool {
+	if f.good != nil && !inRefs(w, f.good) {
+		return false
+	}
+	return !(f.byVal && s.wval(w, f.loc) != f.val || f.nonzero && s.wval(w, f.loc) == 0)
 }
 
 func (s *wsearch) stateKey() []byte {

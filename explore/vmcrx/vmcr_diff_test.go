@@ -36,7 +36,14 @@ var (
 // executions, which must be the number of classes of the plain reference
 // explorer. Run.Skipped says why nothing was compared.
 func vmcrCompare(prog *ir.Program, model string) explorertest.Run {
+	return vmcrCompareWith(prog, model, ncmc.Options{})
+}
+
+// vmcrCompareWith is vmcrCompare with vmcr's options based on cand
+// (Explorer, Model and KeepGoing are set).
+func vmcrCompareWith(prog *ir.Program, model string, cand ncmc.Options) explorertest.Run {
 	ctx := context.Background()
+	cand.Explorer, cand.Model, cand.KeepGoing = "vmcr", model, true
 	// The plain reference explorer counts classes exactly (the stateful
 	// one cuts runs, and so classes).
 	budget := 100000
@@ -48,7 +55,7 @@ func vmcrCompare(prog *ir.Program, model string) explorertest.Run {
 	// such pair (vmcr.Options.Failures), whichever of several failing
 	// threads fails first.
 	p := explorertest.Pair{Name: "vmcr", Keys: explorertest.StrictKeys,
-		Cand:   ncmc.Options{Explorer: "vmcr", Model: model, KeepGoing: true},
+		Cand:   cand,
 		Oracle: ncmc.Options{Explorer: "reference", Model: model, KeepGoing: true, MaxExecutions: budget, Classes: true}}
 	got, err := ncmc.Verify(ctx, prog, p.Cand)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"ncmc/explore"
 	"ncmc/explore/mcrx"
 	"ncmc/explore/vmcr"
+	"ncmc/explore/vmcrz3"
 	"ncmc/interp"
 	"ncmc/ir"
 	"ncmc/memmodel"
@@ -603,7 +604,11 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	vo := vmcr.Options{Observed: mcrx.ObservedLocs(prog), Leaf: leaf, Summary: summary, Workers: workers, Failures: opts.KeepGoing}
+	// Witness searches over their budget go to Z3 (explore/vmcrz3).
+	oracle := vmcrz3.New(vmcrz3.Options{Timeout: opts.QueryTimeout})
+	defer oracle.Close()
+	vo := vmcr.Options{Observed: mcrx.ObservedLocs(prog), Leaf: leaf, Summary: summary, Workers: workers, Failures: opts.KeepGoing,
+		Oracle: oracle, Queries: opts.VMCRQueries, MaxSearch: opts.VMCRMaxSearch}
 	if opts.Debug != nil && os.Getenv("NCMC_VMCR_TREE") != "" {
 		vo.Debug = opts.Debug
 	}
@@ -622,6 +627,10 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 	}
 	t.Stats().Nodes = st.Nodes
 	t.Stats().Runs = st.Runs
+	t.Stats().SMTQueries = st.Searches
+	t.Stats().Native = st.Searches - st.Fallbacks
+	t.Stats().Fallbacks = st.Fallbacks
+	t.Stats().Z3Calls = st.Fallbacks - st.OracleUnknown - st.OracleBad
 	if stopped != "" {
 		t.Stop(stopped, stopKind)
 	}
