@@ -367,6 +367,11 @@ func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, 
 	if len(parked) > 0 {
 		w.Parked = parked
 	}
+	if len(s.finals) == 0 {
+		// With final conditions every write may matter.
+		w.need = append([]int(nil), s.need...)
+		w.keepPoint()
+	}
 	return w, nil
 }
 

@@ -78,6 +78,15 @@ type vmcrRunner struct {
 	// to reuse.
 	deadMu sync.Mutex
 	dead   []*interp.Execution
+	// stats counts runs, resumed runs and schedule steps (--debug-mcr).
+	stats runnerStats
+}
+
+// runnerStats counts what the runner did (printed with --debug-mcr).
+type runnerStats struct {
+	runs, resumed  atomic.Int64 // runs; runs resumed from a snapshot
+	sched, skipped atomic.Int64 // witness schedule steps; those a resumed run skipped
+	snaps          atomic.Int64 // snapshots kept
 }
 
 // maxDead bounds the executions vmcrRunner.dead keeps.
@@ -157,11 +166,13 @@ type vmcrRun struct {
 	released bool
 	steps    []vmcr.Step    // the array of the trace's steps, or nil
 	refs     *[2][]vmcr.Ref // the arrays of the trace's After lists and Order (store buffers), or nil
-	// snap (nil: none) is a copy of the state after w.Sched, which later
-	// witnesses that begin with w.Sched resume from (vmcr.Witness.Base).
-	snap *interp.Execution
+	// snap (nil: none) is a copy of the state after w.Sched[:snapAt],
+	// which later witnesses that begin with those steps resume from
+	// (vmcr.Witness.Base).
+	snap   *interp.Execution
+	snapAt int
 	// from (nil: none) is the run whose snapshot this run resumed from:
-	// this run's schedule begins with from.w.Sched, so its snapshot and
+	// this run's schedule begins with from.w.Sched[:from.snapAt], so its snapshot and
 	// those of its own from chain are states of this run too. The runs
 	// on the chain are those of ancestors in the search: their traces
 	// are released after this one.
@@ -228,6 +239,7 @@ func (r *vmcrRunner) execute(w *vmcr.Witness, trace, keep bool) (*interp.Executi
 	}
 	ch := &seqChooser{seq: w.Choices}
 	x, res, from := r.start(w, ch, trace, keep)
+	r.count(w, from, keep)
 	// taken counts the steps of each thread, for the parked ones.
 	var taken []int
 	take := func(t int32) {
@@ -242,15 +254,19 @@ func (r *vmcrRunner) execute(w *vmcr.Witness, trace, keep bool) (*interp.Executi
 	for _, t := range w.Sched[:from] {
 		take(t)
 	}
+	at := snapPoint(w, from, keep)
 	for i, t := range w.Sched[from:] {
+		if from+i == at {
+			res.snap, res.at = r.snapshot(x, w), at
+		}
 		if x.Finished() || int(t) >= len(x.ThreadTable()) || x.Thread(t) == nil || !x.IsEnabled(x.Thread(t)) {
 			return nil, nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", from+i, t)
 		}
 		x.Step(interp.Action{T: t})
 		take(t)
 	}
-	if keep {
-		res.snap = r.snapshot(x, w)
+	if at == len(w.Sched) {
+		res.snap, res.at = r.snapshot(x, w), at
 	}
 	parkedEnabled := false
 	for !x.Finished() {
@@ -276,11 +292,45 @@ func (r *vmcrRunner) execute(w *vmcr.Witness, trace, keep bool) (*interp.Executi
 	return x, &res, parkedEnabled, nil
 }
 
+// count counts a run of w that resumed after from schedule steps.
+func (r *vmcrRunner) count(w *vmcr.Witness, from int, keep bool) {
+	if !keep {
+		return
+	}
+	r.stats.runs.Add(1)
+	r.stats.sched.Add(int64(len(w.Sched)))
+	if from > 0 {
+		r.stats.resumed.Add(1)
+		r.stats.skipped.Add(int64(from))
+	}
+}
+
 // resumed is what execute tells Run about snapshots: the run it resumed
-// from and the snapshot it kept.
+// from and the snapshot it kept, of the state after at schedule steps.
 type resumed struct {
 	from *vmcrRun
 	snap *interp.Execution
+	at   int
+}
+
+// snapPoint is the number of w's schedule steps after which a run of w
+// that resumed after from steps keeps a snapshot (-1: none): w.Keep, the
+// end of the steps its annotation needs, which later witnesses repeat
+// more often than the whole schedule; the end of the schedule when the
+// run resumed past w.Keep; none when it resumed at the end (the snapshot
+// it resumed from is that state).
+func snapPoint(w *vmcr.Witness, from int, keep bool) int {
+	if !keep || len(w.Sched) == 0 {
+		return -1
+	}
+	at := w.Keep
+	if at <= 0 || at > len(w.Sched) || at < from {
+		at = len(w.Sched)
+	}
+	if at <= from {
+		return -1
+	}
+	return at
 }
 
 // start returns the execution to run w's schedule in: resumed from a
@@ -299,8 +349,8 @@ func (r *vmcrRunner) start(w *vmcr.Witness, ch *seqChooser, trace, keep bool) (x
 
 // resume returns a copy of the state after w.Sched[:k], the run it is a
 // snapshot of, and k, when w.Base's run or a run on its from chain kept a
-// snapshot of its state after its own witness's schedule, which is
-// w.Sched[:k] with k <= w.Same, and the choices made there are those ch
+// snapshot of its state after the first k steps of its own witness's
+// schedule (vmcrRun.snapAt), which are w.Sched[:k] with k <= w.Same, and the choices made there are those ch
 // makes; ch is then set to go on from there. Otherwise it returns nil.
 func (r *vmcrRunner) resume(w *vmcr.Witness, ch *seqChooser) (*interp.Execution, *vmcrRun, int) {
 	if w.Base == nil {
@@ -311,8 +361,8 @@ func (r *vmcrRunner) resume(w *vmcr.Witness, ch *seqChooser) (*interp.Execution,
 		return nil, nil, 0
 	}
 	for ; run != nil; run = run.from {
-		k := len(run.w.Sched)
-		if run.snap == nil || k == 0 || k > w.Same || k > len(w.Sched) || !slices.Equal(w.Sched[:k], run.w.Sched) {
+		k := run.snapAt
+		if run.snap == nil || k == 0 || k > w.Same || k > len(w.Sched) || !slices.Equal(w.Sched[:k], run.w.Sched[:k]) {
 			continue
 		}
 		if x := r.resumeFrom(run, ch); x != nil {
@@ -365,6 +415,7 @@ func (r *vmcrRunner) snapshot(x *interp.Execution, w *vmcr.Witness) *interp.Exec
 			return nil
 		}
 	}
+	r.stats.snaps.Add(1)
 	return x.Fork(nil, r.getDead())
 }
 
@@ -383,7 +434,7 @@ func (r *vmcrRunner) Run(ctx context.Context, w *vmcr.Witness) (*vmcr.Trace, err
 	}
 	tr := r.traceOf(x, w, parkedEnabled)
 	run := tr.Payload.(*vmcrRun)
-	run.snap, run.from = res.snap, res.from
+	run.snap, run.snapAt, run.from = res.snap, res.at, res.from
 	return tr, nil
 }
 
@@ -619,6 +670,9 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 	}
 	if opts.Debug != nil {
 		opts.Debug("vmcr: %+v", st)
+		rs := &r.stats
+		opts.Debug("vmcr runner: %d runs, %d resumed from a snapshot, %d snapshots; witness schedule steps %d, of them skipped by resuming %d",
+			rs.runs.Load(), rs.resumed.Load(), rs.snaps.Load(), rs.sched.Load(), rs.skipped.Load())
 	}
 	t.Stats().Nodes = st.Nodes
 	t.Stats().Runs = st.Runs
@@ -689,6 +743,7 @@ func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace, keep bool) (*interp.Execu
 	}
 	ch := &seqChooser{seq: seq}
 	x, res, from := r.start(w, ch, trace, keep)
+	r.count(w, from, keep)
 	var taken []int // program steps per thread
 	take := func(t int32) {
 		if parked == nil {
@@ -704,8 +759,12 @@ func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace, keep bool) (*interp.Execu
 			take(k.T)
 		}
 	}
+	at := snapPoint(w, from, keep)
 	for i, ti := range w.Sched[from:] {
 		i += from
+		if i == at {
+			res.snap, res.at = r.snapshot(x, w), at
+		}
 		k, ok := r.ths.key(ti)
 		if !ok || x.Finished() || int(k.T) >= len(x.ThreadTable()) || x.Thread(k.T) == nil {
 			return nil, nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
@@ -724,8 +783,8 @@ func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace, keep bool) (*interp.Execu
 		x.Step(interp.Action{T: k.T})
 		take(k.T)
 	}
-	if keep {
-		res.snap = r.snapshot(x, w)
+	if at == len(w.Sched) {
+		res.snap, res.at = r.snapshot(x, w), at
 	}
 	// flushAll flushes every buffered store, oldest first per buffer.
 	flushAll := func() bool {
