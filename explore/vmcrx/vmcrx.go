@@ -123,11 +123,14 @@ type vmcrKey struct {
 
 // vmcrThreads numbers the threads of store-buffer traces, the same way in
 // every run of one exploration (first come, first numbered). Runs on
-// several goroutines share it.
+// several goroutines share it: numbering takes the lock, reading the
+// table (keys) does not.
 type vmcrThreads struct {
-	mu   sync.Mutex
-	idx  map[vmcrKey]int32
-	keys []vmcrKey
+	mu  sync.Mutex
+	idx map[vmcrKey]int32
+	// tab is the table of keys by number, replaced (never changed) when a
+	// number is added.
+	tab atomic.Pointer[[]vmcrKey]
 }
 
 func (v *vmcrThreads) id(k vmcrKey) int32 {
@@ -136,26 +139,36 @@ func (v *vmcrThreads) id(k vmcrKey) int32 {
 	if i, ok := v.idx[k]; ok {
 		return i
 	}
-	i := int32(len(v.keys))
+	var keys []vmcrKey
+	if p := v.tab.Load(); p != nil {
+		keys = *p
+	}
+	i := int32(len(keys))
 	v.idx[k] = i
-	v.keys = append(v.keys, k)
+	// Readers see only the first len(keys) entries of the array: appending
+	// in place past them changes nothing they read.
+	keys = append(keys, k)
+	v.tab.Store(&keys)
 	return i
 }
 
-func (v *vmcrThreads) key(i int32) (vmcrKey, bool) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if i < 0 || int(i) >= len(v.keys) {
-		return vmcrKey{}, false
+// keys returns the table of keys by number so far.
+func (v *vmcrThreads) keys() []vmcrKey {
+	if p := v.tab.Load(); p != nil {
+		return *p
 	}
-	return v.keys[i], true
+	return nil
 }
 
-func (v *vmcrThreads) size() int {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return len(v.keys)
+func (v *vmcrThreads) key(i int32) (vmcrKey, bool) {
+	keys := v.keys()
+	if i < 0 || int(i) >= len(keys) {
+		return vmcrKey{}, false
+	}
+	return keys[i], true
 }
+
+func (v *vmcrThreads) size() int { return len(v.keys()) }
 
 // vmcrRun is the runner's payload of a trace: the execution and the
 // witness it ran.
@@ -754,9 +767,12 @@ func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace, keep bool) (*interp.Execu
 		}
 		taken[t]++
 	}
-	for _, ti := range w.Sched[:from] {
-		if k, ok := r.ths.key(ti); ok && !k.Buf {
-			take(k.T)
+	keys := r.ths.keys()
+	if parked != nil {
+		for _, ti := range w.Sched[:from] {
+			if int(ti) < len(keys) && !keys[ti].Buf {
+				take(keys[ti].T)
+			}
 		}
 	}
 	at := snapPoint(w, from, keep)
@@ -765,7 +781,11 @@ func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace, keep bool) (*interp.Execu
 		if i == at {
 			res.snap, res.at = r.snapshot(x, w), at
 		}
-		k, ok := r.ths.key(ti)
+		ok := ti >= 0 && int(ti) < len(keys)
+		var k vmcrKey
+		if ok {
+			k = keys[ti]
+		}
 		if !ok || x.Finished() || int(k.T) >= len(x.ThreadTable()) || x.Thread(k.T) == nil {
 			return nil, nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
 		}
@@ -857,7 +877,7 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 	for t, th := range tt {
 		pid[t] = -1
 		if th != nil {
-			pid[t] = r.ths.id(vmcrKey{T: int32(t)})
+			pid[t] = sc.progID(r.ths, int32(t))
 		}
 	}
 	// Store buffers of this run: trace ids, per program thread.
@@ -868,22 +888,20 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 	for t := range bufsOf {
 		bufsOf[t] = bufsOf[t][:0]
 	}
-	if sc.bufIdx == nil {
-		sc.bufIdx = map[vmcrKey]int32{}
+	sc.stamp++
+	if sc.stamp == 0 { // wrapped around
+		clear(sc.inRun)
+		sc.stamp = 1
 	}
-	bufIdx := sc.bufIdx
-	clear(bufIdx)
 	bufID := func(t int32, loc int64) int32 {
-		if !r.pso {
-			loc = 0
+		id := sc.bufID(r.ths, r.pso, t, loc)
+		for int(id) >= len(sc.inRun) {
+			sc.inRun = append(sc.inRun, 0)
 		}
-		k := vmcrKey{T: t, Buf: true, Loc: loc}
-		if id, ok := bufIdx[k]; ok {
-			return id
+		if sc.inRun[id] != sc.stamp {
+			sc.inRun[id] = sc.stamp
+			bufsOf[t] = append(bufsOf[t], id)
 		}
-		id := r.ths.id(k)
-		bufIdx[k] = id
-		bufsOf[t] = append(bufsOf[t], id)
 		return id
 	}
 	// Steps per trace thread in this run (each program thread with room
@@ -1238,9 +1256,17 @@ type sbFix struct {
 
 // sbScratch holds traceOfSB's tables between calls.
 type sbScratch struct {
-	pid       []int32
-	bufsOf    [][]int32
-	bufIdx    map[vmcrKey]int32
+	pid    []int32
+	bufsOf [][]int32
+	// The trace numbers of program threads and store buffers (numbers
+	// never change), cached here to spare vmcrThreads' lock: prog[t] and
+	// (tso) buf[t] are t's and its buffer's plus 1 (0: not yet looked up),
+	// psoBuf those of (t, loc)'s buffer under pso.
+	prog, buf []int32
+	psoBuf    map[[2]int64]int32
+	// inRun[id] == stamp: buffer id has a commit in the current run.
+	inRun     []uint32
+	stamp     uint32
 	cnt       []int
 	ts        [][]vmcr.Step
 	evStep    [][]int32
@@ -1249,6 +1275,41 @@ type sbScratch struct {
 	cbuf      []vmcr.Ref
 	lastStore []map[int64]int32
 	fixes     []sbFix
+}
+
+// progID is the trace number of program thread t.
+func (sc *sbScratch) progID(ths *vmcrThreads, t int32) int32 {
+	for int(t) >= len(sc.prog) {
+		sc.prog = append(sc.prog, 0)
+	}
+	if sc.prog[t] == 0 {
+		sc.prog[t] = ths.id(vmcrKey{T: t}) + 1
+	}
+	return sc.prog[t] - 1
+}
+
+// bufID is the trace number of thread t's store buffer (for loc under
+// pso).
+func (sc *sbScratch) bufID(ths *vmcrThreads, pso bool, t int32, loc int64) int32 {
+	if pso {
+		k := [2]int64{int64(t), loc}
+		id, ok := sc.psoBuf[k]
+		if !ok {
+			if sc.psoBuf == nil {
+				sc.psoBuf = map[[2]int64]int32{}
+			}
+			id = ths.id(vmcrKey{T: t, Buf: true, Loc: loc})
+			sc.psoBuf[k] = id
+		}
+		return id
+	}
+	for int(t) >= len(sc.buf) {
+		sc.buf = append(sc.buf, 0)
+	}
+	if sc.buf[t] == 0 {
+		sc.buf[t] = ths.id(vmcrKey{T: t, Buf: true}) + 1
+	}
+	return sc.buf[t] - 1
 }
 
 // resize returns a of length n, cleared (reallocated if too small).
