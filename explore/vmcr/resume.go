@@ -140,13 +140,19 @@ func (w *Witness) keepPoint() {
 	}
 	left := 0 // needed steps not yet seen
 	for _, n := range w.need {
-		left += n
+		left += int(n)
 	}
 	if left == 0 {
 		w.Keep = 0
 		return
 	}
-	cnt := make([]int, len(w.need))
+	var small [32]int32 // per thread: steps seen (on the stack for few threads)
+	cnt := small[:0]
+	if len(w.need) > len(small) {
+		cnt = make([]int32, len(w.need))
+	} else {
+		cnt = small[:len(w.need)]
+	}
 	for p, t := range w.Sched {
 		if int(t) < len(cnt) && cnt[t] < w.need[t] {
 			left--

@@ -367,13 +367,20 @@ func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, 
 	if !ok || err != nil {
 		return nil, err
 	}
-	w := &Witness{Sched: append([]int32(nil), s.sched...), Choices: c.choices()}
+	// The schedule and (without final conditions, with which every write
+	// may matter) the steps needed per thread share one array.
+	n := len(s.sched)
+	buf := make([]int32, n, n+nt)
+	copy(buf, s.sched)
+	w := &Witness{Sched: buf[:n:n], Choices: c.choices()}
 	if len(parked) > 0 {
 		w.Parked = parked
 	}
 	if len(s.finals) == 0 {
-		// With final conditions every write may matter.
-		w.need = append([]int(nil), s.need...)
+		w.need = buf[n : n+nt : n+nt]
+		for t, k := range s.need {
+			w.need[t] = int32(k)
+		}
 		w.keepPoint()
 	}
 	return w, nil

@@ -163,7 +163,7 @@ type Witness struct {
 	Keep int
 	// need (nil: unknown) is, per thread, the number of its steps the
 	// annotation needs (set by the witness search, for keepPoint).
-	need []int
+	need []int32
 }
 
 // Runner runs witnesses.

@@ -179,11 +179,15 @@ type vmcrRun struct {
 	released bool
 	steps    []vmcr.Step    // the array of the trace's steps, or nil
 	refs     *[2][]vmcr.Ref // the arrays of the trace's After lists and Order (store buffers), or nil
-	// snap (nil: none) is a copy of the state after w.Sched[:snapAt],
-	// which later witnesses that begin with those steps resume from
-	// (vmcr.Witness.Base).
+	// snap (nil: none or not yet made) is a copy of the state after
+	// w.Sched[:snapAt] (snapAt > 0: the state can be copied), which later
+	// witnesses that begin with those steps resume from
+	// (vmcr.Witness.Base). materialize makes it on first use (tried: it
+	// did), under mu.
+	mu     sync.Mutex
 	snap   *interp.Execution
 	snapAt int
+	tried  bool
 	// from (nil: none) is the run whose snapshot this run resumed from:
 	// this run's schedule begins with from.w.Sched[:from.snapAt], so its snapshot and
 	// those of its own from chain are states of this run too. The runs
@@ -209,10 +213,13 @@ func (r *vmcrRun) release() {
 func (r *vmcrRunner) Release(tr *vmcr.Trace) {
 	run := tr.Payload.(*vmcrRun)
 	run.release()
+	run.mu.Lock()
 	if run.snap != nil {
-		r.putDead(run.snap)
+		r.drop(run.snap)
 		run.snap = nil
 	}
+	run.tried = true
+	run.mu.Unlock()
 	if run.refs != nil {
 		r.refs.Put(run.refs)
 		run.refs = nil
@@ -250,7 +257,7 @@ func (r *vmcrRunner) execute(w *vmcr.Witness, trace, keep bool) (*interp.Executi
 	if r.sb {
 		return r.executeSB(w, trace, keep)
 	}
-	ch := &seqChooser{seq: w.Choices}
+	ch, _ := r.chooser(w)
 	x, res, from := r.start(w, ch, trace, keep)
 	r.count(w, from, keep)
 	// taken counts the steps of each thread, for the parked ones.
@@ -268,18 +275,18 @@ func (r *vmcrRunner) execute(w *vmcr.Witness, trace, keep bool) (*interp.Executi
 		take(t)
 	}
 	at := snapPoint(w, from, keep)
-	for i, t := range w.Sched[from:] {
-		if from+i == at {
-			res.snap, res.at = r.snapshot(x, w), at
+	for i := from; i < len(w.Sched); i++ {
+		if i == at {
+			res.mark(r, x, at)
 		}
-		if x.Finished() || int(t) >= len(x.ThreadTable()) || x.Thread(t) == nil || !x.IsEnabled(x.Thread(t)) {
-			return nil, nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", from+i, t)
+		t, err := r.schedStep(x, w, i, nil)
+		if err != nil {
+			return nil, nil, false, err
 		}
-		x.Step(interp.Action{T: t})
 		take(t)
 	}
 	if at == len(w.Sched) {
-		res.snap, res.at = r.snapshot(x, w), at
+		res.mark(r, x, at)
 	}
 	parkedEnabled := false
 	for !x.Finished() {
@@ -305,6 +312,139 @@ func (r *vmcrRunner) execute(w *vmcr.Witness, trace, keep bool) (*interp.Executi
 	return x, &res, parkedEnabled, nil
 }
 
+// chooser returns the chooser of a run of w and, under a store-buffer
+// model, w's parked threads by program thread (w.Parked otherwise).
+func (r *vmcrRunner) chooser(w *vmcr.Witness) (*seqChooser, map[int32]int) {
+	if !r.sb {
+		return &seqChooser{seq: w.Choices}, w.Parked
+	}
+	keys := r.ths.keys()
+	var seq map[int32][]int
+	for i, ks := range w.Choices {
+		if i >= 0 && int(i) < len(keys) && !keys[i].Buf {
+			if seq == nil {
+				seq = map[int32][]int{}
+			}
+			seq[keys[i].T] = ks
+		}
+	}
+	var parked map[int32]int
+	for i, p := range w.Parked {
+		if i >= 0 && int(i) < len(keys) && !keys[i].Buf {
+			if parked == nil {
+				parked = map[int32]int{}
+			}
+			parked[keys[i].T] = p
+		}
+	}
+	return &seqChooser{seq: seq}, parked
+}
+
+// schedStep takes step i of w's schedule in x and returns the program
+// thread that moved (-1: a store buffer's flush). Under a store-buffer
+// model keys is the table of trace threads (vmcrThreads.keys).
+func (r *vmcrRunner) schedStep(x *interp.Execution, w *vmcr.Witness, i int, keys []vmcrKey) (int32, error) {
+	ti := w.Sched[i]
+	if !r.sb {
+		if x.Finished() || int(ti) >= len(x.ThreadTable()) || x.Thread(ti) == nil || !x.IsEnabled(x.Thread(ti)) {
+			return 0, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
+		}
+		x.Step(interp.Action{T: ti})
+		return ti, nil
+	}
+	ok := ti >= 0 && int(ti) < len(keys)
+	var k vmcrKey
+	if ok {
+		k = keys[ti]
+	}
+	if !ok || x.Finished() || int(k.T) >= len(x.ThreadTable()) || x.Thread(k.T) == nil {
+		return 0, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
+	}
+	if k.Buf {
+		n := len(x.Log)
+		x.Step(interp.Action{T: k.T, Flush: true, Loc: k.Loc})
+		if len(x.Log) == n || x.Log[n].Event.IsInit() {
+			return 0, fmt.Errorf("internal error: vmcr witness diverged at step %d (empty store buffer %d)", i, ti)
+		}
+		return -1, nil
+	}
+	if !x.IsEnabled(x.Thread(k.T)) {
+		return 0, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
+	}
+	x.Step(interp.Action{T: k.T})
+	return k.T, nil
+}
+
+// mark notes that the run's state after at schedule steps (x now) can be
+// copied for later witnesses, if it can (snapOK).
+func (res *resumed) mark(r *vmcrRunner, x *interp.Execution, at int) {
+	if r.snapOK(x) {
+		res.at = at
+	}
+}
+
+// materialize returns run's snapshot (nil: none), making it on first use:
+// a copy of the state after run.snapAt steps of its schedule, from the
+// snapshot run resumed from (or from the start) and the schedule steps in
+// between. Most runs' snapshots are never used (leaves, nodes whose
+// children all reuse the run), so they are made only when a later witness
+// resumes from them.
+func (r *vmcrRunner) materialize(run *vmcrRun) *interp.Execution {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	if run.snap != nil || run.snapAt == 0 || run.tried {
+		return run.snap
+	}
+	run.tried = true
+	ch, _ := r.chooser(run.w)
+	var x *interp.Execution
+	start := 0
+	if run.from != nil {
+		if snap := run.from.snapshot(); snap != nil {
+			if x = r.resumeFrom(run.from, snap, ch); x != nil {
+				start = run.from.snapAt
+			}
+		}
+	}
+	if x == nil {
+		x = interp.NewExecution(r.prog, r.names, r.cfg, ch, false)
+		x.CheckEnd()
+	}
+	var keys []vmcrKey
+	if r.sb {
+		keys = r.ths.keys()
+	}
+	for i := start; i < run.snapAt; i++ {
+		if _, err := r.schedStep(x, run.w, i, keys); err != nil {
+			r.drop(x)
+			return nil
+		}
+	}
+	if x.Finished() || !r.snapOK(x) {
+		r.drop(x)
+		return nil
+	}
+	r.stats.snaps.Add(1)
+	run.snap = x
+	return x
+}
+
+// snapshot returns run's snapshot if it has been made (nil otherwise).
+func (run *vmcrRun) snapshot() *interp.Execution {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	return run.snap
+}
+
+// drop hands x, no longer used, back for reuse.
+func (r *vmcrRunner) drop(x *interp.Execution) {
+	if x.Forked() {
+		r.putDead(x)
+	} else {
+		x.Release()
+	}
+}
+
 // count counts a run of w that resumed after from schedule steps.
 func (r *vmcrRunner) count(w *vmcr.Witness, from int, keep bool) {
 	if !keep {
@@ -319,10 +459,10 @@ func (r *vmcrRunner) count(w *vmcr.Witness, from int, keep bool) {
 }
 
 // resumed is what execute tells Run about snapshots: the run it resumed
-// from and the snapshot it kept, of the state after at schedule steps.
+// from, and at > 0 when its state after at schedule steps can be copied
+// (vmcrRunner.materialize).
 type resumed struct {
 	from *vmcrRun
-	snap *interp.Execution
 	at   int
 }
 
@@ -375,10 +515,14 @@ func (r *vmcrRunner) resume(w *vmcr.Witness, ch *seqChooser) (*interp.Execution,
 	}
 	for ; run != nil; run = run.from {
 		k := run.snapAt
-		if run.snap == nil || k == 0 || k > w.Same || k > len(w.Sched) || !slices.Equal(w.Sched[:k], run.w.Sched[:k]) {
+		if k == 0 || k > w.Same || k > len(w.Sched) || !slices.Equal(w.Sched[:k], run.w.Sched[:k]) {
 			continue
 		}
-		if x := r.resumeFrom(run, ch); x != nil {
+		snap := r.materialize(run)
+		if snap == nil {
+			continue
+		}
+		if x := r.resumeFrom(run, snap, ch); x != nil {
 			return x, run, k
 		}
 		return nil, nil, 0
@@ -386,11 +530,12 @@ func (r *vmcrRunner) resume(w *vmcr.Witness, ch *seqChooser) (*interp.Execution,
 	return nil, nil, 0
 }
 
-// resumeFrom returns a copy of run's snapshot that goes on with ch, if the
-// choices made before the snapshot are those ch makes (nil otherwise).
-func (r *vmcrRunner) resumeFrom(run *vmcrRun, ch *seqChooser) *interp.Execution {
+// resumeFrom returns a copy of run's snapshot snap that goes on with ch,
+// if the choices made before the snapshot are those ch makes (nil
+// otherwise).
+func (r *vmcrRunner) resumeFrom(run *vmcrRun, snap *interp.Execution, ch *seqChooser) *interp.Execution {
 	var used []int
-	for _, c := range run.snap.Choices {
+	for _, c := range snap.Choices {
 		for int(c.T) >= len(used) {
 			used = append(used, 0)
 		}
@@ -405,17 +550,16 @@ func (r *vmcrRunner) resumeFrom(run *vmcrRun, ch *seqChooser) *interp.Execution 
 		}
 	}
 	ch.used = used
-	return run.snap.Fork(ch, r.getDead())
+	return snap.Fork(ch, r.getDead())
 }
 
-// snapshot returns a copy of x, the state after witness w's schedule, for
-// later witnesses to resume from (nil if there is nothing to keep). Under
-// a store-buffer model every commit so far must have been a flush of the
-// schedule, so that the steps of the trace before the copy are the
-// schedule's.
-func (r *vmcrRunner) snapshot(x *interp.Execution, w *vmcr.Witness) *interp.Execution {
-	if len(w.Sched) == 0 || x.Finished() {
-		return nil
+// snapOK reports whether a copy of x, the state after some steps of a
+// witness's schedule, can serve later witnesses. Under a store-buffer
+// model every commit so far must have been a flush of the schedule, so
+// that the steps of the trace before the copy are the schedule's.
+func (r *vmcrRunner) snapOK(x *interp.Execution) bool {
+	if x.Finished() {
+		return false
 	}
 	if r.sb {
 		flushes := 0
@@ -425,11 +569,10 @@ func (r *vmcrRunner) snapshot(x *interp.Execution, w *vmcr.Witness) *interp.Exec
 			}
 		}
 		if flushes != len(x.Commits) {
-			return nil
+			return false
 		}
 	}
-	r.stats.snaps.Add(1)
-	return x.Fork(nil, r.getDead())
+	return true
 }
 
 func takenOf(taken []int, t int32) int {
@@ -447,7 +590,7 @@ func (r *vmcrRunner) Run(ctx context.Context, w *vmcr.Witness) (*vmcr.Trace, err
 	}
 	tr := r.traceOf(x, w, parkedEnabled)
 	run := tr.Payload.(*vmcrRun)
-	run.snap, run.snapAt, run.from = res.snap, res.at, res.from
+	run.snapAt, run.from = res.at, res.from
 	return tr, nil
 }
 
@@ -736,30 +879,12 @@ type vmcrLeaf struct {
 // buffered store at once, so the rest of the run is sequentially
 // consistent.
 func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace, keep bool) (*interp.Execution, *resumed, bool, error) {
-	var seq map[int32][]int
-	for i, ks := range w.Choices {
-		if k, ok := r.ths.key(i); ok && !k.Buf {
-			if seq == nil {
-				seq = map[int32][]int{}
-			}
-			seq[k.T] = ks
-		}
-	}
-	var parked map[int32]int
-	for i, p := range w.Parked {
-		if k, ok := r.ths.key(i); ok && !k.Buf {
-			if parked == nil {
-				parked = map[int32]int{}
-			}
-			parked[k.T] = p
-		}
-	}
-	ch := &seqChooser{seq: seq}
+	ch, parked := r.chooser(w)
 	x, res, from := r.start(w, ch, trace, keep)
 	r.count(w, from, keep)
 	var taken []int // program steps per thread
 	take := func(t int32) {
-		if parked == nil {
+		if parked == nil || t < 0 {
 			return
 		}
 		for int(t) >= len(taken) {
@@ -776,35 +901,18 @@ func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace, keep bool) (*interp.Execu
 		}
 	}
 	at := snapPoint(w, from, keep)
-	for i, ti := range w.Sched[from:] {
-		i += from
+	for i := from; i < len(w.Sched); i++ {
 		if i == at {
-			res.snap, res.at = r.snapshot(x, w), at
+			res.mark(r, x, at)
 		}
-		ok := ti >= 0 && int(ti) < len(keys)
-		var k vmcrKey
-		if ok {
-			k = keys[ti]
+		t, err := r.schedStep(x, w, i, keys)
+		if err != nil {
+			return nil, nil, false, err
 		}
-		if !ok || x.Finished() || int(k.T) >= len(x.ThreadTable()) || x.Thread(k.T) == nil {
-			return nil, nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
-		}
-		if k.Buf {
-			n := len(x.Log)
-			x.Step(interp.Action{T: k.T, Flush: true, Loc: k.Loc})
-			if len(x.Log) == n || x.Log[n].Event.IsInit() {
-				return nil, nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (empty store buffer %d)", i, ti)
-			}
-			continue
-		}
-		if !x.IsEnabled(x.Thread(k.T)) {
-			return nil, nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
-		}
-		x.Step(interp.Action{T: k.T})
-		take(k.T)
+		take(t)
 	}
 	if at == len(w.Sched) {
-		res.snap, res.at = r.snapshot(x, w), at
+		res.mark(r, x, at)
 	}
 	// flushAll flushes every buffered store, oldest first per buffer.
 	flushAll := func() bool {
