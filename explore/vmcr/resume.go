@@ -129,6 +129,43 @@ func (e *explorer) resumable(tr *Trace, w *Witness) {
 		}
 	}
 	w.Sched, w.Base, w.Same = sched, tr, same
+	w.keepPoint()
+}
+
+// keepPoint sets w.Keep: the length of the shortest prefix of w.Sched that
+// holds the steps the annotation needs (w.need).
+func (w *Witness) keepPoint() {
+	if w.need == nil {
+		return
+	}
+	left := 0 // needed steps not yet seen
+	for _, n := range w.need {
+		left += int(n)
+	}
+	if left == 0 {
+		w.Keep = 0
+		return
+	}
+	var small [32]int32 // per thread: steps seen (on the stack for few threads)
+	cnt := small[:0]
+	if len(w.need) > len(small) {
+		cnt = make([]int32, len(w.need))
+	} else {
+		cnt = small[:len(w.need)]
+	}
+	for p, t := range w.Sched {
+		if int(t) < len(cnt) && cnt[t] < w.need[t] {
+			left--
+			if left == 0 {
+				w.Keep = p + 1
+				return
+			}
+		}
+		if int(t) < len(cnt) {
+			cnt[t]++
+		}
+	}
+	w.Keep = 0
 }
 
 // mayWrite reports whether step s writes its location or may write it

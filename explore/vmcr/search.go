@@ -45,6 +45,9 @@ type wsearch struct {
 	// nothing is taken after it (the goal must hold right after it).
 	fail  int
 	failW bool // the failing step writes
+	// guided: the witness will run; search first along the trace's own
+	// order (guidedDFS).
+	guided bool
 }
 
 type cread struct {
@@ -72,7 +75,7 @@ func (e *explorer) newSearch(tr *Trace) *wsearch {
 	s.sched = s.sched[:0]
 	s.creads = s.creads[:0]
 	s.states, s.over, s.cancelled = 0, false, false
-	s.fail = -1
+	s.fail, s.guided = -1, false
 	clear(s.failed)
 	if cap(s.mem) < tr.nloc {
 		s.mem = make([]Ref, tr.nloc)
@@ -359,20 +362,33 @@ func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, 
 		s.finals = append(s.finals, final{loc: e.opts.Observed[k], lid: l, good: a.good})
 	}
 	slices.Sort(s.rel)
+	s.guided = true
 	ok, err := s.run()
 	if !ok || err != nil {
 		return nil, err
 	}
-	w := &Witness{Sched: append([]int32(nil), s.sched...), Choices: c.choices()}
+	// The schedule and (without final conditions, with which every write
+	// may matter) the steps needed per thread share one array.
+	n := len(s.sched)
+	buf := make([]int32, n, n+nt)
+	copy(buf, s.sched)
+	w := &Witness{Sched: buf[:n:n], Choices: c.choices()}
 	if len(parked) > 0 {
 		w.Parked = parked
+	}
+	if len(s.finals) == 0 {
+		w.need = buf[n : n+nt : n+nt]
+		for t, k := range s.need {
+			w.need[t] = int32(k)
+		}
+		w.keepPoint()
 	}
 	return w, nil
 }
 
 func (s *wsearch) run() (bool, error) {
 	s.setup()
-	ok := s.dfs(-1)
+	ok := s.guidedDFS() || !s.over && s.dfs(-1)
 	s.e.stats.SearchStates += s.states
 	if s.cancelled {
 		if err := s.e.ctx.Err(); err != nil {
@@ -387,6 +403,44 @@ func (s *wsearch) run() (bool, error) {
 		s.e.opts.Queries(s.query(), ok, s.sched)
 	}
 	return ok, nil
+}
+
+// guidedDFS looks for a witness that begins with as long a prefix of the
+// trace's own order (tr.Order) as the annotation allows: it takes the
+// trace's steps in their order while each is enabled (a read reads a good
+// write), is not a failing last step that waits, and leaves no pending
+// read hopeless, then searches on from there. A Runner resumes a run from
+// a copy of the trace's state (Witness.Base): the longer the common
+// prefix, the fewer steps the run repeats. Without a witness from there it
+// undoes everything and reports false: the plain search (dfs(-1)) then
+// looks from the start, and the states found failed stay failed. Only for
+// searches whose witness runs (guided), without final conditions (an
+// observer's writes would need a look-ahead) or a failure search's goal.
+func (s *wsearch) guidedDFS() bool {
+	if !s.guided || s.fail >= 0 || len(s.finals) > 0 {
+		return false
+	}
+	for _, r := range s.tr.Order {
+		t := int(r.T)
+		if s.pos[t] != int(r.I) {
+			break
+		}
+		ok, w := s.next(t)
+		if !ok || s.failing(t) {
+			break
+		}
+		m := len(s.trail)
+		s.do(t, w)
+		if w && s.hopelessSince(m) {
+			s.undoTo(m)
+			break
+		}
+	}
+	if s.dfs(-1) {
+		return true
+	}
+	s.undoTo(0)
+	return false
 }
 
 // wval is the value write w stores (at loc for Init).

@@ -154,6 +154,16 @@ type Witness struct {
 	// Explore clears Base once the witness has run.
 	Base *Trace
 	Same int
+	// Keep (0: all of Sched) is the length of the prefix of Sched after
+	// which every step the annotation needs has run; the later steps
+	// were taken only because they could be. A Runner that keeps a
+	// snapshot keeps the state there: the witnesses of later nodes repeat
+	// this run's schedule up to about where their new read needs another
+	// write, which is more often past Keep than past the end of Sched.
+	Keep int
+	// need (nil: unknown) is, per thread, the number of its steps the
+	// annotation needs (set by the witness search, for keepPoint).
+	need []int32
 }
 
 // Runner runs witnesses.

@@ -79,6 +79,15 @@ type vmcrRunner struct {
 	// to reuse.
 	deadMu sync.Mutex
 	dead   []*interp.Execution
+	// stats counts runs, resumed runs and schedule steps (--debug-mcr).
+	stats runnerStats
+}
+
+// runnerStats counts what the runner did (printed with --debug-mcr).
+type runnerStats struct {
+	runs, resumed  atomic.Int64 // runs; runs resumed from a snapshot
+	sched, skipped atomic.Int64 // witness schedule steps; those a resumed run skipped
+	snaps          atomic.Int64 // snapshots kept
 }
 
 // maxDead bounds the executions vmcrRunner.dead keeps.
@@ -115,11 +124,14 @@ type vmcrKey struct {
 
 // vmcrThreads numbers the threads of store-buffer traces, the same way in
 // every run of one exploration (first come, first numbered). Runs on
-// several goroutines share it.
+// several goroutines share it: numbering takes the lock, reading the
+// table (keys) does not.
 type vmcrThreads struct {
-	mu   sync.Mutex
-	idx  map[vmcrKey]int32
-	keys []vmcrKey
+	mu  sync.Mutex
+	idx map[vmcrKey]int32
+	// tab is the table of keys by number, replaced (never changed) when a
+	// number is added.
+	tab atomic.Pointer[[]vmcrKey]
 }
 
 func (v *vmcrThreads) id(k vmcrKey) int32 {
@@ -128,26 +140,36 @@ func (v *vmcrThreads) id(k vmcrKey) int32 {
 	if i, ok := v.idx[k]; ok {
 		return i
 	}
-	i := int32(len(v.keys))
+	var keys []vmcrKey
+	if p := v.tab.Load(); p != nil {
+		keys = *p
+	}
+	i := int32(len(keys))
 	v.idx[k] = i
-	v.keys = append(v.keys, k)
+	// Readers see only the first len(keys) entries of the array: appending
+	// in place past them changes nothing they read.
+	keys = append(keys, k)
+	v.tab.Store(&keys)
 	return i
 }
 
-func (v *vmcrThreads) key(i int32) (vmcrKey, bool) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if i < 0 || int(i) >= len(v.keys) {
-		return vmcrKey{}, false
+// keys returns the table of keys by number so far.
+func (v *vmcrThreads) keys() []vmcrKey {
+	if p := v.tab.Load(); p != nil {
+		return *p
 	}
-	return v.keys[i], true
+	return nil
 }
 
-func (v *vmcrThreads) size() int {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return len(v.keys)
+func (v *vmcrThreads) key(i int32) (vmcrKey, bool) {
+	keys := v.keys()
+	if i < 0 || int(i) >= len(keys) {
+		return vmcrKey{}, false
+	}
+	return keys[i], true
 }
+
+func (v *vmcrThreads) size() int { return len(v.keys()) }
 
 // vmcrRun is the runner's payload of a trace: the execution and the
 // witness it ran.
@@ -158,11 +180,17 @@ type vmcrRun struct {
 	released bool
 	steps    []vmcr.Step    // the array of the trace's steps, or nil
 	refs     *[2][]vmcr.Ref // the arrays of the trace's After lists and Order (store buffers), or nil
-	// snap (nil: none) is a copy of the state after w.Sched, which later
-	// witnesses that begin with w.Sched resume from (vmcr.Witness.Base).
-	snap *interp.Execution
+	// snap (nil: none or not yet made) is a copy of the state after
+	// w.Sched[:snapAt] (snapAt > 0: the state can be copied), which later
+	// witnesses that begin with those steps resume from
+	// (vmcr.Witness.Base). materialize makes it on first use (tried: it
+	// did), under mu.
+	mu     sync.Mutex
+	snap   *interp.Execution
+	snapAt int
+	tried  bool
 	// from (nil: none) is the run whose snapshot this run resumed from:
-	// this run's schedule begins with from.w.Sched, so its snapshot and
+	// this run's schedule begins with from.w.Sched[:from.snapAt], so its snapshot and
 	// those of its own from chain are states of this run too. The runs
 	// on the chain are those of ancestors in the search: their traces
 	// are released after this one.
@@ -186,10 +214,13 @@ func (r *vmcrRun) release() {
 func (r *vmcrRunner) Release(tr *vmcr.Trace) {
 	run := tr.Payload.(*vmcrRun)
 	run.release()
+	run.mu.Lock()
 	if run.snap != nil {
-		r.putDead(run.snap)
+		r.drop(run.snap)
 		run.snap = nil
 	}
+	run.tried = true
+	run.mu.Unlock()
 	if run.refs != nil {
 		r.refs.Put(run.refs)
 		run.refs = nil
@@ -227,8 +258,9 @@ func (r *vmcrRunner) execute(w *vmcr.Witness, trace, keep bool) (*interp.Executi
 	if r.sb {
 		return r.executeSB(w, trace, keep)
 	}
-	ch := &seqChooser{seq: w.Choices}
+	ch, _ := r.chooser(w)
 	x, res, from := r.start(w, ch, trace, keep)
+	r.count(w, from, keep)
 	// taken counts the steps of each thread, for the parked ones.
 	var taken []int
 	take := func(t int32) {
@@ -243,15 +275,19 @@ func (r *vmcrRunner) execute(w *vmcr.Witness, trace, keep bool) (*interp.Executi
 	for _, t := range w.Sched[:from] {
 		take(t)
 	}
-	for i, t := range w.Sched[from:] {
-		if x.Finished() || int(t) >= len(x.ThreadTable()) || x.Thread(t) == nil || !x.IsEnabled(x.Thread(t)) {
-			return nil, nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", from+i, t)
+	at := snapPoint(w, from, keep)
+	for i := from; i < len(w.Sched); i++ {
+		if i == at {
+			res.mark(r, x, at)
 		}
-		x.Step(interp.Action{T: t})
+		t, err := r.schedStep(x, w, i, nil)
+		if err != nil {
+			return nil, nil, false, err
+		}
 		take(t)
 	}
-	if keep {
-		res.snap = r.snapshot(x, w)
+	if at == len(w.Sched) {
+		res.mark(r, x, at)
 	}
 	parkedEnabled := false
 	for !x.Finished() {
@@ -277,11 +313,178 @@ func (r *vmcrRunner) execute(w *vmcr.Witness, trace, keep bool) (*interp.Executi
 	return x, &res, parkedEnabled, nil
 }
 
+// chooser returns the chooser of a run of w and, under a store-buffer
+// model, w's parked threads by program thread (w.Parked otherwise).
+func (r *vmcrRunner) chooser(w *vmcr.Witness) (*seqChooser, map[int32]int) {
+	if !r.sb {
+		return &seqChooser{seq: w.Choices}, w.Parked
+	}
+	keys := r.ths.keys()
+	var seq map[int32][]int
+	for i, ks := range w.Choices {
+		if i >= 0 && int(i) < len(keys) && !keys[i].Buf {
+			if seq == nil {
+				seq = map[int32][]int{}
+			}
+			seq[keys[i].T] = ks
+		}
+	}
+	var parked map[int32]int
+	for i, p := range w.Parked {
+		if i >= 0 && int(i) < len(keys) && !keys[i].Buf {
+			if parked == nil {
+				parked = map[int32]int{}
+			}
+			parked[keys[i].T] = p
+		}
+	}
+	return &seqChooser{seq: seq}, parked
+}
+
+// schedStep takes step i of w's schedule in x and returns the program
+// thread that moved (-1: a store buffer's flush). Under a store-buffer
+// model keys is the table of trace threads (vmcrThreads.keys).
+func (r *vmcrRunner) schedStep(x *interp.Execution, w *vmcr.Witness, i int, keys []vmcrKey) (int32, error) {
+	ti := w.Sched[i]
+	if !r.sb {
+		if x.Finished() || int(ti) >= len(x.ThreadTable()) || x.Thread(ti) == nil || !x.IsEnabled(x.Thread(ti)) {
+			return 0, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
+		}
+		x.Step(interp.Action{T: ti})
+		return ti, nil
+	}
+	ok := ti >= 0 && int(ti) < len(keys)
+	var k vmcrKey
+	if ok {
+		k = keys[ti]
+	}
+	if !ok || x.Finished() || int(k.T) >= len(x.ThreadTable()) || x.Thread(k.T) == nil {
+		return 0, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
+	}
+	if k.Buf {
+		n := len(x.Log)
+		x.Step(interp.Action{T: k.T, Flush: true, Loc: k.Loc})
+		if len(x.Log) == n || x.Log[n].Event.IsInit() {
+			return 0, fmt.Errorf("internal error: vmcr witness diverged at step %d (empty store buffer %d)", i, ti)
+		}
+		return -1, nil
+	}
+	if !x.IsEnabled(x.Thread(k.T)) {
+		return 0, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
+	}
+	x.Step(interp.Action{T: k.T})
+	return k.T, nil
+}
+
+// mark notes that the run's state after at schedule steps (x now) can be
+// copied for later witnesses, if it can (snapOK).
+func (res *resumed) mark(r *vmcrRunner, x *interp.Execution, at int) {
+	if r.snapOK(x) {
+		res.at = at
+	}
+}
+
+// materialize returns run's snapshot (nil: none), making it on first use:
+// a copy of the state after run.snapAt steps of its schedule, from the
+// snapshot run resumed from (or from the start) and the schedule steps in
+// between. Most runs' snapshots are never used (leaves, nodes whose
+// children all reuse the run), so they are made only when a later witness
+// resumes from them.
+func (r *vmcrRunner) materialize(run *vmcrRun) *interp.Execution {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	if run.snap != nil || run.snapAt == 0 || run.tried {
+		return run.snap
+	}
+	run.tried = true
+	ch, _ := r.chooser(run.w)
+	var x *interp.Execution
+	start := 0
+	if run.from != nil {
+		if snap := run.from.snapshot(); snap != nil {
+			if x = r.resumeFrom(run.from, snap, ch); x != nil {
+				start = run.from.snapAt
+			}
+		}
+	}
+	if x == nil {
+		x = interp.NewExecution(r.prog, r.names, r.cfg, ch, false)
+		x.CheckEnd()
+	}
+	var keys []vmcrKey
+	if r.sb {
+		keys = r.ths.keys()
+	}
+	for i := start; i < run.snapAt; i++ {
+		if _, err := r.schedStep(x, run.w, i, keys); err != nil {
+			r.drop(x)
+			return nil
+		}
+	}
+	if x.Finished() || !r.snapOK(x) {
+		r.drop(x)
+		return nil
+	}
+	r.stats.snaps.Add(1)
+	run.snap = x
+	return x
+}
+
+// snapshot returns run's snapshot if it has been made (nil otherwise).
+func (run *vmcrRun) snapshot() *interp.Execution {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	return run.snap
+}
+
+// drop hands x, no longer used, back for reuse.
+func (r *vmcrRunner) drop(x *interp.Execution) {
+	if x.Forked() {
+		r.putDead(x)
+	} else {
+		x.Release()
+	}
+}
+
+// count counts a run of w that resumed after from schedule steps.
+func (r *vmcrRunner) count(w *vmcr.Witness, from int, keep bool) {
+	if !keep {
+		return
+	}
+	r.stats.runs.Add(1)
+	r.stats.sched.Add(int64(len(w.Sched)))
+	if from > 0 {
+		r.stats.resumed.Add(1)
+		r.stats.skipped.Add(int64(from))
+	}
+}
+
 // resumed is what execute tells Run about snapshots: the run it resumed
-// from and the snapshot it kept.
+// from, and at > 0 when its state after at schedule steps can be copied
+// (vmcrRunner.materialize).
 type resumed struct {
 	from *vmcrRun
-	snap *interp.Execution
+	at   int
+}
+
+// snapPoint is the number of w's schedule steps after which a run of w
+// that resumed after from steps keeps a snapshot (-1: none): w.Keep, the
+// end of the steps its annotation needs, which later witnesses repeat
+// more often than the whole schedule; the end of the schedule when the
+// run resumed past w.Keep; none when it resumed at the end (the snapshot
+// it resumed from is that state).
+func snapPoint(w *vmcr.Witness, from int, keep bool) int {
+	if !keep || len(w.Sched) == 0 {
+		return -1
+	}
+	at := w.Keep
+	if at <= 0 || at > len(w.Sched) || at < from {
+		at = len(w.Sched)
+	}
+	if at <= from {
+		return -1
+	}
+	return at
 }
 
 // start returns the execution to run w's schedule in: resumed from a
@@ -300,8 +503,8 @@ func (r *vmcrRunner) start(w *vmcr.Witness, ch *seqChooser, trace, keep bool) (x
 
 // resume returns a copy of the state after w.Sched[:k], the run it is a
 // snapshot of, and k, when w.Base's run or a run on its from chain kept a
-// snapshot of its state after its own witness's schedule, which is
-// w.Sched[:k] with k <= w.Same, and the choices made there are those ch
+// snapshot of its state after the first k steps of its own witness's
+// schedule (vmcrRun.snapAt), which are w.Sched[:k] with k <= w.Same, and the choices made there are those ch
 // makes; ch is then set to go on from there. Otherwise it returns nil.
 func (r *vmcrRunner) resume(w *vmcr.Witness, ch *seqChooser) (*interp.Execution, *vmcrRun, int) {
 	if w.Base == nil {
@@ -312,11 +515,15 @@ func (r *vmcrRunner) resume(w *vmcr.Witness, ch *seqChooser) (*interp.Execution,
 		return nil, nil, 0
 	}
 	for ; run != nil; run = run.from {
-		k := len(run.w.Sched)
-		if run.snap == nil || k == 0 || k > w.Same || k > len(w.Sched) || !slices.Equal(w.Sched[:k], run.w.Sched) {
+		k := run.snapAt
+		if k == 0 || k > w.Same || k > len(w.Sched) || !slices.Equal(w.Sched[:k], run.w.Sched[:k]) {
 			continue
 		}
-		if x := r.resumeFrom(run, ch); x != nil {
+		snap := r.materialize(run)
+		if snap == nil {
+			continue
+		}
+		if x := r.resumeFrom(run, snap, ch); x != nil {
 			return x, run, k
 		}
 		return nil, nil, 0
@@ -324,11 +531,12 @@ func (r *vmcrRunner) resume(w *vmcr.Witness, ch *seqChooser) (*interp.Execution,
 	return nil, nil, 0
 }
 
-// resumeFrom returns a copy of run's snapshot that goes on with ch, if the
-// choices made before the snapshot are those ch makes (nil otherwise).
-func (r *vmcrRunner) resumeFrom(run *vmcrRun, ch *seqChooser) *interp.Execution {
+// resumeFrom returns a copy of run's snapshot snap that goes on with ch,
+// if the choices made before the snapshot are those ch makes (nil
+// otherwise).
+func (r *vmcrRunner) resumeFrom(run *vmcrRun, snap *interp.Execution, ch *seqChooser) *interp.Execution {
 	var used []int
-	for _, c := range run.snap.Choices {
+	for _, c := range snap.Choices {
 		for int(c.T) >= len(used) {
 			used = append(used, 0)
 		}
@@ -343,17 +551,16 @@ func (r *vmcrRunner) resumeFrom(run *vmcrRun, ch *seqChooser) *interp.Execution 
 		}
 	}
 	ch.used = used
-	return run.snap.Fork(ch, r.getDead())
+	return snap.Fork(ch, r.getDead())
 }
 
-// snapshot returns a copy of x, the state after witness w's schedule, for
-// later witnesses to resume from (nil if there is nothing to keep). Under
-// a store-buffer model every commit so far must have been a flush of the
-// schedule, so that the steps of the trace before the copy are the
-// schedule's.
-func (r *vmcrRunner) snapshot(x *interp.Execution, w *vmcr.Witness) *interp.Execution {
-	if len(w.Sched) == 0 || x.Finished() {
-		return nil
+// snapOK reports whether a copy of x, the state after some steps of a
+// witness's schedule, can serve later witnesses. Under a store-buffer
+// model every commit so far must have been a flush of the schedule, so
+// that the steps of the trace before the copy are the schedule's.
+func (r *vmcrRunner) snapOK(x *interp.Execution) bool {
+	if x.Finished() {
+		return false
 	}
 	if r.sb {
 		flushes := 0
@@ -363,10 +570,10 @@ func (r *vmcrRunner) snapshot(x *interp.Execution, w *vmcr.Witness) *interp.Exec
 			}
 		}
 		if flushes != len(x.Commits) {
-			return nil
+			return false
 		}
 	}
-	return x.Fork(nil, r.getDead())
+	return true
 }
 
 func takenOf(taken []int, t int32) int {
@@ -384,7 +591,7 @@ func (r *vmcrRunner) Run(ctx context.Context, w *vmcr.Witness) (*vmcr.Trace, err
 	}
 	tr := r.traceOf(x, w, parkedEnabled)
 	run := tr.Payload.(*vmcrRun)
-	run.snap, run.from = res.snap, res.from
+	run.snapAt, run.from = res.at, res.from
 	return tr, nil
 }
 
@@ -624,6 +831,9 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 	}
 	if opts.Debug != nil {
 		opts.Debug("vmcr: %+v", st)
+		rs := &r.stats
+		opts.Debug("vmcr runner: %d runs, %d resumed from a snapshot, %d snapshots; witness schedule steps %d, of them skipped by resuming %d",
+			rs.runs.Load(), rs.resumed.Load(), rs.snaps.Load(), rs.sched.Load(), rs.skipped.Load())
 	}
 	t.Stats().Nodes = st.Nodes
 	t.Stats().Runs = st.Runs
@@ -678,29 +888,12 @@ type vmcrLeaf struct {
 // buffered store at once, so the rest of the run is sequentially
 // consistent.
 func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace, keep bool) (*interp.Execution, *resumed, bool, error) {
-	var seq map[int32][]int
-	for i, ks := range w.Choices {
-		if k, ok := r.ths.key(i); ok && !k.Buf {
-			if seq == nil {
-				seq = map[int32][]int{}
-			}
-			seq[k.T] = ks
-		}
-	}
-	var parked map[int32]int
-	for i, p := range w.Parked {
-		if k, ok := r.ths.key(i); ok && !k.Buf {
-			if parked == nil {
-				parked = map[int32]int{}
-			}
-			parked[k.T] = p
-		}
-	}
-	ch := &seqChooser{seq: seq}
+	ch, parked := r.chooser(w)
 	x, res, from := r.start(w, ch, trace, keep)
+	r.count(w, from, keep)
 	var taken []int // program steps per thread
 	take := func(t int32) {
-		if parked == nil {
+		if parked == nil || t < 0 {
 			return
 		}
 		for int(t) >= len(taken) {
@@ -708,33 +901,27 @@ func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace, keep bool) (*interp.Execu
 		}
 		taken[t]++
 	}
-	for _, ti := range w.Sched[:from] {
-		if k, ok := r.ths.key(ti); ok && !k.Buf {
-			take(k.T)
-		}
-	}
-	for i, ti := range w.Sched[from:] {
-		i += from
-		k, ok := r.ths.key(ti)
-		if !ok || x.Finished() || int(k.T) >= len(x.ThreadTable()) || x.Thread(k.T) == nil {
-			return nil, nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
-		}
-		if k.Buf {
-			n := len(x.Log)
-			x.Step(interp.Action{T: k.T, Flush: true, Loc: k.Loc})
-			if len(x.Log) == n || x.Log[n].Event.IsInit() {
-				return nil, nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (empty store buffer %d)", i, ti)
+	keys := r.ths.keys()
+	if parked != nil {
+		for _, ti := range w.Sched[:from] {
+			if int(ti) < len(keys) && !keys[ti].Buf {
+				take(keys[ti].T)
 			}
-			continue
 		}
-		if !x.IsEnabled(x.Thread(k.T)) {
-			return nil, nil, false, fmt.Errorf("internal error: vmcr witness diverged at step %d (thread %d)", i, ti)
-		}
-		x.Step(interp.Action{T: k.T})
-		take(k.T)
 	}
-	if keep {
-		res.snap = r.snapshot(x, w)
+	at := snapPoint(w, from, keep)
+	for i := from; i < len(w.Sched); i++ {
+		if i == at {
+			res.mark(r, x, at)
+		}
+		t, err := r.schedStep(x, w, i, keys)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		take(t)
+	}
+	if at == len(w.Sched) {
+		res.mark(r, x, at)
 	}
 	// flushAll flushes every buffered store, oldest first per buffer.
 	flushAll := func() bool {
@@ -807,7 +994,7 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 	for t, th := range tt {
 		pid[t] = -1
 		if th != nil {
-			pid[t] = r.ths.id(vmcrKey{T: int32(t)})
+			pid[t] = sc.progID(r.ths, int32(t))
 		}
 	}
 	// Store buffers of this run: trace ids, per program thread.
@@ -818,22 +1005,20 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 	for t := range bufsOf {
 		bufsOf[t] = bufsOf[t][:0]
 	}
-	if sc.bufIdx == nil {
-		sc.bufIdx = map[vmcrKey]int32{}
+	sc.stamp++
+	if sc.stamp == 0 { // wrapped around
+		clear(sc.inRun)
+		sc.stamp = 1
 	}
-	bufIdx := sc.bufIdx
-	clear(bufIdx)
 	bufID := func(t int32, loc int64) int32 {
-		if !r.pso {
-			loc = 0
+		id := sc.bufID(r.ths, r.pso, t, loc)
+		for int(id) >= len(sc.inRun) {
+			sc.inRun = append(sc.inRun, 0)
 		}
-		k := vmcrKey{T: t, Buf: true, Loc: loc}
-		if id, ok := bufIdx[k]; ok {
-			return id
+		if sc.inRun[id] != sc.stamp {
+			sc.inRun[id] = sc.stamp
+			bufsOf[t] = append(bufsOf[t], id)
 		}
-		id := r.ths.id(k)
-		bufIdx[k] = id
-		bufsOf[t] = append(bufsOf[t], id)
 		return id
 	}
 	// Steps per trace thread in this run (each program thread with room
@@ -1188,9 +1373,17 @@ type sbFix struct {
 
 // sbScratch holds traceOfSB's tables between calls.
 type sbScratch struct {
-	pid       []int32
-	bufsOf    [][]int32
-	bufIdx    map[vmcrKey]int32
+	pid    []int32
+	bufsOf [][]int32
+	// The trace numbers of program threads and store buffers (numbers
+	// never change), cached here to spare vmcrThreads' lock: prog[t] and
+	// (tso) buf[t] are t's and its buffer's plus 1 (0: not yet looked up),
+	// psoBuf those of (t, loc)'s buffer under pso.
+	prog, buf []int32
+	psoBuf    map[[2]int64]int32
+	// inRun[id] == stamp: buffer id has a commit in the current run.
+	inRun     []uint32
+	stamp     uint32
 	cnt       []int
 	ts        [][]vmcr.Step
 	evStep    [][]int32
@@ -1199,6 +1392,41 @@ type sbScratch struct {
 	cbuf      []vmcr.Ref
 	lastStore []map[int64]int32
 	fixes     []sbFix
+}
+
+// progID is the trace number of program thread t.
+func (sc *sbScratch) progID(ths *vmcrThreads, t int32) int32 {
+	for int(t) >= len(sc.prog) {
+		sc.prog = append(sc.prog, 0)
+	}
+	if sc.prog[t] == 0 {
+		sc.prog[t] = ths.id(vmcrKey{T: t}) + 1
+	}
+	return sc.prog[t] - 1
+}
+
+// bufID is the trace number of thread t's store buffer (for loc under
+// pso).
+func (sc *sbScratch) bufID(ths *vmcrThreads, pso bool, t int32, loc int64) int32 {
+	if pso {
+		k := [2]int64{int64(t), loc}
+		id, ok := sc.psoBuf[k]
+		if !ok {
+			if sc.psoBuf == nil {
+				sc.psoBuf = map[[2]int64]int32{}
+			}
+			id = ths.id(vmcrKey{T: t, Buf: true, Loc: loc})
+			sc.psoBuf[k] = id
+		}
+		return id
+	}
+	for int(t) >= len(sc.buf) {
+		sc.buf = append(sc.buf, 0)
+	}
+	if sc.buf[t] == 0 {
+		sc.buf[t] = ths.id(vmcrKey{T: t, Buf: true}) + 1
+	}
+	return sc.buf[t] - 1
 }
 
 // resize returns a of length n, cleared (reallocated if too small).
