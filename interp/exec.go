@@ -788,6 +788,9 @@ func (x *Execution) Eval(fr *Frame, e *ir.Expr) (int64, *RuntimeError) {
 		if err != nil {
 			return 0, err
 		}
+		if e.Op.IsFloat() {
+			return floatOp(e, a, 0)
+		}
 		switch e.Op {
 		case ir.OpNeg:
 			return -a, nil
@@ -804,6 +807,9 @@ func (x *Execution) Eval(fr *Frame, e *ir.Expr) (int64, *RuntimeError) {
 		b, err := x.Eval(fr, e.B)
 		if err != nil {
 			return 0, err
+		}
+		if e.Op.IsFloat() {
+			return floatOp(e, a, b)
 		}
 		return binop(e.Op, a, b)
 	case ir.EIndex:
@@ -860,6 +866,17 @@ func (x *Execution) evalAll(t *Thread, fr *Frame, pos ir.Pos, es ...*ir.Expr) ([
 		vs[i] = v
 	}
 	return vs, true
+}
+
+// floatOp computes the floating-point operator of e (ir.EvalFloat) on the
+// operand values a and b: an out-of-range float-to-integer conversion is a
+// runtime error of the program.
+func floatOp(e *ir.Expr, a, b int64) (int64, *RuntimeError) {
+	v, err := ir.EvalFloat(e.Op, e.Type, a, b)
+	if err != nil {
+		return 0, &RuntimeError{msg: err.Error()}
+	}
+	return v, nil
 }
 
 func castInt(a int64, t *ir.Type) int64 {

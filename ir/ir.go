@@ -92,6 +92,10 @@ const (
 	TPtr    // pointer to Record (Record nil: untyped pointer, e.g. null)
 	TArray  // Len elements of Elem
 	TRecord // an embedded record or object instance
+	// TFloat is an IEEE 754 binary floating-point number of Width 32
+	// (C float) or 64 (C double), held in a cell as its bit pattern
+	// (FloatBits, FloatValue).
+	TFloat
 )
 
 // Type is a CIR type. Types are compared structurally with Equal.
@@ -114,6 +118,9 @@ var (
 	Mutex  = &Type{Kind: TMutex}
 	Cond   = &Type{Kind: TCond}
 	Thread = &Type{Kind: TThread}
+	// Float32 and Float64 are IEEE 754 single and double precision.
+	Float32 = &Type{Kind: TFloat, Width: 32}
+	Float64 = &Type{Kind: TFloat, Width: 64}
 )
 
 // PtrTo returns the pointer type to r.
@@ -151,6 +158,8 @@ func (t *Type) Equal(u *Type) bool {
 		return t.Record == u.Record || t.Record == nil || u.Record == nil
 	case TInt:
 		return t.Width == u.Width && t.Signed == u.Signed
+	case TFloat:
+		return t.Width == u.Width
 	}
 	return true
 }
@@ -158,7 +167,7 @@ func (t *Type) Equal(u *Type) bool {
 // IsScalar reports whether t fits one cell and can be held in a local.
 func (t *Type) IsScalar() bool {
 	switch t.Kind {
-	case TInt, TBool, TThread, TPtr:
+	case TInt, TBool, TThread, TPtr, TFloat:
 		return true
 	}
 	return false
@@ -181,6 +190,8 @@ func (t *Type) String() string {
 		return "int"
 	case TBool:
 		return "bool"
+	case TFloat:
+		return fmt.Sprintf("f%d", t.Width)
 	case TMutex:
 		return "mutex"
 	case TCond:
