@@ -879,6 +879,15 @@ func floatOp(e *ir.Expr, a, b int64) (int64, *RuntimeError) {
 	return v, nil
 }
 
+// FormatNumber renders a compare-exchange operand in a counterexample: a
+// float as its value, anything else as the number the cell holds.
+func FormatNumber(v int64, t *ir.Type) string {
+	if t != nil && t.Kind == ir.TFloat {
+		return ir.FormatFloat(v, t.Width)
+	}
+	return fmt.Sprint(v)
+}
+
 func castInt(a int64, t *ir.Type) int64 {
 	if t == nil || t.Kind == ir.TBool {
 		return b2i(a != 0)
@@ -1216,7 +1225,7 @@ func (x *Execution) exec(t *Thread) {
 			fr.locals[in.Dst] = old
 		}
 		if x.collecting {
-			x.noteAt(t, pos, fmt.Sprintf("%s on %s: %d -> %d", in.RMW, loc(), old, nv))
+			x.noteAt(t, pos, fmt.Sprintf("%s on %s: %s -> %s", in.RMW, loc(), FormatNumber(old, in.A.Type), FormatNumber(nv, in.A.Type)))
 		}
 		if x.raceAccess(t, addr, true, true, in.Order, pos) {
 			return
@@ -1238,7 +1247,7 @@ func (x *Execution) exec(t *Thread) {
 			*c = des
 			x.event(t, seg.Event{Kind: seg.KRMW, Loc: addr, RVal: old, WVal: des, Order: in.Order, RF: rf, Pos: pos})
 			if x.collecting {
-				x.noteAt(t, pos, fmt.Sprintf("cas on %s succeeds: %d -> %d", loc(), old, des))
+				x.noteAt(t, pos, fmt.Sprintf("cas on %s succeeds: %s -> %s", loc(), FormatNumber(old, in.B.Type), FormatNumber(des, in.B.Type)))
 			}
 			if x.raceAccess(t, addr, true, true, in.Order, pos) {
 				return
@@ -1246,7 +1255,7 @@ func (x *Execution) exec(t *Thread) {
 		} else {
 			x.event(t, seg.Event{Kind: seg.KRead, Loc: addr, RVal: old, Order: in.FailOrder, RF: rf, Pos: pos})
 			if x.collecting {
-				x.noteAt(t, pos, fmt.Sprintf("cas on %s fails: reads %d, expected %d", loc(), old, exp))
+				x.noteAt(t, pos, fmt.Sprintf("cas on %s fails: reads %s, expected %s", loc(), FormatNumber(old, in.A.Type), FormatNumber(exp, in.A.Type)))
 			}
 			if x.raceAccess(t, addr, true, false, in.FailOrder, pos) {
 				return
