@@ -159,6 +159,9 @@ func retype(e *ir.Expr, t *ir.Type) *ir.Expr {
 	if e.Type == t || t == nil || e.Kind == ir.ECast {
 		return e // an ECast's type is the width it narrows to
 	}
+	if (e.Kind == ir.EUnary || e.Kind == ir.EBinary) && e.Op.IsFloat() {
+		return e // the type of a float operator is its format (ir.OpFToI's target)
+	}
 	c := *e
 	c.Type = t
 	return &c
