@@ -1,6 +1,7 @@
 package c
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -152,6 +153,7 @@ func TestFloatsUnsupported(t *testing.T) {
 	cases := []struct{ name, decl, want string }{
 		{"complex", "_Complex double c; int f(void) { return &c == 0; }", "t.c:1:"},
 		{"float128", "__float128 q; int f(void) { return &q == 0; }", "t.c:1:"},
+		{"nondet", "extern double __VERIFIER_nondet_double(void); int f(void) { return __VERIFIER_nondet_double() > 0; }", "t.c:1:68: unsupported: nondeterministic floating-point input"},
 		{"fetch-add", "double d; int f(void) { __atomic_fetch_add(&d, 1.0, 5); return 0; }", "t.c:1:25: unsupported: atomic fetch_add on double"},
 	}
 	for _, c := range cases {
@@ -163,5 +165,21 @@ func TestFloatsUnsupported(t *testing.T) {
 				t.Fatalf("error %v, want unsupported %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestNondetFloatApprox: under Options.UnderApproximate a nondet float is a
+// choice among a few values, and a value among them can break an
+// assertion.
+func TestNondetFloatApprox(t *testing.T) {
+	src := syncPrelude + `extern float __VERIFIER_nondet_float(void);
+int main(void) { float f = __VERIFIER_nondet_float(); assert(f != -0.5f); return 0; }`
+	p, approx, err := CompileApprox("t.c", []byte(src), Options{UnderApproximate: true})
+	if err != nil || len(approx) != 1 || !strings.Contains(approx[0], "only 0, 1, -1, 0.5, -0.5") {
+		t.Fatalf("compile: %v, approximations %q", err, approx)
+	}
+	res, err := ncmc.Verify(context.Background(), p, ncmc.Options{Model: "sc"})
+	if err != nil || res.Verdict != ncmc.Violation {
+		t.Fatalf("got %v (%v), want a violation", res.Verdict, err)
 	}
 }
