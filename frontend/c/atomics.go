@@ -294,6 +294,14 @@ func (l *fnl) atomicBuiltin(name string, pe *cc.PostfixExpression, args []cc.Exp
 		l.emit(in)
 	}
 	switch name {
+	case "__atomic_load", "__atomic_store", "__atomic_exchange", "__atomic_compare_exchange":
+		if n := map[string]int{"__atomic_load": 3, "__atomic_store": 3, "__atomic_exchange": 4, "__atomic_compare_exchange": 6}[name]; len(args) == n {
+			if pt, ok := args[0].Type().(*cc.PointerType); ok && isRecordC(pt.Elem()) {
+				return retype(l.atomicStructBuiltin(name, pt.Elem(), args, pos), l.tr.scalarType(rt, pos)), true
+			}
+		}
+	}
+	switch name {
 	case "__atomic_load_n":
 		if !need(2) {
 			return zero(), true

@@ -429,6 +429,15 @@ func (tr *translator) constCells(t cc.Type, init *cc.Initializer, size int, pos 
 			}
 			return
 		}
+		if isRecordC(et) {
+			// A struct copied from an object: not a constant (initCells
+			// copies it at run time).
+			ok = false
+			if !quiet {
+				tr.unsupported(tr.pos(e), "initializer that is not a constant")
+			}
+			return
+		}
 		v, good := tr.constValue(e, et)
 		if !good {
 			ok = false

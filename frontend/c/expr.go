@@ -180,6 +180,9 @@ func (l *fnl) lvalue(n cc.ExpressionNode) lval {
 		case cc.PrimaryExpressionString, cc.PrimaryExpressionLString:
 			return lval{reg: -1, addr: l.stringAddr(x, pos), t: x.Type()}
 		case cc.PrimaryExpressionStmt:
+			if lv, ok := l.stmtExprLvalue(x.CompoundStatement, pos); ok {
+				return lv
+			}
 			l.tr.unsupported(pos, "statement expression used as an lvalue")
 			return bad
 		}
@@ -1326,6 +1329,26 @@ func (l *fnl) structCopy(lhs, rhs cc.ExpressionNode, pos ir.Pos) {
 		return
 	}
 	n := t.Size()
+	if dst.atomic || src.atomic {
+		// An _Atomic struct read or written as a whole: one atomic
+		// operation (atomicstruct.go).
+		var vals []*ir.Expr
+		if !src.atomic {
+			vals = l.loadCells(src.addr, n, ir.OrderNA, pos)
+		}
+		l.atomicSection(dst.t, pos, func() {
+			if src.atomic {
+				vals = l.loadCells(src.addr, n, ir.OrderSC, pos)
+			}
+			if dst.atomic {
+				l.xchgCells(dst.addr, vals, ir.OrderSC, pos)
+			}
+		})
+		if !dst.atomic && vals != nil {
+			l.storeCells(dst.addr, vals, ir.OrderNA, pos)
+		}
+		return
+	}
 	vals := make([]*ir.Expr, n)
 	for i := 0; i < n; i++ {
 		vals[i] = l.loadCell(src, i, pos)
