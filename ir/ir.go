@@ -9,7 +9,9 @@
 // Expressions are pure: they read locals and constants only, so every shared
 // memory access is its own instruction with its own memory order.
 //
-// Values are int64. Booleans are 0/1. Pointers are encoded by MakePtr as
+// Values are int64. Booleans are 0/1. Floats (TFloat) are IEEE 754 bit
+// patterns, computed on by the floating-point operators (float.go).
+// Pointers are encoded by MakePtr as
 // block<<32 | offset, with 0 the null pointer; block ids 1..len(Globals) are
 // the globals (in order), larger ids are heap blocks named by the explorer.
 // Thread handles are thread numbers + 1 (0 is "no thread").
