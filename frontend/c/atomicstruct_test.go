@@ -32,6 +32,21 @@ int main(void) {
 	pthread_t t; pthread_create(&t, 0, w, 0);
 	struct P r = atomic_load(&s); assert(r.a == r.b);
 	struct P q; q = s; assert(q.a == q.b);
+	struct P i = s; assert(i.a == i.b);
+	return 0;
+}`},
+		{name: "init-release-acquire", want: ncmc.Verified, src: `
+struct P { int a; int b; };
+_Atomic struct P s;
+void *w(void *arg) {
+	struct P v = { 1, 1 }; atomic_init(&s, v);
+	struct P u = { 2, 2 }; atomic_store_explicit(&s, u, memory_order_release);
+	return 0;
+}
+int main(void) {
+	pthread_t t; pthread_create(&t, 0, w, 0);
+	struct P r = s; assert(r.a == r.b);
+	struct P q = atomic_load_explicit(&s, memory_order_acquire); assert(q.a == q.b);
 	return 0;
 }`},
 		{name: "plain-struct-tears", want: ncmc.Violation, msg: "r.a == r.b", src: `
@@ -145,6 +160,8 @@ func TestAtomicStructsUnsupported(t *testing.T) {
 			"t.c:3:31: unsupported: atomic operation on a whole struct P"},
 		{"rc11-assign", "struct P { int a, b; };\n_Atomic struct P s;\nint main(void) { struct P r = { 1, 2 }; s = r; return 0; }", Options{NoAtomicSections: true},
 			"t.c:3:41: unsupported: atomic operation on a whole struct P"},
+		{"by-value", "struct P { int a, b; };\n_Atomic struct P s;\nint f(struct P p) { return p.a; }\nint main(void) { return f(s); }", Options{},
+			"t.c:4:27: unsupported: passing an _Atomic"},
 		{"member", "struct P { int a, b; };\n_Atomic struct P s;\nint main(void) { return s.a; }", Options{},
 			"t.c:3:25: unsupported: member a of an atomic struct or union"},
 	}
@@ -152,7 +169,7 @@ func TestAtomicStructsUnsupported(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Compile("t.c", []byte(syncPrelude+c.src), c.opts)
 			u, ok := err.(*Unsupported)
-			if !ok || !strings.Contains(u.Error(), strings.Replace(c.want, "t.c:3:", "t.c:8:", 1)) {
+			if !ok || !strings.Contains(u.Error(), strings.NewReplacer("t.c:3:", "t.c:8:", "t.c:4:", "t.c:9:").Replace(c.want)) {
 				t.Fatalf("error %v, want unsupported %q", err, c.want)
 			}
 		})

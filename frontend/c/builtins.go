@@ -60,6 +60,10 @@ func (l *fnl) call(pe *cc.PostfixExpression, want bool) *ir.Expr {
 				l.tr.unsupported(l.tr.pos(a), "passing a %s value that is not an object", a.Type())
 				continue
 			}
+			if lv.atomic {
+				l.tr.unsupported(l.tr.pos(a), "passing an _Atomic %s by value (copy it into a local first)", a.Type())
+				continue
+			}
 			in.Args = append(in.Args, lv.addr)
 			continue
 		}
