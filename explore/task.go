@@ -222,5 +222,12 @@ func Run(ctx context.Context, e Explorer, t *Task) (*Result, error) {
 	if err := e.Explore(ctx, t); err != nil {
 		return nil, err
 	}
+	if err := ctx.Err(); err != nil && !t.Stopped() {
+		// The context ended while the explorer ran: part of its search
+		// may have been cut short (a helper that returns at the end of
+		// the context without recording it), so the result cannot claim
+		// that every execution was explored.
+		t.StopTime(err)
+	}
 	return t.result(e.Name()), nil
 }

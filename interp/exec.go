@@ -139,6 +139,7 @@ type StepInfo struct {
 type RMWOp struct {
 	CAS  bool
 	Kind ir.RMWKind // the RMW's operation (not CAS)
+	Wrap ir.IntWrap // the width the RMW's result wraps at
 	A    int64      // the RMW's operand; the CAS's expected value
 	B    int64      // the CAS's desired value
 }
@@ -155,7 +156,7 @@ func (op *RMWOp) WriteFor(old int64) (bool, int64) {
 	if op.CAS {
 		return old == op.A, op.B
 	}
-	return true, op.Kind.Apply(old, op.A)
+	return true, op.Wrap.Apply(op.Kind.Apply(old, op.A))
 }
 
 // CommitRec records that buffered store Event became visible during step Step
@@ -1222,9 +1223,9 @@ func (x *Execution) exec(t *Thread) {
 			x.uninitRead(t, pos, addr)
 			return
 		}
-		nv := in.RMW.Apply(old, v)
+		nv := in.RMWResult(old, v)
 		*c = nv
-		x.noteRMW(t, &RMWOp{Kind: in.RMW, A: v})
+		x.noteRMW(t, &RMWOp{Kind: in.RMW, Wrap: in.Wrap, A: v})
 		x.event(t, seg.Event{Kind: seg.KRMW, Loc: addr, RVal: old, WVal: nv, Order: in.Order, RF: x.lastWrite(addr), Pos: pos})
 		if in.Dst >= 0 {
 			fr.locals[in.Dst] = old

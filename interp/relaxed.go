@@ -860,7 +860,7 @@ func (r *relaxed) access(t *Thread, fr *Frame, in *ir.Instr, addr int64, c *int6
 			if in.Op == ir.ICAS {
 				e.WVal = des
 			} else {
-				e.WVal = in.RMW.Apply(old, arg)
+				e.WVal = in.RMWResult(old, arg)
 			}
 			g.InsertMO(addr, id, moIndex(g.MO[addr], w)+1)
 		}

@@ -251,6 +251,58 @@ func (k RMWKind) Apply(old, v int64) int64 {
 	panic("ir: bad RMW kind")
 }
 
+// IntWrap reduces the result of an IRMW to a fixed-width integer, as C's
+// narrow integer types wrap around (an atomic_fetch_add on an int wraps at
+// 32 bits). Zero keeps the 64-bit result; otherwise the low bits give the
+// width (8, 16 or 32) and WrapSigned marks a signed type (sign-extended;
+// unsigned types are zero-extended).
+type IntWrap uint8
+
+// WrapSigned marks an IntWrap of a signed type.
+const WrapSigned IntWrap = 0x80
+
+// MakeWrap returns the IntWrap of an integer of width bits (0 or 64 and
+// more: none).
+func MakeWrap(width int, signed bool) IntWrap {
+	if width <= 0 || width >= 64 {
+		return 0
+	}
+	w := IntWrap(width)
+	if signed {
+		w |= WrapSigned
+	}
+	return w
+}
+
+// Width returns the width in bits (0: no wrap).
+func (w IntWrap) Width() int { return int(w &^ WrapSigned) }
+
+// Apply reduces v to the wrap's width.
+func (w IntWrap) Apply(v int64) int64 {
+	n := uint(w.Width())
+	if n == 0 {
+		return v
+	}
+	if w&WrapSigned != 0 {
+		return v << (64 - n) >> (64 - n)
+	}
+	return int64(uint64(v) & (1<<n - 1))
+}
+
+func (w IntWrap) String() string {
+	switch {
+	case w == 0:
+		return ""
+	case w&WrapSigned != 0:
+		return fmt.Sprintf("i%d", w.Width())
+	}
+	return fmt.Sprintf("u%d", w.Width())
+}
+
+// RMWResult returns the value IRMW in writes, given the old value and the
+// operand: its operation's result, wrapped to in.Wrap.
+func (in *Instr) RMWResult(old, v int64) int64 { return in.Wrap.Apply(in.RMW.Apply(old, v)) }
+
 // AssumeKind distinguishes user assumptions from spin-loop waits.
 type AssumeKind uint8
 
@@ -270,6 +322,7 @@ type Instr struct {
 	RMW       RMWKind
 	Alloc     AllocKind  // IAlloc
 	Assume    AssumeKind // IAssume
+	Wrap      IntWrap    // IRMW: the width its result wraps at (0: 64 bits)
 	Pos       Pos
 	Dst       int // destination local, -1 if none
 	Dst2      int // second destination (ICAS success flag), -1 if none

@@ -76,6 +76,9 @@ func InstrString(in *Instr, f *Func, p *Program) string {
 	case IStore:
 		return fmt.Sprintf("store.%s %s, %s", in.Order, x(in.Addr), x(in.A))
 	case IRMW:
+		if in.Wrap != 0 {
+			return fmt.Sprintf("%s%s.%s.%s %s, %s", dst(in.Dst), in.RMW, in.Wrap, in.Order, x(in.Addr), x(in.A))
+		}
 		return fmt.Sprintf("%s%s.%s %s, %s", dst(in.Dst), in.RMW, in.Order, x(in.Addr), x(in.A))
 	case ICAS:
 		ok := ""

@@ -149,6 +149,9 @@ func (v *validator) instr(in *Instr) error {
 		dst(in.Dst, true)
 		addr(in.Addr)
 		val(in.A)
+		if w := in.Wrap.Width(); w != 0 && w != 8 && w != 16 && w != 32 {
+			check(fmt.Errorf("RMW wraps at %d bits (want 8, 16 or 32)", w))
+		}
 	case ICAS:
 		dst(in.Dst, true)
 		dst(in.Dst2, false)

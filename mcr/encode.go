@@ -530,6 +530,14 @@ func (a *analysis) prefixConstraints(c cutoff, skip int, end secEnd) smt.Formula
 			fs = append(fs, outside(f))
 		}
 		for f := a.n; f < len(a.o); f++ { // commits of buffered stores are flushes too
+			if d := a.drainT[f]; d >= 0 && a.tr.Steps[d].T == t && a.tr.Steps[d].Atomic == k_ {
+				// A store of the section's thread drained by one of the
+				// section's own steps (a fence, an RMW) commits inside
+				// the section; placed anywhere in it before that step it
+				// is observed alike (no other thread runs there, and the
+				// thread's own loads forward it).
+				continue
+			}
 			fs = append(fs, outside(f))
 		}
 	}

@@ -180,6 +180,9 @@ func (a *analysis) seed(model []int64, roots []int, pivot int, v int64, end secE
 		var st Step
 		var e *seg.Event
 		if w := commitOf(i); w >= 0 {
+			if a.drainedInSection(i, model) {
+				continue // the section's draining step commits it
+			}
 			we := a.ev[w]
 			st = Step{T: a.tr.Steps[w].T, Flush: true, Loc: we.Loc, Event: we.ID}
 			e = we
@@ -208,4 +211,22 @@ func (a *analysis) seed(model []int64, roots []int, pivot int, v int64, end secE
 		}
 	}
 	return sd
+}
+
+// drainedInSection reports whether commit item c (a store drained by a step
+// of its thread's atomic section in the trace) lies inside that section in
+// the model: no flush can run inside a section, so the draining step
+// commits it, and the seed has no flush step for it (encode.go lets such a
+// commit into the section).
+func (a *analysis) drainedInSection(c int, model []int64) bool {
+	d, ok := a.drainT[c]
+	if !ok || d < 0 {
+		return false
+	}
+	k := a.tr.Steps[d].Atomic
+	if k == 0 {
+		return false
+	}
+	s := a.secs[k]
+	return s != nil && model[c] > model[s.first]
 }

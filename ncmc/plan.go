@@ -22,7 +22,7 @@ import (
 // in this file; what an explorer supports is its Check (explorers.go).
 
 // autoDoc describes the auto plan for help texts.
-const autoDoc = "vmcr under sc, tso and pso (mcr where vmcr does not apply or its witness search gives up); the stateful explorer, with a note, for programs mcr does not support (condition variables, trylock) and for --races; graph exploration under ra/rc11 (trust, or graph for programs with condition variables, trylock, atomic blocks or nondeterminism); ncmc with --spec; under sc, when main spawns threads in a loop and the bounded exploration hits a bound, then the coverability explorer for the time left (60s without --timeout)"
+const autoDoc = "vmcr under sc, tso and pso (mcr where vmcr does not apply or its witness search gives up); the stateful explorer, with a note, for programs mcr does not support (condition variables, trylock) and for --races; graph exploration under ra/rc11 (trust, or graph for programs with condition variables, trylock, atomic blocks or nondeterminism); ncmc with --spec; under sc, when main spawns threads in a loop and the bounded exploration hits a bound, then the coverability explorer for the time left (60s without --timeout); under sc, tso and pso, when the exploration stopped at the default loop bound, the stateful explorer without that bound (its state cache ends finite-state loops) for the time left (30s without --timeout)"
 
 // stage is one exploration of a plan.
 type stage struct {
@@ -38,6 +38,8 @@ type stage struct {
 	merge func(prev, cur *Result, start time.Time) *Result
 	// timeout bounds the stage when Options.Timeout is 0.
 	timeout time.Duration
+	// adjust, if set, changes the options of this stage only.
+	adjust func(*Options)
 }
 
 // plan returns the stages Verify runs for prog under opts (normalized;
@@ -134,7 +136,7 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 				return cur
 			}}
 		if model.Exec != memmodel.Interleaving {
-			return []stage{first, retry}, nil // the coverability explorer is sc only
+			return []stage{first, retry, unboundedStage()}, nil // the coverability explorer is sc only
 		}
 		// main spawns threads in a loop, so no bounded exploration can
 		// answer verified; the coverability explorer may. Without a
@@ -159,7 +161,7 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 				res.Elapsed = time.Since(start)
 				res.Stats.Elapsed = res.Elapsed
 				return res
-			}}}, nil
+			}}, unboundedStage()}, nil
 	case "vmcr":
 		return []stage{{explorer: vmcrx.Explorer{}, note: note,
 			fallback: &stage{explorer: reference.Stateful{}, note: "explored with the stateful reference explorer instead"}}}, nil
@@ -168,6 +170,36 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 		return []stage{mcr}, nil
 	}
 	return one(name, note)
+}
+
+// unboundedStage is the auto plan's last stage under sc, tso and pso: when
+// the exploration stopped at the default loop bound (and nothing else),
+// the stateful reference explorer explores again without that bound. Its
+// state cache cuts every run that comes back to a state seen before (the
+// loop counters are not part of the state then), so a loop that only
+// cycles through finitely many states ends, and the answer covers every
+// reachable state: verified, or a violation with its counterexample.
+// Loops with an explicit bound keep it. Without a timeout it gets
+// AutoUnboundedTime; when it does not finish (time, --max-steps: the loop
+// keeps making new states), the first result stands, with a note.
+func unboundedStage() stage {
+	return stage{explorer: reference.Stateful{}, timeout: AutoUnboundedTime,
+		adjust: func(o *Options) { o.StateCache, o.UnboundedLoops = true, true },
+		when: func(ctx context.Context, prev *Result) bool {
+			return prev.Verdict == Unknown && prev.Kind == "unroll" && ctx.Err() == nil
+		},
+		merge: func(res, un *Result, start time.Time) *Result {
+			if un.Verdict != Unknown {
+				un.Note = joinNotes(fmt.Sprintf("%s hit the loop bound (%s); explored again without the default loop bound by the stateful explorer, whose state cache cut every run that came back to a state seen before, so every reachable state was covered", res.Explorer, res.Reason), un.Note)
+				un.Elapsed = time.Since(start)
+				un.Stats.Elapsed = un.Elapsed
+				return un
+			}
+			res.Note = joinNotes(res.Note, fmt.Sprintf("the stateful explorer without the default loop bound was tried too: %s (%s)", un.Verdict, un.Reason))
+			res.Elapsed = time.Since(start)
+			res.Stats.Elapsed = res.Elapsed
+			return res
+		}}
 }
 
 // runPlan runs the stages of a plan.
@@ -185,6 +217,9 @@ func runPlan(ctx context.Context, prog *ir.Program, opts Options, stages []stage
 			sctx, cancel = context.WithTimeout(ctx, s.timeout)
 			defer cancel()
 			o.Timeout = s.timeout
+		}
+		if s.adjust != nil {
+			s.adjust(&o)
 		}
 		r, err := runStage(sctx, prog, o, s)
 		if err != nil {

@@ -58,6 +58,11 @@ const (
 // main spawns threads in a loop hit a bound and Options.Timeout is 0.
 const AutoCoverabilityTime = 60 * time.Second
 
+// AutoUnboundedTime is how long the auto explorer tries the stateful
+// explorer without the default loop bound, when the exploration under sc,
+// tso or pso stopped at that bound and Options.Timeout is 0.
+const AutoUnboundedTime = 30 * time.Second
+
 // NewTask prepares the exploration of prog under opts (explore.NewTask).
 func NewTask(prog *ir.Program, opts Options) (*Task, error) { return explore.NewTask(prog, opts) }
 

@@ -23,6 +23,8 @@ func TestVerifyExitCodes(t *testing.T) {
 	os.WriteFile(bad, []byte("fn main() {\n  let x = ;\n}\n"), 0o644)
 	loop := filepath.Join(dir, "loop.cir")
 	os.WriteFile(loop, []byte("global x: int;\nfn main() {\n  while (x < 100) { x = x + 1; }\n}\n"), 0o644)
+	counter := filepath.Join(dir, "counter.cir")
+	os.WriteFile(counter, []byte("global x: int;\nfn main() {\n  while (x >= 0) { x = x + 1; }\n}\n"), 0o644)
 	tests := []struct {
 		name    string
 		args    []string
@@ -39,7 +41,11 @@ func TestVerifyExitCodes(t *testing.T) {
 		{"missing file", []string{"verify", filepath.Join(dir, "nope.cir")}, 2, nil, []string{"nope.cir"}, true},
 		{"bad flag", []string{"verify", "--frobnicate", "../../examples/sb.cir"}, 2, nil, []string{"unknown flag"}, true},
 		{"bad model", []string{"verify", "--model", "arm", "../../examples/sb.cir"}, 2, nil, []string{"--model"}, true},
-		{"unroll bound", []string{"verify", "--unroll", "3", loop}, 3, []string{"UNKNOWN", "unroll bound 3"}, nil, true},
+		// The loop never comes back to a state seen before, so the stage
+		// without the loop bound ends at the step bound and the bounded
+		// answer stands; a loop of 100 iterations is verified by it.
+		{"unroll bound", []string{"verify", "--unroll", "3", "--max-steps", "300", counter}, 3, []string{"UNKNOWN", "unroll bound 3", "without the default loop bound was tried too"}, nil, true},
+		{"unroll bound, then unbounded", []string{"verify", "--unroll", "3", loop}, 0, []string{"VERIFIED", "hit the loop bound", "x=100"}, nil, true},
 		{"execution bound", []string{"verify", "--explorer", "reference", "--max-executions", "2", "../../examples/peterson.cir"}, 3, []string{"UNKNOWN", "execution bound 2"}, nil, true},
 		{"tso violation", []string{"verify", "--model", "tso", "../../examples/sb.cir"}, 1, []string{"VIOLATION"}, nil, true},
 		{"help", []string{"verify", "--help"}, 0, []string{"--unroll", "--max-executions", "--timeout", "--json", "--dot", "--explorer"}, nil, true},

@@ -23,7 +23,7 @@ type verifyCmd struct {
 	File          string        `arg:"" help:"Program to verify (.cir, or C: .c, .i)."`
 	Model         string        `help:"Memory model: ${models_help} (tso/pso: operational store buffers; ra/rc11: graph exploration, each consistent execution graph once (the trust explorer by default), data races on non-atomic accesses are violations)." default:"sc" enum:"${models}"`
 	Explorer      string        `help:"Exploration algorithm (ncmc.Explorers): ${explorers_help}." default:"auto" enum:"${explorers}"`
-	Unroll        int           `help:"Default loop bound: a loop whose body runs more often stops the execution with 'bound hit' (verdict unknown). Loops annotated @unroll(N) use N." default:"8"`
+	Unroll        int           `help:"Default loop bound: a loop whose body runs more often stops the execution with 'bound hit' (verdict unknown; under sc, tso and pso the auto explorer then explores again without it, with a state cache that ends finite-state loops). Loops annotated @unroll(N) use N." default:"8"`
 	MaxExecutions int           `name:"max-executions" help:"Stop after N executions (0: no limit); stopping early gives unknown." default:"0"`
 	MaxSteps      int           `name:"max-steps" help:"Visible steps allowed per execution before it counts as a bound hit." default:"100000"`
 	MaxThreads    int           `name:"max-threads" help:"Threads one execution may have, main included; a spawn beyond it is a bound hit (unknown)." default:"1000"`

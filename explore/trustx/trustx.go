@@ -369,7 +369,7 @@ func (tg *trustGlue) Access(t *interp.Thread, fr *interp.Frame, in *ir.Instr, ad
 			if in.Op == ir.ICAS {
 				e.WVal = des
 			} else {
-				e.WVal = in.RMW.Apply(old, arg)
+				e.WVal = in.RMWResult(old, arg)
 			}
 			if !lab.HasW {
 				if !tg.ex.CompleteRMW(id.T, int(id.I), e.WVal) {

@@ -95,13 +95,9 @@ var rmwKinds = map[string]ir.RMWKind{"add": ir.RMWAdd, "sub": ir.RMWSub, "and": 
 var rmwOps = map[ir.RMWKind]ir.Operator{ir.RMWAdd: ir.OpAdd, ir.RMWSub: ir.OpSub, ir.RMWAnd: ir.OpAnd, ir.RMWOr: ir.OpOr, ir.RMWXor: ir.OpXor}
 
 // rmw performs an atomic read-modify-write of the t object at addr and
-// returns the old value. An IRMW computes in 64 bits, so add and sub on
-// narrower integers (which could leave an out-of-range value in memory)
-// are a compare-exchange loop (rmwLoop) under every model: an atomic
-// section (a load and a store) would be the same under interleaving
-// semantics, but it sends the program from vmcr and trust to the slower
-// stateful and graph explorers (GenMC's hwqueue-ra under sc: a time-out
-// with 3.8 GB instead of 8 s).
+// returns the old value: one IRMW, whose result wraps at t's width
+// (ir.IntWrap: add and sub on narrower integers would otherwise leave an
+// out-of-range value in memory).
 func (l *fnl) rmw(addr *ir.Expr, t cc.Type, kind ir.RMWKind, v *ir.Expr, order ir.Order, pos ir.Pos) *ir.Expr {
 	it := l.tr.scalarType(t, pos)
 	if isPointer(t) && kind != ir.RMWXchg {
@@ -112,55 +108,15 @@ func (l *fnl) rmw(addr *ir.Expr, t cc.Type, kind ir.RMWKind, v *ir.Expr, order i
 		l.tr.unsupported(pos, "atomic %s on %s (C11 allows it on integers only; use a compound assignment or a compare-exchange loop)", kind, t)
 		return cnst(0, it, pos)
 	}
-	w := 64
-	if isInteger(t) {
-		w, _ = intInfo(t)
-	}
-	if (kind == ir.RMWAdd || kind == ir.RMWSub) && w < 64 {
-		return l.rmwLoop(addr, t, it, kind, v, order, pos)
-	}
 	in := l.ins(ir.IRMW, pos)
 	in.Dst = l.temp(it, pos)
 	in.Addr, in.A, in.RMW, in.Order = addr, v, kind, order
+	if isInteger(t) && t.Kind() != cc.Bool {
+		w, _ := intInfo(t)
+		in.Wrap = ir.MakeWrap(w, cc.IsSignedInteger(t))
+	}
 	l.emit(in)
 	return l.local(in.Dst, pos)
-}
-
-// rmwLoop is the read-modify-write of rmw as a loop: a relaxed load of
-// the old value, then a compare-exchange of it with the new one (with the
-// RMW's order), repeated while the compare-exchange fails. A failed
-// iteration only reads and changes no local the next one reads, so
-// spinNoOps discards it: what remains is a compare-exchange that read the
-// value the load saw and wrote the new one, the events of the RMW.
-func (l *fnl) rmwLoop(addr *ir.Expr, t cc.Type, it *ir.Type, kind ir.RMWKind, v *ir.Expr, order ir.Order, pos ir.Pos) *ir.Expr {
-	if addr.Kind != ir.ELocal && addr.Kind != ir.EConst && addr.Kind != ir.EGlobalAddr {
-		tmp := l.temp(addr.Type, pos)
-		l.assignLocal(tmp, addr, pos)
-		addr = l.local(tmp, pos)
-	}
-	if v.Kind != ir.ELocal && v.Kind != ir.EConst {
-		tmp := l.temp(v.Type, pos)
-		l.assignLocal(tmp, v, pos)
-		v = l.local(tmp, pos)
-	}
-	ctr := l.loopCounter(pos)
-	head, done := l.newLabel(), l.newLabel()
-	l.bind(head)
-	l.loopHead(ctr, 0, pos)
-	old := l.temp(it, pos)
-	ld := l.ins(ir.ILoad, pos)
-	ld.Dst, ld.Addr, ld.Order = old, addr, ir.OrderRlx
-	l.emit(ld)
-	cas := l.ins(ir.ICAS, pos)
-	cas.Dst = l.temp(it, pos)
-	cas.Dst2 = l.temp(ir.Bool, pos)
-	cas.Addr, cas.A = addr, l.local(old, pos)
-	cas.B = l.narrow(bin(rmwOps[kind], l.local(old, pos), v, it, pos), t, pos)
-	cas.Order, cas.FailOrder = order, ir.OrderRlx
-	l.emit(cas)
-	l.branch(l.local(cas.Dst2, pos), done, head, pos)
-	l.bind(done)
-	return l.local(old, pos)
 }
 
 // atomicRMW is rmw on an lvalue with sc order (++/-- on _Atomic objects).
@@ -510,8 +466,8 @@ func (l *fnl) atomicBuiltin(name string, pe *cc.PostfixExpression, args []cc.Exp
 // umax) or smaller (min, umin) of the integer of type t at addr and v, as
 // gcc's __atomic_fetch_max and __sync_fetch_and_umax: compared as unsigned
 // for umax, umin and unsigned types, else as signed. It returns the old and
-// the new value. Like the narrow add (rmw), it is a compare-exchange loop
-// whose failed iterations spinNoOps discards.
+// the new value. It is a compare-exchange loop whose failed iterations
+// spinNoOps discards.
 func (l *fnl) minMax(addr *ir.Expr, t cc.Type, op string, v *ir.Expr, order ir.Order, pos ir.Pos) (old, nv *ir.Expr) {
 	it := l.tr.scalarType(t, pos)
 	w, _ := intInfo(t)

@@ -319,7 +319,8 @@ var (
 )
 
 // config returns (a copy of) the cc configuration of a data model. Building
-// one runs the host C compiler, so they are cached.
+// one runs the host C compiler, so they are cached, in memory and on disk
+// (hostConfig).
 func config(dm DataModel) (*cc.Config, error) {
 	cfgMu.Lock()
 	defer cfgMu.Unlock()
@@ -327,7 +328,7 @@ func config(dm DataModel) (*cc.Config, error) {
 		cp := *c
 		return &cp, nil
 	}
-	host, err := cc.NewConfig("linux", "amd64")
+	host, err := hostConfig("amd64")
 	if err != nil {
 		return nil, fmt.Errorf("C front end: %v (a host C compiler, gcc or cc, is needed for the system headers)", err)
 	}
@@ -336,7 +337,7 @@ func config(dm DataModel) (*cc.Config, error) {
 	case LP64:
 		c = host
 	case ILP32:
-		c, err = cc.NewConfig("linux", "386", "-mx32")
+		c, err = hostConfig("386", "-mx32")
 		if err != nil {
 			return nil, fmt.Errorf("C front end: %v", err)
 		}

@@ -219,7 +219,9 @@
 // written on those paths and live at the head is unchanged ends with a
 // failed spin-assume: it changed nothing, so dropping the executions that
 // contain it loses no reachable state, and such a spin loop never hits the
-// loop bound. A narrow atomic add or sub is such a compare-exchange loop.
+// loop bound. gcc's atomic min and max are such compare-exchange loops; a
+// narrow atomic add or sub is one IRMW whose result wraps at the type's
+// width (ir.IntWrap).
 //
 // Functions are IR functions; a function may be called before its
 // definition (through a prototype), recursively and mutually recursively.

@@ -137,9 +137,10 @@ func foldFloat(op ir.Operator, t *ir.Type, a, b int64) (int64, bool) {
 // floatRMW is an atomic read-modify-write of the float of C type t at
 // addr (x op= v and ++/-- on an _Atomic float or double, which C11 makes
 // one seq_cst read-modify-write): as gcc compiles it, a compare-exchange
-// loop, like rmwLoop (a relaxed load of the old value, then a
-// compare-exchange of its representation with f(old)), whose failed
-// iterations spinNoOps discards. It returns the old and the new value.
+// loop (a relaxed load of the old value, then a compare-exchange of its
+// representation with f(old); the IR's RMW operations are integer ones),
+// whose failed iterations spinNoOps discards. It returns the old and the
+// new value.
 func (l *fnl) floatRMW(addr *ir.Expr, t cc.Type, f func(old *ir.Expr) *ir.Expr, order ir.Order, pos ir.Pos) (old, nv *ir.Expr) {
 	it := l.tr.scalarType(t, pos)
 	if addr.Kind != ir.ELocal && addr.Kind != ir.EConst && addr.Kind != ir.EGlobalAddr {
