@@ -729,6 +729,11 @@ func (x *Execution) choose(t *Thread, kind ChoiceKind, n int) int {
 func (x *Execution) commit(t *Thread, b bufEntry) {
 	if c, err := x.cell(b.loc); err == nil {
 		*c = b.val
+	} else if err.kind == KindUseAfterReturn {
+		// A store into a local, issued while its function ran (a store
+		// to a dead block is reported when it is issued), reaches memory
+		// after the return: the stack cell is no longer an object, so
+		// the write is lost, as it is on a real stack (no violation).
 	} else if err.kind != "" {
 		// a store buffered before the block was freed reaches memory after
 		x.RuntimeError(t, x.G.Event(b.ev).Pos, err)
@@ -789,6 +794,9 @@ func (x *Execution) Eval(fr *Frame, e *ir.Expr) (int64, *RuntimeError) {
 		if err != nil {
 			return 0, err
 		}
+		if e.Op.IsFloat() {
+			return floatOp(e, a, 0)
+		}
 		switch e.Op {
 		case ir.OpNeg:
 			return -a, nil
@@ -805,6 +813,9 @@ func (x *Execution) Eval(fr *Frame, e *ir.Expr) (int64, *RuntimeError) {
 		b, err := x.Eval(fr, e.B)
 		if err != nil {
 			return 0, err
+		}
+		if e.Op.IsFloat() {
+			return floatOp(e, a, b)
 		}
 		return binop(e.Op, a, b)
 	case ir.EIndex:
@@ -861,6 +872,26 @@ func (x *Execution) evalAll(t *Thread, fr *Frame, pos ir.Pos, es ...*ir.Expr) ([
 		vs[i] = v
 	}
 	return vs, true
+}
+
+// floatOp computes the floating-point operator of e (ir.EvalFloat) on the
+// operand values a and b: an out-of-range float-to-integer conversion is a
+// runtime error of the program.
+func floatOp(e *ir.Expr, a, b int64) (int64, *RuntimeError) {
+	v, err := ir.EvalFloat(e.Op, e.Type, a, b)
+	if err != nil {
+		return 0, &RuntimeError{msg: err.Error()}
+	}
+	return v, nil
+}
+
+// FormatNumber renders a compare-exchange operand in a counterexample: a
+// float as its value, anything else as the number the cell holds.
+func FormatNumber(v int64, t *ir.Type) string {
+	if t != nil && t.Kind == ir.TFloat {
+		return ir.FormatFloat(v, t.Width)
+	}
+	return fmt.Sprint(v)
 }
 
 func castInt(a int64, t *ir.Type) int64 {
@@ -1200,7 +1231,7 @@ func (x *Execution) exec(t *Thread) {
 			fr.locals[in.Dst] = old
 		}
 		if x.collecting {
-			x.noteAt(t, pos, fmt.Sprintf("%s on %s: %d -> %d", in.RMW, loc(), old, nv))
+			x.noteAt(t, pos, fmt.Sprintf("%s on %s: %s -> %s", in.RMW, loc(), FormatNumber(old, in.A.Type), FormatNumber(nv, in.A.Type)))
 		}
 		if x.raceAccess(t, addr, true, true, in.Order, pos) {
 			return
@@ -1222,7 +1253,7 @@ func (x *Execution) exec(t *Thread) {
 			*c = des
 			x.event(t, seg.Event{Kind: seg.KRMW, Loc: addr, RVal: old, WVal: des, Order: in.Order, RF: rf, Pos: pos})
 			if x.collecting {
-				x.noteAt(t, pos, fmt.Sprintf("cas on %s succeeds: %d -> %d", loc(), old, des))
+				x.noteAt(t, pos, fmt.Sprintf("cas on %s succeeds: %s -> %s", loc(), FormatNumber(old, in.B.Type), FormatNumber(des, in.B.Type)))
 			}
 			if x.raceAccess(t, addr, true, true, in.Order, pos) {
 				return
@@ -1230,7 +1261,7 @@ func (x *Execution) exec(t *Thread) {
 		} else {
 			x.event(t, seg.Event{Kind: seg.KRead, Loc: addr, RVal: old, Order: in.FailOrder, RF: rf, Pos: pos})
 			if x.collecting {
-				x.noteAt(t, pos, fmt.Sprintf("cas on %s fails: reads %d, expected %d", loc(), old, exp))
+				x.noteAt(t, pos, fmt.Sprintf("cas on %s fails: reads %s, expected %s", loc(), FormatNumber(old, in.A.Type), FormatNumber(exp, in.A.Type)))
 			}
 			if x.raceAccess(t, addr, true, false, in.FailOrder, pos) {
 				return

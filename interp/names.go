@@ -186,6 +186,8 @@ func (n *Names) FormatValue(v int64, t *ir.Type) string {
 			return "true"
 		}
 		return "false"
+	case ir.TFloat:
+		return ir.FormatFloat(v, t.Width)
 	case ir.TPtr:
 		if v == 0 {
 			return "null"

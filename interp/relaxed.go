@@ -890,11 +890,11 @@ func (r *relaxed) access(t *Thread, fr *Frame, in *ir.Instr, addr int64, c *int6
 		}
 		switch {
 		case in.Op == ir.IRMW:
-			x.noteAt(t, pos, fmt.Sprintf("%s on %s: %d -> %d (reads from %s)", in.RMW, loc, old, e.WVal, r.describe(w, addr)))
+			x.noteAt(t, pos, fmt.Sprintf("%s on %s: %s -> %s (reads from %s)", in.RMW, loc, FormatNumber(old, in.A.Type), FormatNumber(e.WVal, in.A.Type), r.describe(w, addr)))
 		case e.Kind == seg.KRMW:
-			x.noteAt(t, pos, fmt.Sprintf("cas on %s succeeds: %d -> %d (reads from %s)", loc, old, des, r.describe(w, addr)))
+			x.noteAt(t, pos, fmt.Sprintf("cas on %s succeeds: %s -> %s (reads from %s)", loc, FormatNumber(old, in.B.Type), FormatNumber(des, in.B.Type), r.describe(w, addr)))
 		default:
-			x.noteAt(t, pos, fmt.Sprintf("cas on %s fails: reads %d (from %s), expected %d", loc, old, r.describe(w, addr), arg))
+			x.noteAt(t, pos, fmt.Sprintf("cas on %s fails: reads %s (from %s), expected %s", loc, FormatNumber(old, in.A.Type), r.describe(w, addr), FormatNumber(arg, in.A.Type)))
 		}
 	default:
 		return false

@@ -50,9 +50,44 @@ const (
 	OpGe
 	OpLAnd // logical and of already-evaluated operands (no short circuit; the front end lowers && with branches when operands have effects)
 	OpLOr
+
+	// Floating-point operators (float.go). Their operands and results are
+	// IEEE 754 bit patterns (FloatBits); the format is given by the Type
+	// of the expression, as described at each operator. Every operation is
+	// rounded to its format (round to nearest even), as C computes with
+	// FLT_EVAL_METHOD 0 (gcc on x86-64).
+
+	OpFNeg // -A: A and the result are of format Type (the sign bit flips)
+	OpFAdd // A + B: A, B and the result are of format Type
+	OpFSub // A - B, as OpFAdd
+	OpFMul // A * B, as OpFAdd
+	OpFDiv // A / B, as OpFAdd (division by zero gives an infinity or NaN, as in IEEE 754)
+	OpFEq  // A == B on float64 operands (a NaN compares unequal to everything); the result is 0 or 1
+	OpFNe  // A != B on float64 operands (true when either is a NaN)
+	OpFLt  // A < B on float64 operands (false when either is a NaN)
+	OpFLe  // A <= B, as OpFLt
+	OpFGt  // A > B, as OpFLt
+	OpFGe  // A >= B, as OpFLt
+	// OpIToF converts the signed integer A to the floating format Type,
+	// rounded to nearest even.
+	OpIToF
+	// OpUToF converts A, read as an unsigned 64-bit integer, to the
+	// floating format Type, rounded to nearest even.
+	OpUToF
+	// OpFToI converts the float64 A to the integer type Type (Width and
+	// Signed; Bool is not allowed), truncating toward zero. A NaN, or a
+	// value whose truncation is outside the range of Type, is a runtime
+	// error (undefined behaviour in C).
+	OpFToI
+	// OpFExt converts the float32 A to float64 (exactly).
+	OpFExt
+	// OpFTrunc converts the float64 A to float32, rounded to nearest even
+	// (an overflow gives an infinity, as in IEEE 754).
+	OpFTrunc
 )
 
-var operatorNames = [...]string{"-", "!", "~", "+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "==", "!=", "<", "<=", ">", ">=", "&&", "||"}
+var operatorNames = [...]string{"-", "!", "~", "+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "==", "!=", "<", "<=", ">", ">=", "&&", "||",
+	"fneg", "f+", "f-", "f*", "f/", "f==", "f!=", "f<", "f<=", "f>", "f>=", "itof", "utof", "ftoi", "fext", "ftrunc"}
 
 func (o Operator) String() string {
 	if int(o) < len(operatorNames) {

@@ -9,7 +9,9 @@
 // Expressions are pure: they read locals and constants only, so every shared
 // memory access is its own instruction with its own memory order.
 //
-// Values are int64. Booleans are 0/1. Pointers are encoded by MakePtr as
+// Values are int64. Booleans are 0/1. Floats (TFloat) are IEEE 754 bit
+// patterns, computed on by the floating-point operators (float.go).
+// Pointers are encoded by MakePtr as
 // block<<32 | offset, with 0 the null pointer; block ids 1..len(Globals) are
 // the globals (in order), larger ids are heap blocks named by the explorer.
 // Thread handles are thread numbers + 1 (0 is "no thread").
@@ -92,6 +94,10 @@ const (
 	TPtr    // pointer to Record (Record nil: untyped pointer, e.g. null)
 	TArray  // Len elements of Elem
 	TRecord // an embedded record or object instance
+	// TFloat is an IEEE 754 binary floating-point number of Width 32
+	// (C float) or 64 (C double), held in a cell as its bit pattern
+	// (FloatBits, FloatValue).
+	TFloat
 )
 
 // Type is a CIR type. Types are compared structurally with Equal.
@@ -114,6 +120,9 @@ var (
 	Mutex  = &Type{Kind: TMutex}
 	Cond   = &Type{Kind: TCond}
 	Thread = &Type{Kind: TThread}
+	// Float32 and Float64 are IEEE 754 single and double precision.
+	Float32 = &Type{Kind: TFloat, Width: 32}
+	Float64 = &Type{Kind: TFloat, Width: 64}
 )
 
 // PtrTo returns the pointer type to r.
@@ -151,6 +160,8 @@ func (t *Type) Equal(u *Type) bool {
 		return t.Record == u.Record || t.Record == nil || u.Record == nil
 	case TInt:
 		return t.Width == u.Width && t.Signed == u.Signed
+	case TFloat:
+		return t.Width == u.Width
 	}
 	return true
 }
@@ -158,7 +169,7 @@ func (t *Type) Equal(u *Type) bool {
 // IsScalar reports whether t fits one cell and can be held in a local.
 func (t *Type) IsScalar() bool {
 	switch t.Kind {
-	case TInt, TBool, TThread, TPtr:
+	case TInt, TBool, TThread, TPtr, TFloat:
 		return true
 	}
 	return false
@@ -181,6 +192,8 @@ func (t *Type) String() string {
 		return "int"
 	case TBool:
 		return "bool"
+	case TFloat:
+		return fmt.Sprintf("f%d", t.Width)
 	case TMutex:
 		return "mutex"
 	case TCond:

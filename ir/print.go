@@ -12,6 +12,9 @@ func ExprString(e *Expr, f *Func, p *Program) string {
 	}
 	switch e.Kind {
 	case EConst:
+		if e.Type != nil && e.Type.Kind == TFloat {
+			return FormatFloat(e.Val, e.Type.Width)
+		}
 		return fmt.Sprint(e.Val)
 	case ELocal:
 		if f != nil && e.Local >= 0 && e.Local < len(f.Locals) {

@@ -272,8 +272,14 @@ func (v *validator) expr(e *Expr, what string) error {
 			return fmt.Errorf("local %d out of range", e.Local)
 		}
 	case EUnary, ECast:
+		if err := checkFloatOp(e); err != nil {
+			return err
+		}
 		return v.expr(e.A, "value")
 	case EBinary:
+		if err := checkFloatOp(e); err != nil {
+			return err
+		}
 		if err := v.expr(e.A, "value"); err != nil {
 			return err
 		}
@@ -297,6 +303,32 @@ func (v *validator) expr(e *Expr, what string) error {
 		return v.expr(e.A, "address")
 	default:
 		return fmt.Errorf("unknown expression kind %d", e.Kind)
+	}
+	return nil
+}
+
+// checkFloatOp checks the shape of an expression with a floating-point
+// operator: unary or binary as the operator is, and of the type its
+// description in instr.go asks for.
+func checkFloatOp(e *Expr) error {
+	if e.Kind == ECast || !e.Op.IsFloat() {
+		return nil
+	}
+	unary := e.Op == OpFNeg || e.Op >= OpIToF
+	if unary != (e.Kind == EUnary) {
+		return fmt.Errorf("floating-point operator %s in a %s expression", e.Op, map[bool]string{true: "binary", false: "unary"}[e.Kind == EBinary])
+	}
+	switch {
+	case e.Op.IsFloatCompare():
+	case e.Op == OpFToI:
+		if e.Type.Kind != TInt {
+			return fmt.Errorf("%s to %s, not an integer type", e.Op, e.Type)
+		}
+	case e.Op == OpFExt || e.Op == OpFTrunc:
+	default:
+		if e.Type.Kind != TFloat || (e.Type.Width != 32 && e.Type.Width != 64) {
+			return fmt.Errorf("floating-point operator %s of type %s", e.Op, e.Type)
+		}
 	}
 	return nil
 }

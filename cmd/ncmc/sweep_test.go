@@ -45,7 +45,7 @@ func TestSweep(t *testing.T) {
 	safe := strings.Replace(racy, "x++;\n\tpthread_join(t, 0);", "pthread_join(t, 0);\n\tx++;", 1)
 	writeTask(t, dir, "racy", racy, unreach("false")+"  - property_file: ../properties/no-data-race.prp\n    expected_verdict: false\n")
 	writeTask(t, dir, "safe", safe, unreach("true"))
-	writeTask(t, dir, "float", "int main(void) { double d = 1.5; return d > 1; }\n", unreach("true"))
+	writeTask(t, dir, "complex", "int main(void) { _Complex double d = 1.5; return &d == 0; }\n", unreach("true"))
 	code, stdout, stderr := runCLI(t, "sweep", "--out", out, "--timeout", "20s", dir)
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
@@ -71,7 +71,7 @@ func TestSweep(t *testing.T) {
 	}
 	want := map[string]string{
 		"racy unreach-call": "false correct 1", "racy no-data-race": "false correct 1",
-		"safe unreach-call": "true correct 2", "float unreach-call": "unknown unknown 0",
+		"safe unreach-call": "true correct 2", "complex unreach-call": "unknown unknown 0",
 	}
 	for k, v := range want {
 		if got[k] != v {

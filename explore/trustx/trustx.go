@@ -393,11 +393,11 @@ func (tg *trustGlue) Access(t *interp.Thread, fr *interp.Frame, in *ir.Instr, ad
 		switch {
 		case !col:
 		case in.Op == ir.IRMW:
-			x.NoteAt(t, pos, fmt.Sprintf("%s on %s: %d -> %d", in.RMW, loc, old, e.WVal))
+			x.NoteAt(t, pos, fmt.Sprintf("%s on %s: %s -> %s", in.RMW, loc, interp.FormatNumber(old, in.A.Type), interp.FormatNumber(e.WVal, in.A.Type)))
 		case e.Kind == seg.KRMW:
-			x.NoteAt(t, pos, fmt.Sprintf("cas on %s succeeds: %d -> %d", loc, old, des))
+			x.NoteAt(t, pos, fmt.Sprintf("cas on %s succeeds: %s -> %s", loc, interp.FormatNumber(old, in.B.Type), interp.FormatNumber(des, in.B.Type)))
 		default:
-			x.NoteAt(t, pos, fmt.Sprintf("cas on %s fails: reads %d, expected %d", loc, old, arg))
+			x.NoteAt(t, pos, fmt.Sprintf("cas on %s fails: reads %s, expected %s", loc, interp.FormatNumber(old, in.A.Type), interp.FormatNumber(arg, in.A.Type)))
 		}
 	default:
 		return false

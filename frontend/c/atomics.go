@@ -104,6 +104,10 @@ func (l *fnl) rmw(addr *ir.Expr, t cc.Type, kind ir.RMWKind, v *ir.Expr, order i
 		l.tr.unsupported(pos, "atomic arithmetic on a pointer")
 		return cnst(0, it, pos)
 	}
+	if isFloat(t) && kind != ir.RMWXchg {
+		l.tr.unsupported(pos, "atomic %s on %s (C11 allows it on integers only; use a compound assignment or a compare-exchange loop)", kind, t)
+		return cnst(0, it, pos)
+	}
 	in := l.ins(ir.IRMW, pos)
 	in.Dst = l.temp(it, pos)
 	in.Addr, in.A, in.RMW, in.Order = addr, v, kind, order
@@ -126,6 +130,30 @@ func (l *fnl) atomicRMW(lv lval, op ir.Operator, v *ir.Expr, pos ir.Pos) *ir.Exp
 
 // atomicCompound lowers x op= y on an _Atomic object: one sc RMW.
 func (l *fnl) atomicCompound(lv lval, op ir.Operator, rhs cc.ExpressionNode, want bool, pos ir.Pos) *ir.Expr {
+	if isFloat(lv.t) || isFloat(rhs.Type()) {
+		if !isArith(lv.t) || !isArith(rhs.Type()) {
+			l.tr.unsupported(pos, "compound assignment on an _Atomic %s", lv.t)
+			return cnst(0, ir.Int, pos)
+		}
+		// rhs is evaluated once, before the loop.
+		v := l.expr(rhs)
+		if v.Kind != ir.ELocal && v.Kind != ir.EConst {
+			tmp := l.temp(v.Type, pos)
+			l.assignLocal(tmp, v, pos)
+			v = l.local(tmp, pos)
+		}
+		ct := cc.UsualArithmeticConversions(lv.t, rhs.Type())
+		if !isFloat(ct) {
+			l.tr.unsupported(pos, "compound assignment %s= on an _Atomic %s", op, lv.t)
+			return cnst(0, ir.Int, pos)
+		}
+		_, nv := l.floatRMW(lv.addr, lv.t, func(o *ir.Expr) *ir.Expr {
+			a := l.convert(o, lv.t, ct, pos)
+			b := l.convert(v, rhs.Type(), ct, pos)
+			return l.convert(l.floatBin(op, a, b, ct, nil, pos), ct, lv.t, pos)
+		}, ir.OrderSC, pos)
+		return nv
+	}
 	var kind ir.RMWKind
 	switch op {
 	case ir.OpAdd:
@@ -220,6 +248,14 @@ func (l *fnl) atomicBuiltin(name string, pe *cc.PostfixExpression, args []cc.Exp
 		in := l.ins(ir.IStore, pos)
 		in.Addr, in.A, in.Order = l.expr(p), v, o
 		l.emit(in)
+	}
+	switch name {
+	case "__atomic_load", "__atomic_store", "__atomic_exchange", "__atomic_compare_exchange":
+		if n := map[string]int{"__atomic_load": 3, "__atomic_store": 3, "__atomic_exchange": 4, "__atomic_compare_exchange": 6}[name]; len(args) == n {
+			if pt, ok := args[0].Type().(*cc.PointerType); ok && isRecordC(pt.Elem()) {
+				return retype(l.atomicStructBuiltin(name, pt.Elem(), args, pos), l.tr.scalarType(rt, pos)), true
+			}
+		}
 	}
 	switch name {
 	case "__atomic_load_n":

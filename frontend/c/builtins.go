@@ -60,6 +60,10 @@ func (l *fnl) call(pe *cc.PostfixExpression, want bool) *ir.Expr {
 				l.tr.unsupported(l.tr.pos(a), "passing a %s value that is not an object", a.Type())
 				continue
 			}
+			if lv.atomic {
+				l.tr.unsupported(l.tr.pos(a), "passing an _Atomic %s by value (copy it into a local first)", a.Type())
+				continue
+			}
 			in.Args = append(in.Args, lv.addr)
 			continue
 		}
@@ -750,6 +754,13 @@ func (l *fnl) nondetValue(lo, hi int64, t *ir.Type, pos ir.Pos) *ir.Expr {
 // arbitrary way: every value of its type is explored, if there are few.
 func (l *fnl) nondetFull(name string, t cc.Type, pos ir.Pos) *ir.Expr {
 	it := l.tr.scalarType(t, pos)
+	if w := floatWidth(t); w > 0 {
+		if l.tr.opts.UnderApproximate {
+			return l.nondetFloatSample(name, w, pos)
+		}
+		l.tr.unsupported(pos, "nondeterministic floating-point input: %s() (ncmc explores finitely many values, of integer types only)", name)
+		return fconst(0, w, pos)
+	}
 	lo, hi, ok := intRange(t)
 	if !ok || hi-lo+1 > int64(l.tr.opts.MaxNondetValues) || hi-lo < 0 {
 		n := "more than 2^63"
@@ -823,6 +834,28 @@ func (l *fnl) nondetSample(name, count string, t cc.Type, it *ir.Type, pos ir.Po
 	l.tr.approx = append(l.tr.approx, fmt.Sprintf("%s: %s() can return %s values; only %s are explored",
 		pos, name, count, strings.Join(strs, ", ")))
 	return sum
+}
+
+// nondetFloatSample lowers a __VERIFIER_nondet_float() or _double() call
+// under Options.UnderApproximate to a choice among a few values of the
+// float of width w: 0, ±1, ±0.5, ±1e10.
+func (l *fnl) nondetFloatSample(name string, w int, pos ir.Pos) *ir.Expr {
+	vals := []float64{0, 1, -1, 0.5, -0.5, 1e10, -1e10}
+	idx := l.nondetValue(0, int64(len(vals)-1), ir.Int, pos)
+	var sum *ir.Expr
+	strs := make([]string, len(vals))
+	for i, v := range vals {
+		strs[i] = strconv.FormatFloat(v, 'g', -1, 64)
+		// At most one term is non-zero: the sum is that value's bits.
+		term := bin(ir.OpMul, cnst(ir.FloatBits(v, w), ir.Int, pos), bin(ir.OpEq, idx, cnst(int64(i), ir.Int, pos), ir.Int, pos), ir.Int, pos)
+		if sum == nil {
+			sum = term
+		} else {
+			sum = bin(ir.OpAdd, sum, term, ir.Int, pos)
+		}
+	}
+	l.tr.approx = append(l.tr.approx, fmt.Sprintf("%s: %s() can return any float; only %s are explored", pos, name, strings.Join(strs, ", ")))
+	return retype(sum, floatType(w))
 }
 
 func formatCount(n int64) string {

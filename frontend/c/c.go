@@ -92,8 +92,8 @@ type Options struct {
 }
 
 // Unsupported is the error of a valid C program that uses constructs the
-// front end cannot translate faithfully (e.g. floating point, function
-// pointers, unbounded nondeterministic input). Every such construct found
+// front end cannot translate faithfully (e.g. complex numbers, timed
+// waits, unbounded nondeterministic input). Every such construct found
 // is listed with its position; each message starts with "unsupported: ".
 // A checker must answer "unknown" for such a program.
 type Unsupported struct {

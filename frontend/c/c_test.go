@@ -591,12 +591,12 @@ func TestErrors(t *testing.T) {
 		t.Errorf("type error: got %T %v", err, err)
 	}
 	for src, want := range map[string]string{
-		"double d; int main(void) { return d > 1.0; }":                                               "floating-point",
-		"int abs(int); int main(void) { int (*p)(int) = abs; return p(1); }":                         "used as a value",
-		"extern int __VERIFIER_nondet_int(void); int main(void) { return __VERIFIER_nondet_int(); }": "unbounded nondeterministic input",
-		"#include <stdio.h>\nint main(void) { return printf(\"hi\"); }":                              "use of the result of printf",
-		"union u { int a; char b; } v; int main(void) { v.a = 1; return 0; }":                        "union u: members a and b overlap",
-		"int main(int argc, char **argv) { return argc; }":                                           "command-line arguments",
+		"_Complex double d; int main(void) { return &d == 0; }":                                                                                                         "floating-point",
+		"int abs(int); int main(void) { int (*p)(int) = abs; return p(1); }":                                                                                            "used as a value",
+		"extern int __VERIFIER_nondet_int(void); int main(void) { return __VERIFIER_nondet_int(); }":                                                                    "unbounded nondeterministic input",
+		"#include <stdio.h>\nint main(void) { return printf(\"hi\"); }":                                                                                                 "use of the result of printf",
+		"union u { int a; char b; } v; int main(void) { v.a = 1; return 0; }":                                                                                           "union u: members a and b overlap",
+		"int main(int argc, char **argv) { return argc; }":                                                                                                              "command-line arguments",
 		"#include <pthread.h>\nint main(void) { pthread_mutexattr_t a; pthread_mutexattr_init(&a); pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE); return 0; }": "only default mutexes",
 	} {
 		_, err := Compile("u.c", []byte(src), Options{})

@@ -391,6 +391,16 @@ func (l *fnl) initCells(t cc.Type, init *cc.Initializer, base int, cells []*ir.E
 			// Struct copy: load every cell of the source.
 			src := l.lvalue(e)
 			n := l.tr.cells(et, pos)
+			if src.atomic && !src.isReg() {
+				// Reading a whole _Atomic struct: one atomic operation
+				// (atomicstruct.go).
+				var vals []*ir.Expr
+				l.atomicSection(src.t, l.tr.pos(e), func() { vals = l.loadCells(src.addr, n, ir.OrderSC, pos) })
+				for i := 0; i < len(vals) && off+i < len(cells); i++ {
+					cells[off+i] = vals[i]
+				}
+				return
+			}
 			for i := 0; i < n && off+i < len(cells); i++ {
 				cells[off+i] = l.loadCell(src, i, pos)
 			}
@@ -426,6 +436,15 @@ func (tr *translator) constCells(t cc.Type, init *cc.Initializer, size int, pos 
 				if off+i < size {
 					vals[off+i] = v
 				}
+			}
+			return
+		}
+		if isRecordC(et) {
+			// A struct copied from an object: not a constant (initCells
+			// copies it at run time).
+			ok = false
+			if !quiet {
+				tr.unsupported(tr.pos(e), "initializer that is not a constant")
 			}
 			return
 		}

@@ -70,8 +70,33 @@
 // runtime errors of the checker (C leaves them undefined). A pointer
 // converted to an integer keeps its whole (checker-internal) value, so it
 // can be tested and converted back, but arithmetic on it is not meaningful.
-// Floating point is unsupported ("unsupported: floating-point types" at the
-// declaration or expression).
+//
+// float is an IR float of 32 bits, double and long double of 64
+// (ir.Float32, ir.Float64; float.go): a cell holds the IEEE 754 bit pattern
+// and every operation is one IR float operator rounded to its type, as gcc
+// computes on x86-64 (FLT_EVAL_METHOD 0), so float + float is rounded to
+// float and float + double is a double operation. Literals are rounded
+// once, from their spelling, to their own type. Comparisons compare
+// values (NaN unequal to everything); the truth of a float is f != 0 (-0.0
+// is false, a NaN true). An integer converted to a float rounds to
+// nearest even; a float converted to an integer truncates toward zero, and
+// a NaN or a value out of the target type's range (undefined in C) is a
+// runtime error. long double is computed as a double, not in the x87
+// 80-bit format: a program whose result depends on the extra precision may
+// get another answer than with gcc. A compound assignment or ++/-- on an
+// _Atomic float is one seq_cst read-modify-write (a compare-exchange loop,
+// as gcc compiles it); a compare-exchange compares representations.
+// TestFloatDiff checks random float expressions against the host gcc.
+// _Float16, _Float128, decimal and complex types, nondeterministic floats
+// and atomic fetch-add on floats (not C11) are unsupported.
+//
+// Whole _Atomic struct and union objects (atomicstruct.go): atomic_load,
+// atomic_store, atomic_exchange, atomic_compare_exchange_* of the whole
+// object and plain assignment to or from it are each an atomic section
+// (ir.IAtomicBegin, IAtomicEnd) that loads every cell or writes every cell
+// with an exchange (so that under tso and pso the new value reaches memory
+// inside the section), under sc, tso and pso; under ra and rc11
+// (Options.NoAtomicSections) they are unsupported, with their position.
 //
 // Globals (and function-local statics) are IR globals, initialized with
 // their constant initializers (scalars, nested braces with brace elision,

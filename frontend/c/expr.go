@@ -27,8 +27,10 @@ func (tr *translator) scalarType(t cc.Type, pos ir.Pos) *ir.Type {
 			return ir.Int
 		}
 		return tr.intType(t)
+	case isFloat(t):
+		return floatType(floatWidth(t))
 	case cc.IsFloatingPointType(t) || cc.IsComplexType(t):
-		tr.unsupported(pos, "floating-point values (%s)", t)
+		tr.unsupported(pos, "floating-point values of type %s (float, double and long double are supported)", t)
 		return ir.Int
 	}
 	return tr.irType(t, pos)
@@ -73,8 +75,11 @@ func (l *fnl) convert(e *ir.Expr, from, to cc.Type, pos ir.Pos) *ir.Expr {
 	if from == nil || to == nil || to.Kind() == cc.Void {
 		return e
 	}
+	if isFloat(from) || isFloat(to) {
+		return l.convertFloat(e, from, to, pos)
+	}
 	if cc.IsFloatingPointType(from) || cc.IsFloatingPointType(to) || cc.IsComplexType(from) || cc.IsComplexType(to) {
-		l.tr.unsupported(pos, "floating-point values")
+		l.tr.unsupported(pos, "floating-point values of type %s (float, double and long double are supported)", map[bool]cc.Type{true: from, false: to}[cc.IsFloatingPointType(from) || cc.IsComplexType(from)])
 		return e
 	}
 	tt := l.tr.scalarType(to, pos)
@@ -175,6 +180,9 @@ func (l *fnl) lvalue(n cc.ExpressionNode) lval {
 		case cc.PrimaryExpressionString, cc.PrimaryExpressionLString:
 			return lval{reg: -1, addr: l.stringAddr(x, pos), t: x.Type()}
 		case cc.PrimaryExpressionStmt:
+			if lv, ok := l.stmtExprLvalue(x.CompoundStatement, pos); ok {
+				return lv
+			}
 			l.tr.unsupported(pos, "statement expression used as an lvalue")
 			return bad
 		}
@@ -625,8 +633,7 @@ func (l *fnl) primary(x *cc.PrimaryExpression) *ir.Expr {
 		}
 		return cnst(castVal(v, l.tr.scalarType(x.Type(), pos)), l.tr.scalarType(x.Type(), pos), pos)
 	case cc.PrimaryExpressionFloat:
-		l.tr.unsupported(pos, "floating-point constants")
-		return cnst(0, ir.Int, pos)
+		return l.floatLiteral(x, pos)
 	case cc.PrimaryExpressionString, cc.PrimaryExpressionLString:
 		return l.stringAddr(x, pos)
 	case cc.PrimaryExpressionExpr:
@@ -684,6 +691,9 @@ func (l *fnl) unary(x *cc.UnaryExpression) *ir.Expr {
 		rt := x.Type()
 		v := l.convert(l.expr(x.CastExpression), x.CastExpression.Type(), rt, pos)
 		it := l.tr.scalarType(rt, pos)
+		if isFloat(rt) && x.Case == cc.UnaryExpressionMinus {
+			return un(ir.OpFNeg, v, it, pos)
+		}
 		op := ir.OpNeg
 		if x.Case == cc.UnaryExpressionCpl {
 			op = ir.OpBitNot
@@ -774,11 +784,19 @@ func (l *fnl) truth(n cc.ExpressionNode) *ir.Expr {
 	if v := l.nondetTruth(n); v != nil {
 		return v
 	}
+	if w := floatWidth(n.Type()); w > 0 {
+		return floatTruth(l.expr(n), w, ir.Bool, l.tr.pos(n))
+	}
 	return l.expr(n)
 }
 
 // arith lowers a binary arithmetic or bitwise operator in the common type rt.
 func (l *fnl) arith(op ir.Operator, a, b cc.ExpressionNode, rt cc.Type, pos ir.Pos) *ir.Expr {
+	if isFloat(rt) {
+		av := l.convert(l.expr(a), a.Type(), rt, pos)
+		bv := l.convert(l.expr(b), b.Type(), rt, pos)
+		return l.floatBin(op, av, bv, rt, nil, pos)
+	}
 	if !isInteger(rt) {
 		l.tr.unsupported(pos, "arithmetic on %s", rt)
 		return cnst(0, ir.Int, pos)
@@ -891,6 +909,12 @@ func (l *fnl) compare(op ir.Operator, a, b cc.ExpressionNode, rt cc.Type, pos ir
 		av, bv := l.expr(a), l.expr(b)
 		return bin(op, retype(av, ir.Int), retype(bv, ir.Int), it, pos)
 	}
+	if isArith(at) && isArith(bt) && (isFloat(at) || isFloat(bt)) {
+		ct := cc.UsualArithmeticConversions(at, bt)
+		av := l.convert(l.expr(a), at, ct, pos)
+		bv := l.convert(l.expr(b), bt, ct, pos)
+		return l.floatBin(op, av, bv, ct, it, pos)
+	}
 	if !isInteger(at) || !isInteger(bt) {
 		l.tr.unsupported(pos, "comparison of %s and %s", at, bt)
 		return cnst(0, it, pos)
@@ -940,6 +964,9 @@ func (l *fnl) isSimple(n cc.ExpressionNode) bool {
 	case *cc.CastExpression:
 		if x.Case == cc.CastExpressionUnary {
 			return l.isSimple(x.UnaryExpression)
+		}
+		if isFloat(x.CastExpression.Type()) && isInteger(x.Type()) && x.Type().Kind() != cc.Bool {
+			return false // an out-of-range conversion fails
 		}
 		return isScalarC(x.Type()) && l.isSimple(x.CastExpression)
 	case *cc.MultiplicativeExpression:
@@ -1007,7 +1034,7 @@ func (l *fnl) logical(n cc.ExpressionNode, op ir.Operator, a, b cc.ExpressionNod
 	it := l.tr.scalarType(rt, pos)
 	if l.isSimple(b) {
 		av := l.truth(a)
-		bv := l.expr(b)
+		bv := l.truth(b)
 		return bin(op, av, bv, it, pos)
 	}
 	tmp := l.temp(it, pos)
@@ -1186,6 +1213,16 @@ func (l *fnl) combine(op ir.Operator, old *ir.Expr, lt cc.Type, rhs cc.Expressio
 		iv := l.expr(rhs)
 		return l.ptrAdd(old, iv, rt, l.tr.cells(lt.(*cc.PointerType).Elem(), pos), op, pos)
 	}
+	if isArith(lt) && isArith(rt) && (isFloat(lt) || isFloat(rt)) {
+		ct := cc.UsualArithmeticConversions(lt, rt)
+		if !isFloat(ct) {
+			l.tr.unsupported(pos, "compound assignment on %s", lt)
+			return old
+		}
+		a := l.convert(old, lt, ct, pos)
+		b := l.convert(l.expr(rhs), rt, ct, pos)
+		return l.convert(l.floatBin(op, a, b, ct, nil, pos), ct, lt, pos)
+	}
 	if !isInteger(lt) || !isInteger(rt) {
 		l.tr.unsupported(pos, "compound assignment on %s", lt)
 		return old
@@ -1228,6 +1265,13 @@ func (l *fnl) incDec(n cc.ExpressionNode, inc, pre, want bool, pos ir.Pos) *ir.E
 	if !inc {
 		op = ir.OpSub
 	}
+	if lv.atomic && !lv.isReg() && isFloat(lt) {
+		old, nv := l.floatRMW(lv.addr, lt, func(o *ir.Expr) *ir.Expr { return floatIncDec(op, o, lt, pos) }, ir.OrderSC, pos)
+		if pre {
+			return nv
+		}
+		return old
+	}
 	if lv.atomic && !lv.isReg() && isInteger(lt) {
 		old := l.atomicRMW(lv, op, cnst(1, l.tr.scalarType(lt, pos), pos), pos)
 		if pre {
@@ -1247,6 +1291,8 @@ func (l *fnl) incDec(n cc.ExpressionNode, inc, pre, want bool, pos ir.Pos) *ir.E
 		nv = l.ptrAdd(old, cnst(1, ir.Int, pos), nil, l.tr.cells(lt.(*cc.PointerType).Elem(), pos), op, pos)
 	case lt.Kind() == cc.Bool:
 		nv = castTo(bin(op, old, cnst(1, ir.Int, pos), ir.Int, pos), ir.Bool, pos)
+	case isFloat(lt):
+		nv = floatIncDec(op, old, lt, pos)
 	case isInteger(lt):
 		ct := cc.IntegerPromotion(lt)
 		nv = l.convert(l.narrow(bin(op, l.convert(old, lt, ct, pos), cnst(1, ir.Int, pos), l.tr.scalarType(ct, pos), pos), ct, pos), ct, lt, pos)
@@ -1283,6 +1329,26 @@ func (l *fnl) structCopy(lhs, rhs cc.ExpressionNode, pos ir.Pos) {
 		return
 	}
 	n := t.Size()
+	if dst.atomic || src.atomic {
+		// An _Atomic struct read or written as a whole: one atomic
+		// operation (atomicstruct.go).
+		var vals []*ir.Expr
+		if !src.atomic {
+			vals = l.loadCells(src.addr, n, ir.OrderNA, pos)
+		}
+		l.atomicSection(dst.t, pos, func() {
+			if src.atomic {
+				vals = l.loadCells(src.addr, n, ir.OrderSC, pos)
+			}
+			if dst.atomic {
+				l.xchgCells(dst.addr, vals, ir.OrderSC, pos)
+			}
+		})
+		if !dst.atomic && vals != nil {
+			l.storeCells(dst.addr, vals, ir.OrderNA, pos)
+		}
+		return
+	}
 	vals := make([]*ir.Expr, n)
 	for i := 0; i < n; i++ {
 		vals[i] = l.loadCell(src, i, pos)

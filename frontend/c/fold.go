@@ -97,6 +97,15 @@ func foldBin(op ir.Operator, a, b int64) (int64, bool) {
 }
 
 func bin(op ir.Operator, a, b *ir.Expr, t *ir.Type, pos ir.Pos) *ir.Expr {
+	if op.IsFloat() {
+		// No algebraic simplification: x + 0.0 is not x for x = -0.0.
+		if isConst(a) && isConst(b) {
+			if v, ok := foldFloat(op, t, a.Val, b.Val); ok {
+				return cnst(v, t, pos)
+			}
+		}
+		return &ir.Expr{Kind: ir.EBinary, Op: op, A: a, B: b, Type: t, Pos: pos}
+	}
 	if isConst(a) && isConst(b) {
 		if v, ok := foldBin(op, a.Val, b.Val); ok {
 			return cnst(v, t, pos)
@@ -110,6 +119,14 @@ func bin(op ir.Operator, a, b *ir.Expr, t *ir.Type, pos ir.Pos) *ir.Expr {
 }
 
 func un(op ir.Operator, a *ir.Expr, t *ir.Type, pos ir.Pos) *ir.Expr {
+	if op.IsFloat() {
+		if isConst(a) {
+			if v, ok := foldFloat(op, t, a.Val, 0); ok {
+				return cnst(v, t, pos)
+			}
+		}
+		return &ir.Expr{Kind: ir.EUnary, Op: op, A: a, Type: t, Pos: pos}
+	}
 	if isConst(a) {
 		switch op {
 		case ir.OpNeg:
@@ -142,6 +159,9 @@ func retype(e *ir.Expr, t *ir.Type) *ir.Expr {
 	if e.Type == t || t == nil || e.Kind == ir.ECast {
 		return e // an ECast's type is the width it narrows to
 	}
+	if (e.Kind == ir.EUnary || e.Kind == ir.EBinary) && e.Op.IsFloat() {
+		return e // the type of a float operator is its format (ir.OpFToI's target)
+	}
 	c := *e
 	c.Type = t
 	return &c
@@ -160,6 +180,9 @@ func evalConst(e *ir.Expr) (int64, bool) {
 		if !ok {
 			return 0, false
 		}
+		if e.Op.IsFloat() {
+			return foldFloat(e.Op, e.Type, a, 0)
+		}
 		switch e.Op {
 		case ir.OpNeg:
 			return -a, true
@@ -176,6 +199,9 @@ func evalConst(e *ir.Expr) (int64, bool) {
 		b, ok := evalConst(e.B)
 		if !ok {
 			return 0, false
+		}
+		if e.Op.IsFloat() {
+			return foldFloat(e.Op, e.Type, a, b)
 		}
 		return foldBin(e.Op, a, b)
 	case ir.ECast:

@@ -75,12 +75,12 @@ func matches(want, have *cc.FunctionType) bool {
 		return false
 	}
 	for i := range wp {
-		if isPointer(wp[i]) != isPointer(hp[i]) || isInteger(wp[i]) != isInteger(hp[i]) {
+		if isPointer(wp[i]) != isPointer(hp[i]) || isInteger(wp[i]) != isInteger(hp[i]) || floatWidth(wp[i]) != floatWidth(hp[i]) {
 			return false
 		}
 	}
 	wv, hv := want.Result().Kind() == cc.Void, have.Result().Kind() == cc.Void
-	return wv == hv && (wv || isPointer(want.Result()) == isPointer(have.Result()))
+	return wv == hv && (wv || isPointer(want.Result()) == isPointer(have.Result()) && floatWidth(want.Result()) == floatWidth(have.Result()))
 }
 
 // indirectCall lowers a call through a function pointer (see above).

@@ -48,8 +48,41 @@ func isInteger(t cc.Type) bool { return cc.IsIntegerType(t) }
 // isPointer reports whether t is a pointer type.
 func isPointer(t cc.Type) bool { return t != nil && t.Kind() == cc.Ptr }
 
-// isScalarC reports whether t is an integer or pointer type.
-func isScalarC(t cc.Type) bool { return isInteger(t) || isPointer(t) }
+// isScalarC reports whether t is an integer, pointer or supported
+// floating-point type.
+func isScalarC(t cc.Type) bool { return isInteger(t) || isPointer(t) || isFloat(t) }
+
+// floatWidth is the width of the IR float a C floating type is mapped to:
+// 32 for float, 64 for double and long double (which is computed as a
+// double: see doc.go); 0 for other types, including the floating types the
+// front end does not support (_Float16, _Float128, _Decimal*, complex).
+func floatWidth(t cc.Type) int {
+	if t == nil {
+		return 0
+	}
+	switch t.Kind() {
+	case cc.Float, cc.Float32:
+		return 32
+	case cc.Double, cc.Float64, cc.Float32x, cc.LongDouble:
+		return 64
+	}
+	return 0
+}
+
+// isFloat reports whether t is a supported floating type (float, double,
+// long double).
+func isFloat(t cc.Type) bool { return floatWidth(t) > 0 }
+
+// isArith reports whether t is an integer or supported floating type.
+func isArith(t cc.Type) bool { return isInteger(t) || isFloat(t) }
+
+// floatType is the IR float type of width w (32 or 64).
+func floatType(w int) *ir.Type {
+	if w == 32 {
+		return ir.Float32
+	}
+	return ir.Float64
+}
 
 // intType returns the IR integer type of the C integer type t.
 func (tr *translator) intType(t cc.Type) *ir.Type {
@@ -154,8 +187,11 @@ func (tr *translator) irType(t cc.Type, pos ir.Pos) *ir.Type {
 		}
 		return tr.intType(t)
 	}
+	if w := floatWidth(t); w > 0 {
+		return floatType(w)
+	}
 	if cc.IsFloatingPointType(t) || cc.IsComplexType(t) {
-		tr.unsupported(pos, "floating-point types (%s)", t)
+		tr.unsupported(pos, "floating-point type %s (float, double and long double are supported)", t)
 		return ir.Int
 	}
 	tr.unsupported(pos, "values of type %s", t)
