@@ -28,8 +28,9 @@ import (
 // its instructions are being built (the tree takes about as much memory as
 // the instructions); the AST is unusable afterwards.
 func lower(f *File, prog *ir.Program, c *checker, consume bool) {
+	lv := newLeaves(prog)
 	for _, fd := range c.funcs {
-		fl := &fnLower{c: c, prog: prog, decl: fd, f: fd.fn, firstTemp: len(fd.fn.Locals), targets: map[int]bool{}, consume: consume}
+		fl := &fnLower{c: c, prog: prog, decl: fd, f: fd.fn, firstTemp: len(fd.fn.Locals), targets: map[int]bool{}, consume: consume, leaves: lv}
 		fl.function()
 	}
 }
@@ -51,6 +52,8 @@ type fnLower struct {
 	ntemp     int
 	nloop     int
 	consume   bool // drop statements from the AST once lowered (see lower)
+	leaves    *leaves
+	locals    []*ir.Expr // the shared uses of this function's locals, by slot (see leaves)
 }
 
 func (l *fnLower) function() {
@@ -59,7 +62,7 @@ func (l *fnLower) function() {
 	end := d.Body.End
 	ret := l.ins(ir.IReturn, end)
 	if res := l.f.Result; res.Kind != ir.TVoid {
-		ret.A = constOf(0, res, end)
+		ret.A = l.constOf(0, res)
 	}
 	l.emit(ret)
 	body := l.body
@@ -171,12 +174,61 @@ func (l *fnLower) isTemp(e *ir.Expr) bool {
 	return e != nil && e.Kind == ir.ELocal && e.Local >= l.firstTemp
 }
 
-func local(slot int, t *ir.Type, pos ir.Pos) *ir.Expr {
-	return &ir.Expr{Kind: ir.ELocal, Local: slot, Type: t, Pos: pos}
+// leaves holds the leaf expressions (locals, constants, global addresses)
+// that lowering shares between the instructions of a program: a leaf is a
+// value that never changes after lowering (see the ir.Expr doc), so one
+// node per (slot or value, type) serves every use, and a long function
+// does not hold one 112-byte node per operand. Shared leaves carry no
+// position (nothing reads the position of a leaf, which cannot fail).
+type leaves struct {
+	consts  map[constKey]*ir.Expr
+	globals []*ir.Expr // by global index
 }
 
-func constOf(v int64, t *ir.Type, pos ir.Pos) *ir.Expr {
-	return &ir.Expr{Kind: ir.EConst, Val: v, Type: t, Pos: pos}
+type constKey struct {
+	v int64
+	t *ir.Type
+}
+
+func newLeaves(prog *ir.Program) *leaves {
+	return &leaves{consts: map[constKey]*ir.Expr{}, globals: make([]*ir.Expr, len(prog.Globals))}
+}
+
+// local is a use of local slot with type t.
+func (l *fnLower) local(slot int, t *ir.Type) *ir.Expr {
+	if slot >= len(l.locals) {
+		n := max(2*len(l.locals), slot+1, 16)
+		grown := make([]*ir.Expr, n)
+		copy(grown, l.locals)
+		l.locals = grown
+	}
+	if e := l.locals[slot]; e != nil && e.Type == t {
+		return e
+	}
+	e := &ir.Expr{Kind: ir.ELocal, Local: slot, Type: t}
+	l.locals[slot] = e
+	return e
+}
+
+// constOf is the constant v of type t.
+func (l *fnLower) constOf(v int64, t *ir.Type) *ir.Expr {
+	k := constKey{v, t}
+	if e := l.leaves.consts[k]; e != nil {
+		return e
+	}
+	e := &ir.Expr{Kind: ir.EConst, Val: v, Type: t}
+	l.leaves.consts[k] = e
+	return e
+}
+
+// globalAddr is the address of global index, of type t.
+func (l *fnLower) globalAddr(index int, t *ir.Type) *ir.Expr {
+	if e := l.leaves.globals[index]; e != nil && e.Type == t {
+		return e
+	}
+	e := &ir.Expr{Kind: ir.EGlobalAddr, Global: index, Type: t}
+	l.leaves.globals[index] = e
+	return e
 }
 
 // assignLocal emits dst = v. When v is a hidden temp written by the
@@ -214,7 +266,7 @@ func (l *fnLower) spill(e *ir.Expr, pos ir.Pos) *ir.Expr {
 	in := l.ins(ir.IAssign, pos)
 	in.Dst, in.A = t, e
 	l.emit(in)
-	return local(t, e.Type, pos)
+	return l.local(t, e.Type)
 }
 
 // value makes sure that an operand v of an access to address addr fails
@@ -290,7 +342,7 @@ func (l *fnLower) stmt(s Stmt) {
 	case *LetStmt:
 		typ := l.f.Locals[s.local].Type
 		if s.Init == nil {
-			l.assignLocal(s.local, constOf(0, typ, s.Pos), s.Pos)
+			l.assignLocal(s.local, l.constOf(0, typ), s.Pos)
 			return
 		}
 		l.assignLocal(s.local, l.rv(s.Init), s.Pos)
@@ -393,7 +445,7 @@ func (l *fnLower) counter(pos ir.Pos) int {
 	l.nloop++
 	slot := l.addLocal(ir.Local{Name: fmt.Sprintf("loop.%d", l.nloop), Type: ir.Int, Pos: pos})
 	in := l.ins(ir.IAssign, pos)
-	in.Dst, in.A = slot, constOf(0, ir.Int, pos)
+	in.Dst, in.A = slot, l.constOf(0, ir.Int)
 	l.emit(in)
 	return slot
 }
@@ -458,7 +510,7 @@ func (l *fnLower) rangeLoop(s *RangeStmt) {
 		cnt = l.counter(pos)
 	}
 	head, bodyL, cont, exit := l.newLabel(), l.newLabel(), l.newLabel(), l.newLabel()
-	iv := local(s.local, ir.Int, s.Var.Pos)
+	iv := l.local(s.local, ir.Int)
 	l.bind(head)
 	l.branch(&ir.Expr{Kind: ir.EBinary, Op: ir.OpLt, A: iv, B: hi, Type: ir.Bool, Pos: pos}, bodyL, exit, pos)
 	l.bind(bodyL)
@@ -471,7 +523,7 @@ func (l *fnLower) rangeLoop(s *RangeStmt) {
 	l.bind(cont)
 	inc := l.ins(ir.IAssign, pos)
 	inc.Dst = s.local
-	inc.A = &ir.Expr{Kind: ir.EBinary, Op: ir.OpAdd, A: iv, B: constOf(1, ir.Int, pos), Type: ir.Int, Pos: pos}
+	inc.A = &ir.Expr{Kind: ir.EBinary, Op: ir.OpAdd, A: iv, B: l.constOf(1, ir.Int), Type: ir.Int, Pos: pos}
 	l.emit(inc)
 	l.jump(head, pos)
 	l.bind(exit)
@@ -528,7 +580,7 @@ func (l *fnLower) addr(e Expr) *ir.Expr {
 	case *ParenExpr:
 		return l.addr(x.X)
 	case *Ident:
-		return &ir.Expr{Kind: ir.EGlobalAddr, Global: x.sym.index, Type: x.sym.typ, Pos: pos}
+		return l.globalAddr(x.sym.index, x.sym.typ)
 	case *IndexExpr:
 		arr := x.X.info().typ
 		a := l.addr(x.X)
@@ -557,7 +609,7 @@ func (l *fnLower) load(e Expr, o ir.Order) *ir.Expr {
 	in := l.ins(ir.ILoad, e.exprPos())
 	in.Dst, in.Addr, in.Order = t, a, o
 	l.emit(in)
-	return local(t, typ, e.exprPos())
+	return l.local(t, typ)
 }
 
 var unOps = map[tokKind]ir.Operator{tMinus: ir.OpNeg, tBang: ir.OpNot, tTilde: ir.OpBitNot}
@@ -576,27 +628,27 @@ func (l *fnLower) rv(e Expr) *ir.Expr {
 	switch x := e.(type) {
 	case *Ident:
 		if x.sym.kind == symLocal {
-			return local(x.sym.local, x.sym.typ, pos)
+			return l.local(x.sym.local, x.sym.typ)
 		}
 		return l.load(x, defaultOrder(x))
 	case *IntLit:
-		return constOf(int64(x.Val), ir.Int, pos)
+		return l.constOf(int64(x.Val), ir.Int)
 	case *BoolLit:
-		return constOf(b2i(x.Val), ir.Bool, pos)
+		return l.constOf(b2i(x.Val), ir.Bool)
 	case *NullLit:
-		return constOf(0, typ, pos)
+		return l.constOf(0, typ)
 	case *ThisExpr:
-		return local(0, typ, pos)
+		return l.local(0, typ)
 	case *ParenExpr:
 		return l.rv(x.X)
 	case *UnaryExpr:
 		if v, ok := constValue(x); ok {
-			return constOf(v, typ, pos)
+			return l.constOf(v, typ)
 		}
 		return &ir.Expr{Kind: ir.EUnary, Op: unOps[x.Op], A: l.rv(x.X), Type: typ, Pos: pos}
 	case *BinaryExpr:
 		if v, ok := constValue(x); ok {
-			return constOf(v, typ, x.OpPos)
+			return l.constOf(v, typ)
 		}
 		if (x.Op == tAndAnd || x.Op == tOrOr) && (emits(x.Y) || mayFail(x.Y)) {
 			return l.shortCircuit(x)
@@ -634,7 +686,7 @@ func (l *fnLower) shortCircuit(x *BinaryExpr) *ir.Expr {
 		l.emit(in)
 	}
 	rhs, end := l.newLabel(), l.newLabel()
-	tv := local(t, ir.Bool, pos)
+	tv := l.local(t, ir.Bool)
 	if x.Op == tAndAnd {
 		l.branch(tv, rhs, end, pos)
 	} else {
@@ -646,7 +698,7 @@ func (l *fnLower) shortCircuit(x *BinaryExpr) *ir.Expr {
 	in.Dst, in.A = t, b
 	l.emit(in)
 	l.bind(end)
-	return local(t, ir.Bool, pos)
+	return l.local(t, ir.Bool)
 }
 
 // call lowers a function or method call; with value it returns the result.
@@ -677,7 +729,7 @@ func (l *fnLower) call(x *CallExpr, value bool) *ir.Expr {
 	t := l.temp(callee.fn.Result, pos)
 	in.Dst = t
 	l.emit(in)
-	return local(t, callee.fn.Result, pos)
+	return l.local(t, callee.fn.Result)
 }
 
 func (l *fnLower) spawn(x *SpawnExpr, value bool) *ir.Expr {
@@ -691,7 +743,7 @@ func (l *fnLower) spawn(x *SpawnExpr, value bool) *ir.Expr {
 	t := l.temp(ir.Thread, x.Pos)
 	in.Dst = t
 	l.emit(in)
-	return local(t, ir.Thread, x.Pos)
+	return l.local(t, ir.Thread)
 }
 
 func (l *fnLower) join(x *BuiltinCall, value bool) *ir.Expr {
@@ -705,7 +757,7 @@ func (l *fnLower) join(x *BuiltinCall, value bool) *ir.Expr {
 	t := l.temp(typ, x.Pos)
 	in.Dst = t
 	l.emit(in)
-	return local(t, typ, x.Pos)
+	return l.local(t, typ)
 }
 
 func (l *fnLower) newExpr(x *NewExpr) *ir.Expr {
@@ -717,11 +769,11 @@ func (l *fnLower) newExpr(x *NewExpr) *ir.Expr {
 	lowered := l.rvList(vals)
 	args := make([]*ir.Expr, rec.Size)
 	for i := range args {
-		args[i] = constOf(0, ir.Int, x.Pos)
+		args[i] = l.constOf(0, ir.Int)
 	}
 	for _, fd := range x.rec.Fields {
 		if fd.f.Type.Kind == ir.TBool || fd.f.Type.Kind == ir.TPtr || fd.f.Type.Kind == ir.TThread {
-			args[fd.f.Offset] = constOf(0, fd.f.Type, x.Pos)
+			args[fd.f.Offset] = l.constOf(0, fd.f.Type)
 		}
 	}
 	for i, fi := range x.Inits {
@@ -732,7 +784,7 @@ func (l *fnLower) newExpr(x *NewExpr) *ir.Expr {
 	in := l.ins(ir.IAlloc, x.Pos)
 	in.Dst, in.Record, in.Args = t, rec, args
 	l.emit(in)
-	return local(t, typ, x.Pos)
+	return l.local(t, typ)
 }
 
 var rmwKinds = map[tokKind]ir.RMWKind{
@@ -756,7 +808,7 @@ func (l *fnLower) builtin(x *BuiltinCall) *ir.Expr {
 		in.Addr = l.addr(x.Args[0])
 		in.Dst = l.temp(ir.Bool, pos)
 		l.emit(in)
-		return local(in.Dst, ir.Bool, pos)
+		return l.local(in.Dst, ir.Bool)
 	case kwWait:
 		in := l.ins(ir.IWait, pos)
 		in.Addr = l.addr(x.Args[0])
@@ -787,7 +839,7 @@ func (l *fnLower) builtin(x *BuiltinCall) *ir.Expr {
 		in.RMW, in.Order = rmwKinds[x.Op], x.orders[0]
 		in.Dst = l.temp(typ, pos)
 		l.emit(in)
-		return local(in.Dst, typ, pos)
+		return l.local(in.Dst, typ)
 	case kwCas:
 		typ := x.Args[0].info().typ
 		in := l.ins(ir.ICAS, pos)
@@ -798,25 +850,25 @@ func (l *fnLower) builtin(x *BuiltinCall) *ir.Expr {
 		in.Dst = l.temp(typ, pos)
 		in.Dst2 = l.temp(ir.Bool, pos)
 		l.emit(in)
-		return local(in.Dst2, ir.Bool, pos)
+		return l.local(in.Dst2, ir.Bool)
 	case kwNondet:
 		lohi := l.rvList(x.Args)
 		in := l.ins(ir.INondet, pos)
 		in.A, in.B = lohi[0], lohi[1]
 		in.Dst = l.temp(ir.Int, pos)
 		l.emit(in)
-		return local(in.Dst, ir.Int, pos)
+		return l.local(in.Dst, ir.Int)
 	case kwNondetBool:
 		in := l.ins(ir.INondet, pos)
-		in.A, in.B = constOf(0, ir.Int, pos), constOf(1, ir.Int, pos)
+		in.A, in.B = l.constOf(0, ir.Int), l.constOf(1, ir.Int)
 		in.Dst = l.temp(ir.Bool, pos)
 		l.emit(in)
-		return local(in.Dst, ir.Bool, pos)
+		return l.local(in.Dst, ir.Bool)
 	case kwTid:
 		in := l.ins(ir.ISelf, pos)
 		in.Dst = l.temp(ir.Thread, pos)
 		l.emit(in)
-		return local(in.Dst, ir.Thread, pos)
+		return l.local(in.Dst, ir.Thread)
 	}
 	panic(fmt.Sprintf("cir: internal error: builtin %s at %s", x.Op, pos))
 }
