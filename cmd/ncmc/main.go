@@ -18,6 +18,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"ncmc/hunt"
+	"ncmc/ir"
 	"ncmc/memmodel"
 	"ncmc/ncmc"
 )
@@ -75,6 +76,24 @@ type exitPanic int
 // state cache) cannot grow five-fold unchecked, the collector also works
 // harder above half of the machine's memory (unless GOMEMLIMIT is set).
 const defaultGCPercent = 400
+
+// frontEndGCPercent is the collector's target while a front end builds a
+// program (Go's default). Everything it builds stays live, so under
+// defaultGCPercent the heap would grow to about five times what the
+// program needs before the collector ran again (a 9 MB CIR file of
+// 600,000 statements: 1.15 GB peak for a 380 MB program); the explorer's
+// target is set back afterwards (withFrontEndGC).
+const frontEndGCPercent = 100
+
+// withFrontEndGC runs load (a front end) under frontEndGCPercent unless the
+// user set GOGC, and restores the collector's target afterwards.
+func withFrontEndGC(load func() (*ir.Program, error)) (*ir.Program, error) {
+	if os.Getenv("GOGC") != "" {
+		return load()
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(frontEndGCPercent))
+	return load()
+}
 
 func main() {
 	if os.Getenv("GOGC") == "" {

@@ -253,10 +253,6 @@ type exprInfo struct {
 	typ *ir.Type
 	// sym is what an identifier refers to.
 	sym *symbol
-	// field is the field selected by a FieldExpr (nil for method values).
-	field *FieldDecl
-	// method is the method selected by a method call's FieldExpr.
-	method *FuncDecl
 	// cval is the value of a constant expression (isConst).
 	cval    int64
 	isConst bool
@@ -338,6 +334,9 @@ type FieldExpr struct {
 	exprInfo
 	X    Expr
 	Name *Ident
+
+	field  *FieldDecl // the field selected (nil for method values)
+	method *FuncDecl  // the method selected by a method call
 }
 
 // CallExpr is a function call `Fun(Args)` or a method call `X.m(Args)`.
