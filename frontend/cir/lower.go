@@ -103,8 +103,11 @@ func (l *fnLower) function() {
 
 // ---- emission helpers ----
 
-func (l *fnLower) ins(op ir.Op, pos ir.Pos) ir.Instr {
-	return ir.Instr{Op: op, Pos: pos, Dst: -1, Dst2: -1}
+// pos is p in the file being lowered.
+func (l *fnLower) pos(p srcPos) ir.Pos { return l.c.pos(p) }
+
+func (l *fnLower) ins(op ir.Op, pos srcPos) ir.Instr {
+	return ir.Instr{Op: op, Pos: l.pos(pos), Dst: -1, Dst2: -1}
 }
 
 // chunkLen is the number of instructions of a full chunk of fnLower.body.
@@ -207,13 +210,13 @@ func (l *fnLower) bind(lab int) {
 	l.targets[l.len()] = true
 }
 
-func (l *fnLower) jump(lab int, pos ir.Pos) {
+func (l *fnLower) jump(lab int, pos srcPos) {
 	in := l.ins(ir.IJump, pos)
 	in.Target = lab
 	l.emit(in)
 }
 
-func (l *fnLower) branch(cond *ir.Expr, then, els int, pos ir.Pos) {
+func (l *fnLower) branch(cond *ir.Expr, then, els int, pos srcPos) {
 	in := l.ins(ir.IBranch, pos)
 	in.A, in.Target, in.Target2 = cond, then, els
 	l.emit(in)
@@ -231,9 +234,9 @@ func (l *fnLower) terminated() bool {
 }
 
 // temp allocates a hidden temp local.
-func (l *fnLower) temp(t *ir.Type, pos ir.Pos) int {
+func (l *fnLower) temp(t *ir.Type, pos srcPos) int {
 	l.ntemp++
-	return l.addLocal(ir.Local{Name: strconv.Itoa(l.ntemp), Type: t, Pos: pos})
+	return l.addLocal(ir.Local{Name: strconv.Itoa(l.ntemp), Type: t, Pos: l.pos(pos)})
 }
 
 func (l *fnLower) isTemp(e *ir.Expr) bool {
@@ -300,7 +303,7 @@ func (l *fnLower) globalAddr(index int, t *ir.Type) *ir.Expr {
 // assignLocal emits dst = v. When v is a hidden temp written by the
 // instruction just emitted (and nothing jumps in between), that instruction
 // writes dst directly and the temp is dropped.
-func (l *fnLower) assignLocal(dst int, v *ir.Expr, pos ir.Pos) {
+func (l *fnLower) assignLocal(dst int, v *ir.Expr, pos srcPos) {
 	if n := l.len(); l.isTemp(v) && n > 0 && !l.targets[n] && v.Local == len(l.f.Locals)-1 {
 		last := l.last()
 		retarget := false
@@ -327,7 +330,7 @@ func (l *fnLower) assignLocal(dst int, v *ir.Expr, pos ir.Pos) {
 
 // spill evaluates e into a fresh temp now (used when e may fail and later
 // operands emit instructions).
-func (l *fnLower) spill(e *ir.Expr, pos ir.Pos) *ir.Expr {
+func (l *fnLower) spill(e *ir.Expr, pos srcPos) *ir.Expr {
 	t := l.temp(e.Type, pos)
 	in := l.ins(ir.IAssign, pos)
 	in.Dst, in.A = t, e
@@ -339,7 +342,7 @@ func (l *fnLower) spill(e *ir.Expr, pos ir.Pos) *ir.Expr {
 // before the access does: the interpreter evaluates an instruction's address
 // before its operands, but the source evaluates the operands (the right-hand
 // side) before the access checks the address (null pointer, index bounds).
-func (l *fnLower) value(v, addr *ir.Expr, pos ir.Pos) *ir.Expr {
+func (l *fnLower) value(v, addr *ir.Expr, pos srcPos) *ir.Expr {
 	if mayFailIR(v) && mayFailIR(addr) {
 		return l.spill(v, pos)
 	}
@@ -427,7 +430,7 @@ func (l *fnLower) stmt(s Stmt) {
 			if c.Kind == ir.EUnary && c.Op == ir.OpNot {
 				in.A = c.A
 			} else {
-				in.A = &ir.Expr{Kind: ir.EUnary, Op: ir.OpNot, A: c, Type: ir.Bool, Pos: s.Cond.exprPos()}
+				in.A = &ir.Expr{Kind: ir.EUnary, Op: ir.OpNot, A: c, Type: ir.Bool, Pos: l.pos(s.Cond.exprPos())}
 			}
 			in.Assume = ir.AssumeSpin
 			l.emit(in)
@@ -508,16 +511,16 @@ func (l *fnLower) ifStmt(s *IfStmt) {
 }
 
 // counter starts a loop-bound counter, or returns -1 if none is needed.
-func (l *fnLower) counter(pos ir.Pos) int {
+func (l *fnLower) counter(pos srcPos) int {
 	l.nloop++
-	slot := l.addLocal(ir.Local{Name: fmt.Sprintf("loop.%d", l.nloop), Type: ir.Int, Pos: pos})
+	slot := l.addLocal(ir.Local{Name: fmt.Sprintf("loop.%d", l.nloop), Type: ir.Int, Pos: l.pos(pos)})
 	in := l.ins(ir.IAssign, pos)
 	in.Dst, in.A = slot, l.constOf(0, ir.Int)
 	l.emit(in)
 	return slot
 }
 
-func (l *fnLower) loopHead(slot int, u *Unroll, pos ir.Pos) {
+func (l *fnLower) loopHead(slot int, u *Unroll, pos srcPos) {
 	in := l.ins(ir.ILoopHead, pos)
 	in.Dst = slot
 	if u != nil {
@@ -533,7 +536,7 @@ func (l *fnLower) loopHead(slot int, u *Unroll, pos ir.Pos) {
 //	body:  loophead cnt; <body>
 //	cont:  <post>; jump head
 //	exit:
-func (l *fnLower) loop(pos ir.Pos, cond Expr, post Stmt, u *Unroll, body *Block) {
+func (l *fnLower) loop(pos srcPos, cond Expr, post Stmt, u *Unroll, body *Block) {
 	cnt := l.counter(pos)
 	head, bodyL, cont, exit := l.newLabel(), l.newLabel(), l.newLabel(), l.newLabel()
 	l.bind(head)
@@ -579,7 +582,7 @@ func (l *fnLower) rangeLoop(s *RangeStmt) {
 	head, bodyL, cont, exit := l.newLabel(), l.newLabel(), l.newLabel(), l.newLabel()
 	iv := l.local(s.local, ir.Int)
 	l.bind(head)
-	l.branch(&ir.Expr{Kind: ir.EBinary, Op: ir.OpLt, A: iv, B: hi, Type: ir.Bool, Pos: pos}, bodyL, exit, pos)
+	l.branch(&ir.Expr{Kind: ir.EBinary, Op: ir.OpLt, A: iv, B: hi, Type: ir.Bool, Pos: l.pos(pos)}, bodyL, exit, pos)
 	l.bind(bodyL)
 	if cnt >= 0 {
 		l.loopHead(cnt, s.Unroll, pos)
@@ -590,7 +593,7 @@ func (l *fnLower) rangeLoop(s *RangeStmt) {
 	l.bind(cont)
 	inc := l.ins(ir.IAssign, pos)
 	inc.Dst = s.local
-	inc.A = &ir.Expr{Kind: ir.EBinary, Op: ir.OpAdd, A: iv, B: l.constOf(1, ir.Int), Type: ir.Int, Pos: pos}
+	inc.A = &ir.Expr{Kind: ir.EBinary, Op: ir.OpAdd, A: iv, B: l.constOf(1, ir.Int), Type: ir.Int, Pos: l.pos(pos)}
 	l.emit(inc)
 	l.jump(head, pos)
 	l.bind(exit)
@@ -655,7 +658,7 @@ func (l *fnLower) addr(e Expr) *ir.Expr {
 		if mayFailIR(i) {
 			i = l.spill(i, x.Index.exprPos())
 		}
-		return &ir.Expr{Kind: ir.EIndex, A: a, B: i, Len: arr.Len, Stride: arr.Elem.Size(), Type: arr.Elem, Pos: pos}
+		return &ir.Expr{Kind: ir.EIndex, A: a, B: i, Len: arr.Len, Stride: arr.Elem.Size(), Type: arr.Elem, Pos: l.pos(pos)}
 	case *FieldExpr:
 		var base *ir.Expr
 		if t := x.X.info().typ; t.Kind == ir.TRecord {
@@ -663,9 +666,9 @@ func (l *fnLower) addr(e Expr) *ir.Expr {
 		} else {
 			base = l.rv(x.X)
 		}
-		return &ir.Expr{Kind: ir.EField, A: base, Offset: x.field.f.Offset, Type: x.field.f.Type, Pos: pos}
+		return &ir.Expr{Kind: ir.EField, A: base, Offset: x.field.f.Offset, Type: x.field.f.Type, Pos: l.pos(pos)}
 	}
-	panic(fmt.Sprintf("cir: internal error: address of %T at %s", e, pos))
+	panic(fmt.Sprintf("cir: internal error: address of %T at %s", e, l.pos(pos)))
 }
 
 // load emits a load of location e with order o into a temp.
@@ -712,7 +715,7 @@ func (l *fnLower) rv(e Expr) *ir.Expr {
 		if v, ok := constValue(x); ok {
 			return l.constOf(v, typ)
 		}
-		return &ir.Expr{Kind: ir.EUnary, Op: unOps[x.Op], A: l.rv(x.X), Type: typ, Pos: pos}
+		return &ir.Expr{Kind: ir.EUnary, Op: unOps[x.Op], A: l.rv(x.X), Type: typ, Pos: l.pos(pos)}
 	case *BinaryExpr:
 		if v, ok := constValue(x); ok {
 			return l.constOf(v, typ)
@@ -721,7 +724,7 @@ func (l *fnLower) rv(e Expr) *ir.Expr {
 			return l.shortCircuit(x)
 		}
 		ops := l.rvList([]Expr{x.X, x.Y})
-		return &ir.Expr{Kind: ir.EBinary, Op: binOps[x.Op], A: ops[0], B: ops[1], Type: typ, Pos: x.OpPos}
+		return &ir.Expr{Kind: ir.EBinary, Op: binOps[x.Op], A: ops[0], B: ops[1], Type: typ, Pos: l.pos(x.OpPos)}
 	case *IndexExpr, *FieldExpr:
 		return l.load(e, defaultOrder(e))
 	case *CallExpr:
@@ -736,7 +739,7 @@ func (l *fnLower) rv(e Expr) *ir.Expr {
 	case *NewExpr:
 		return l.newExpr(x)
 	}
-	panic(fmt.Sprintf("cir: internal error: value of %T at %s", e, pos))
+	panic(fmt.Sprintf("cir: internal error: value of %T at %s", e, l.pos(pos)))
 }
 
 // shortCircuit lowers X && Y / X || Y with a branch around Y.
@@ -889,7 +892,7 @@ func (l *fnLower) builtin(x *BuiltinCall) *ir.Expr {
 		return nil
 	case kwLoad:
 		v := l.load(x.Args[0], x.orders[0])
-		l.last().Pos = pos
+		l.last().Pos = l.pos(pos)
 		return v
 	case kwStore:
 		in := l.ins(ir.IStore, pos)
@@ -937,5 +940,5 @@ func (l *fnLower) builtin(x *BuiltinCall) *ir.Expr {
 		l.emit(in)
 		return l.local(in.Dst, ir.Thread)
 	}
-	panic(fmt.Sprintf("cir: internal error: builtin %s at %s", x.Op, pos))
+	panic(fmt.Sprintf("cir: internal error: builtin %s at %s", x.Op, l.pos(pos)))
 }
