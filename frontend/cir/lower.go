@@ -145,6 +145,16 @@ func (l *fnLower) reserve() bool {
 	body := make([]ir.Instr, n, est)
 	copy(body, l.body)
 	l.body = body
+	// The locals likewise (a hidden temp per load): doubling would
+	// allocate about three times their final size.
+	if nl := len(l.f.Locals); nl > l.firstTemp {
+		estL := int(float64(nl)*float64(l.nstmts)/float64(l.stmtsDone)*1.02) + 64
+		if estL > cap(l.f.Locals) {
+			locals := make([]ir.Local, nl, estL)
+			copy(locals, l.f.Locals)
+			l.f.Locals = locals
+		}
+	}
 	return true
 }
 
