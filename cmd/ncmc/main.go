@@ -79,12 +79,14 @@ type exitPanic int
 const defaultGCPercent = 400
 
 // frontEndGCPercent is the collector's target while a front end builds a
-// program. Most of what a front end allocates stays live (the program) or
-// is dropped late (the syntax tree, while it is lowered), so under
-// defaultGCPercent the heap would grow to about five times the program
-// before the collector ran again (a 9 MB CIR file of 600,000 statements:
-// 1.15 GB peak for a 390 MB program; 740 MB under 100, 610-690 MB under
-// 50). Small programs never reach the collector's 4 MB minimum.
+// program (Go's default). Most of what a front end allocates stays live
+// (the program) or is dropped late (the syntax tree, while it is lowered),
+// so under defaultGCPercent the heap would grow to about five times the
+// program before the collector ran again: a 9 MB CIR file of 600,000
+// statements (a 390 MB program) peaked at 1.15 GB, 640 MB under 100 (with
+// withFrontEndGC's collection), 600-640 MB under 50, which costs the C
+// front end 50-70% more time on GenMC's szymanski (70 -> 120 ms). Small
+// programs never reach the collector's 4 MB minimum.
 const frontEndGCPercent = 100
 
 // withFrontEndGC runs load (a front end) under frontEndGCPercent unless the
