@@ -131,14 +131,18 @@ func (l *fnLower) emit(in ir.Instr) {
 // estimated length (2% more), so that the function's body is usually
 // allocated once and never copied (collecting chunks and copying them at
 // the end holds the body twice: 200 MB more at the peak for a function of
-// 600,000 statements). Past the estimate, chunks follow as before.
+// 600,000 statements). Past the estimate, chunks follow as before. The
+// rate counts at most maxReserveRate instructions per statement, so that a
+// dense start (one statement of thousands of loads) followed by light
+// statements cannot reserve more than that per statement left.
 func (l *fnLower) reserve() bool {
 	if l.reserved || len(l.chunks) > 0 || l.stmtsDone == 0 {
 		return false
 	}
 	l.reserved = true
 	n := len(l.body)
-	est := int(float64(n)*float64(l.nstmts)/float64(l.stmtsDone)*1.02) + 64
+	rate := min(float64(n)/float64(l.stmtsDone), maxReserveRate)
+	est := n + int(rate*float64(l.nstmts-l.stmtsDone)*1.02) + 64
 	if est < n+4*chunkLen {
 		return false
 	}
@@ -148,7 +152,8 @@ func (l *fnLower) reserve() bool {
 	// The locals likewise (a hidden temp per load): doubling would
 	// allocate about three times their final size.
 	if nl := len(l.f.Locals); nl > l.firstTemp {
-		estL := int(float64(nl)*float64(l.nstmts)/float64(l.stmtsDone)*1.02) + 64
+		rate := min(float64(nl)/float64(l.stmtsDone), maxReserveRate)
+		estL := nl + int(rate*float64(l.nstmts-l.stmtsDone)*1.02) + 64
 		if estL > cap(l.f.Locals) {
 			locals := make([]ir.Local, nl, estL)
 			copy(locals, l.f.Locals)
@@ -157,6 +162,9 @@ func (l *fnLower) reserve() bool {
 	}
 	return true
 }
+
+// maxReserveRate bounds reserve's instructions (and locals) per statement.
+const maxReserveRate = 4
 
 // countStmts is the number of statements lowering visits in s (s and the
 // statements nested in it), for reserve.

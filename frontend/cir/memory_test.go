@@ -149,11 +149,19 @@ func TestLowerReserve(t *testing.T) {
 		{"over-estimate", "x = x + 1;", "r = r + 1;", 5000, 40000},
 		{"under-estimate", "r = r + 1;", "x = x + 1;", 5000, 40000},
 		{"exact", "x = x + 1;", "x = x + 1;", 5000, 40000},
+		// A first statement of 5,000 loads: its rate (5,001 instructions
+		// per statement) alone would reserve 200 million instructions.
+		{"dense-start", "r = r + 1;", "r = r + 1;", 1, 40000},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var b strings.Builder
 			b.WriteString("global x: int;\nglobal y: int;\nfn main() {\n    let r = 0;\n")
+			base := 0
+			if tc.name == "dense-start" {
+				b.WriteString("    r = x" + strings.Repeat(" + x", 4999) + " - 1;\n")
+				base = -1
+			}
 			branches := 0
 			for k := 0; k < tc.n1+tc.n2; k++ {
 				if k%1000 == 500 {
@@ -167,11 +175,21 @@ func TestLowerReserve(t *testing.T) {
 				}
 				fmt.Fprintf(&b, "    %s\n", s)
 			}
-			b.WriteString("    assert(x + r == " + fmt.Sprint(tc.n1+tc.n2-branches) + ");\n")
+			b.WriteString("    assert(x + r == " + fmt.Sprint(base+tc.n1+tc.n2-branches) + ");\n")
 			b.WriteString("    assert(y == " + fmt.Sprint(branches) + ");\n}\n")
-			prog, err := Compile("reserve.cir", []byte(b.String()))
+			src := []byte(b.String())
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			prog, err := Compile("reserve.cir", src)
+			runtime.ReadMemStats(&after)
 			if err != nil {
 				t.Fatal(err)
+			}
+			// about 70 MB; a reservation at the first statement's rate
+			// would take 33 GB
+			if mb := float64(after.TotalAlloc-before.TotalAlloc) / 1e6; mb > 150 {
+				t.Errorf("the front end allocated %.0f MB, want at most 150", mb)
 			}
 			body := prog.Main.Body
 			if n := len(body); n <= 4*chunkLen || cap(body) > n+n/4+chunkLen {
