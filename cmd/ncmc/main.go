@@ -90,19 +90,22 @@ const defaultGCPercent = 400
 const frontEndGCPercent = 100
 
 // withFrontEndGC runs load (a front end) under frontEndGCPercent unless the
-// user set GOGC. Afterwards it collects once, so that the explorer starts
-// in the space the front end's garbage (the syntax tree) held rather than
-// growing the heap past it, and restores the explorer's target.
+// user set GOGC. After a translation it collects once, so that the
+// explorer starts in the space the front end's garbage (the syntax tree)
+// held rather than growing the heap past it (not after an error: nothing
+// is explored, and a translation abandoned at --timeout still runs), and
+// restores the explorer's target.
 func withFrontEndGC(load func() (*ir.Program, error)) (*ir.Program, error) {
 	if os.Getenv("GOGC") != "" {
 		return load()
 	}
 	old := debug.SetGCPercent(frontEndGCPercent)
-	defer func() {
+	defer debug.SetGCPercent(old)
+	prog, err := load()
+	if err == nil {
 		runtime.GC()
-		debug.SetGCPercent(old)
-	}()
-	return load()
+	}
+	return prog, err
 }
 
 func main() {
