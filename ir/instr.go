@@ -96,7 +96,11 @@ func (o Operator) String() string {
 	return fmt.Sprintf("operator(%d)", o)
 }
 
-// Expr is a pure expression tree.
+// Expr is a pure expression tree. A node may be shared by several
+// instructions and expressions (the CIR front end shares one node per
+// constant, local and global address), so nothing may modify an Expr once
+// it is part of a program. Pos may be zero: the interpreter reports errors
+// at the instruction's position, and shared leaves carry none.
 type Expr struct {
 	Kind   ExprKind
 	Op     Operator

@@ -53,7 +53,9 @@ func (c *testCmd) run(e *env) int {
 		return exitBadInput
 	}
 	start := time.Now()
-	prog, err := frontend.Bounded(nil, c.Timeout, func() (*ir.Program, error) { return frontend.LoadFile(c.File) })
+	prog, err := withFrontEndGC(func() (*ir.Program, error) {
+		return frontend.Bounded(nil, c.Timeout, func() (*ir.Program, error) { return frontend.LoadFile(c.File) })
+	})
 	if err == frontend.ErrTimeBound {
 		reason := fmt.Sprintf("time bound %s hit in the front end (translating the program)", c.Timeout)
 		if c.JSON {

@@ -222,7 +222,9 @@ func (v *verifyCmd) run(e *env) int {
 
 // loadWithin is load bounded by --timeout (frontend.Bounded).
 func (v *verifyCmd) loadWithin(property svcomp.Property) (*ir.Program, error) {
-	return frontend.Bounded(nil, v.Timeout, func() (*ir.Program, error) { return v.load(property) })
+	return withFrontEndGC(func() (*ir.Program, error) {
+		return frontend.Bounded(nil, v.Timeout, func() (*ir.Program, error) { return v.load(property) })
+	})
 }
 
 // remaining is what is left of --timeout after the front end, which

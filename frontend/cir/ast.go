@@ -1,6 +1,10 @@
 package cir
 
-import "ncmc/ir"
+import (
+	"math"
+
+	"ncmc/ir"
+)
 
 // The abstract syntax tree. Every node records the position of its first
 // token; the checker annotates expressions with their types and resolved
@@ -13,11 +17,11 @@ type File struct {
 }
 
 // Decl is a top-level declaration: *GlobalDecl, *RecordDecl or *FuncDecl.
-type Decl interface{ declPos() ir.Pos }
+type Decl interface{ declPos() srcPos }
 
 // GlobalDecl is `[atomic] global name: Type [= Init];`.
 type GlobalDecl struct {
-	Pos    ir.Pos
+	Pos    srcPos
 	Atomic bool
 	Name   *Ident
 	Type   TypeExpr
@@ -28,7 +32,7 @@ type GlobalDecl struct {
 
 // RecordDecl is a record (IsObject false) or object declaration.
 type RecordDecl struct {
-	Pos      ir.Pos
+	Pos      srcPos
 	IsObject bool
 	Name     *Ident
 	Fields   []*FieldDecl
@@ -40,7 +44,7 @@ type RecordDecl struct {
 
 // FieldDecl is `[atomic] name: Type;` inside a record or object.
 type FieldDecl struct {
-	Pos    ir.Pos
+	Pos    srcPos
 	Atomic bool
 	Name   *Ident
 	Type   TypeExpr
@@ -60,68 +64,68 @@ const (
 
 // FuncDecl is a function or (inside an object) a method.
 type FuncDecl struct {
-	Pos     ir.Pos // the first token (fn, linearizable or abstraction)
+	Pos     srcPos // the first token (fn, linearizable or abstraction)
 	Kind    FuncKind
 	Name    *Ident
 	Params  []*Param
 	Result  TypeExpr // nil: no result
 	Body    *Block
 	Recv    *RecordDecl // the enclosing object, nil for plain functions
-	KindPos ir.Pos      // position of the linearizable/abstraction keyword
+	KindPos srcPos      // position of the linearizable/abstraction keyword
 
 	fn *ir.Func
 }
 
 // Param is one parameter `name: Type`.
 type Param struct {
-	Pos  ir.Pos
+	Pos  srcPos
 	Name *Ident
 	Type TypeExpr
 }
 
-func (d *GlobalDecl) declPos() ir.Pos { return d.Pos }
-func (d *RecordDecl) declPos() ir.Pos { return d.Pos }
-func (d *FuncDecl) declPos() ir.Pos   { return d.Pos }
+func (d *GlobalDecl) declPos() srcPos { return d.Pos }
+func (d *RecordDecl) declPos() srcPos { return d.Pos }
+func (d *FuncDecl) declPos() srcPos   { return d.Pos }
 
 // TypeExpr is a written type: *NamedType, *PtrType or *ArrayType.
-type TypeExpr interface{ typePos() ir.Pos }
+type TypeExpr interface{ typePos() srcPos }
 
 // NamedType is int, bool, mutex, cond, thread or a record/object name.
 type NamedType struct {
-	Pos  ir.Pos
+	Pos  srcPos
 	Name string
 }
 
 // PtrType is `*Elem`.
 type PtrType struct {
-	Pos  ir.Pos
+	Pos  srcPos
 	Elem TypeExpr
 }
 
 // ArrayType is `Elem[Len]`.
 type ArrayType struct {
-	Pos  ir.Pos
+	Pos  srcPos
 	Elem TypeExpr
 	Len  Expr
 }
 
-func (t *NamedType) typePos() ir.Pos { return t.Pos }
-func (t *PtrType) typePos() ir.Pos   { return t.Pos }
-func (t *ArrayType) typePos() ir.Pos { return t.Pos }
+func (t *NamedType) typePos() srcPos { return t.Pos }
+func (t *PtrType) typePos() srcPos   { return t.Pos }
+func (t *ArrayType) typePos() srcPos { return t.Pos }
 
 // Stmt is a statement.
-type Stmt interface{ stmtPos() ir.Pos }
+type Stmt interface{ stmtPos() srcPos }
 
 // Block is `{ stmts }`.
 type Block struct {
-	Pos   ir.Pos
+	Pos   srcPos
 	Stmts []Stmt
-	End   ir.Pos // the closing brace
+	End   srcPos // the closing brace
 }
 
 // LetStmt is `let name [: Type] [= Init];`.
 type LetStmt struct {
-	Pos  ir.Pos
+	Pos  srcPos
 	Name *Ident
 	Type TypeExpr // nil: inferred
 	Init Expr     // nil: zero value
@@ -131,20 +135,20 @@ type LetStmt struct {
 
 // AssignStmt is `LHS = RHS;`.
 type AssignStmt struct {
-	Pos ir.Pos
+	Pos srcPos
 	LHS Expr
 	RHS Expr
 }
 
 // ExprStmt is an expression evaluated for its effects (a call).
 type ExprStmt struct {
-	Pos ir.Pos
+	Pos srcPos
 	X   Expr
 }
 
 // IfStmt is `if (Cond) Then [else Else]`; Else is nil, *Block or *IfStmt.
 type IfStmt struct {
-	Pos  ir.Pos
+	Pos  srcPos
 	Cond Expr
 	Then *Block
 	Else Stmt
@@ -152,7 +156,7 @@ type IfStmt struct {
 
 // Unroll is an `@unroll(N)` loop annotation.
 type Unroll struct {
-	Pos ir.Pos
+	Pos srcPos
 	N   Expr
 
 	bound int
@@ -160,7 +164,7 @@ type Unroll struct {
 
 // WhileStmt is `while (Cond) [@unroll(N)] Body`.
 type WhileStmt struct {
-	Pos    ir.Pos
+	Pos    srcPos
 	Cond   Expr
 	Unroll *Unroll
 	Body   *Block
@@ -170,7 +174,7 @@ type WhileStmt struct {
 
 // ForStmt is `for (Init; Cond; Post) [@unroll(N)] Body`; each part may be nil.
 type ForStmt struct {
-	Pos    ir.Pos
+	Pos    srcPos
 	Init   Stmt // *LetStmt, *AssignStmt or *ExprStmt
 	Cond   Expr
 	Post   Stmt // *AssignStmt or *ExprStmt
@@ -180,7 +184,7 @@ type ForStmt struct {
 
 // RangeStmt is `for Var in Lo..Hi [@unroll(N)] Body`.
 type RangeStmt struct {
-	Pos    ir.Pos
+	Pos    srcPos
 	Var    *Ident
 	Lo, Hi Expr
 	Unroll *Unroll
@@ -192,59 +196,59 @@ type RangeStmt struct {
 
 // BranchStmt is `break;` or `continue;`.
 type BranchStmt struct {
-	Pos   ir.Pos
+	Pos   srcPos
 	Break bool
 }
 
 // ReturnStmt is `return [Result];`.
 type ReturnStmt struct {
-	Pos    ir.Pos
+	Pos    srcPos
 	Result Expr
 }
 
 // AwaitStmt is `await (Cond);`.
 type AwaitStmt struct {
-	Pos  ir.Pos
+	Pos  srcPos
 	Cond Expr
 }
 
 // AssertStmt is `assert(Cond[, "Msg"]);`. Msg defaults to the source text of Cond.
 type AssertStmt struct {
-	Pos  ir.Pos
+	Pos  srcPos
 	Cond Expr
 	Msg  string
 }
 
 // AssumeStmt is `assume(Cond);`.
 type AssumeStmt struct {
-	Pos  ir.Pos
+	Pos  srcPos
 	Cond Expr
 }
 
 // AtomicStmt is `atomic Body`.
 type AtomicStmt struct {
-	Pos  ir.Pos
+	Pos  srcPos
 	Body *Block
 }
 
-func (s *Block) stmtPos() ir.Pos      { return s.Pos }
-func (s *LetStmt) stmtPos() ir.Pos    { return s.Pos }
-func (s *AssignStmt) stmtPos() ir.Pos { return s.Pos }
-func (s *ExprStmt) stmtPos() ir.Pos   { return s.Pos }
-func (s *IfStmt) stmtPos() ir.Pos     { return s.Pos }
-func (s *WhileStmt) stmtPos() ir.Pos  { return s.Pos }
-func (s *ForStmt) stmtPos() ir.Pos    { return s.Pos }
-func (s *RangeStmt) stmtPos() ir.Pos  { return s.Pos }
-func (s *BranchStmt) stmtPos() ir.Pos { return s.Pos }
-func (s *ReturnStmt) stmtPos() ir.Pos { return s.Pos }
-func (s *AwaitStmt) stmtPos() ir.Pos  { return s.Pos }
-func (s *AssertStmt) stmtPos() ir.Pos { return s.Pos }
-func (s *AssumeStmt) stmtPos() ir.Pos { return s.Pos }
-func (s *AtomicStmt) stmtPos() ir.Pos { return s.Pos }
+func (s *Block) stmtPos() srcPos      { return s.Pos }
+func (s *LetStmt) stmtPos() srcPos    { return s.Pos }
+func (s *AssignStmt) stmtPos() srcPos { return s.Pos }
+func (s *ExprStmt) stmtPos() srcPos   { return s.Pos }
+func (s *IfStmt) stmtPos() srcPos     { return s.Pos }
+func (s *WhileStmt) stmtPos() srcPos  { return s.Pos }
+func (s *ForStmt) stmtPos() srcPos    { return s.Pos }
+func (s *RangeStmt) stmtPos() srcPos  { return s.Pos }
+func (s *BranchStmt) stmtPos() srcPos { return s.Pos }
+func (s *ReturnStmt) stmtPos() srcPos { return s.Pos }
+func (s *AwaitStmt) stmtPos() srcPos  { return s.Pos }
+func (s *AssertStmt) stmtPos() srcPos { return s.Pos }
+func (s *AssumeStmt) stmtPos() srcPos { return s.Pos }
+func (s *AtomicStmt) stmtPos() srcPos { return s.Pos }
 
 // Expr is an expression.
 type Expr interface {
-	exprPos() ir.Pos
+	exprPos() srcPos
 	info() *exprInfo
 }
 
@@ -253,10 +257,6 @@ type exprInfo struct {
 	typ *ir.Type
 	// sym is what an identifier refers to.
 	sym *symbol
-	// field is the field selected by a FieldExpr (nil for method values).
-	field *FieldDecl
-	// method is the method selected by a method call's FieldExpr.
-	method *FuncDecl
 	// cval is the value of a constant expression (isConst).
 	cval    int64
 	isConst bool
@@ -267,7 +267,7 @@ func (x *exprInfo) info() *exprInfo { return x }
 // Ident is a name.
 type Ident struct {
 	exprInfo
-	Pos  ir.Pos
+	Pos  srcPos
 	Name string
 }
 
@@ -276,7 +276,7 @@ type Ident struct {
 // or in hexadecimal (two's complement).
 type IntLit struct {
 	exprInfo
-	Pos  ir.Pos
+	Pos  srcPos
 	Val  uint64
 	Text string
 }
@@ -284,26 +284,26 @@ type IntLit struct {
 // BoolLit is true or false.
 type BoolLit struct {
 	exprInfo
-	Pos ir.Pos
+	Pos srcPos
 	Val bool
 }
 
 // NullLit is null.
 type NullLit struct {
 	exprInfo
-	Pos ir.Pos
+	Pos srcPos
 }
 
 // ThisExpr is this (the receiver inside methods).
 type ThisExpr struct {
 	exprInfo
-	Pos ir.Pos
+	Pos srcPos
 }
 
 // UnaryExpr is `Op X` for ! - ~.
 type UnaryExpr struct {
 	exprInfo
-	Pos ir.Pos
+	Pos srcPos
 	Op  tokKind
 	X   Expr
 }
@@ -313,14 +313,14 @@ type BinaryExpr struct {
 	exprInfo
 	X     Expr
 	Op    tokKind
-	OpPos ir.Pos
+	OpPos srcPos
 	Y     Expr
 }
 
 // ParenExpr is `(X)`, kept so that positions and assert messages stay faithful.
 type ParenExpr struct {
 	exprInfo
-	Pos ir.Pos
+	Pos srcPos
 	X   Expr
 }
 
@@ -329,7 +329,7 @@ type IndexExpr struct {
 	exprInfo
 	X     Expr
 	Index Expr
-	LPos  ir.Pos // the '['
+	LPos  srcPos // the '['
 }
 
 // FieldExpr is `X.Name`: a field of a global object/record instance, of the
@@ -338,6 +338,9 @@ type FieldExpr struct {
 	exprInfo
 	X    Expr
 	Name *Ident
+
+	field  *FieldDecl // the field selected (nil for method values)
+	method *FuncDecl  // the method selected by a method call
 }
 
 // CallExpr is a function call `Fun(Args)` or a method call `X.m(Args)`.
@@ -345,14 +348,14 @@ type CallExpr struct {
 	exprInfo
 	Fun    Expr // *Ident or *FieldExpr (anything else is an error)
 	Args   []Expr
-	LParen ir.Pos
+	LParen srcPos
 }
 
 // BuiltinCall is a call of a builtin (lock, load, cas, nondet, join, ...).
 // Memory-order arguments are parsed as identifiers and checked by name.
 type BuiltinCall struct {
 	exprInfo
-	Pos  ir.Pos
+	Pos  srcPos
 	Op   tokKind
 	Args []Expr
 
@@ -362,14 +365,14 @@ type BuiltinCall struct {
 // SpawnExpr is `spawn f(args)`.
 type SpawnExpr struct {
 	exprInfo
-	Pos  ir.Pos
+	Pos  srcPos
 	Call *CallExpr
 }
 
 // NewExpr is `new R { f: v, ... }`.
 type NewExpr struct {
 	exprInfo
-	Pos   ir.Pos
+	Pos   srcPos
 	Type  *Ident
 	Inits []*FieldInit
 
@@ -378,7 +381,7 @@ type NewExpr struct {
 
 // FieldInit is one `name: value` of a NewExpr.
 type FieldInit struct {
-	Pos   ir.Pos
+	Pos   srcPos
 	Name  *Ident
 	Value Expr
 
@@ -388,22 +391,38 @@ type FieldInit struct {
 // InitList is `{ e, ... }`, the initializer of a global array.
 type InitList struct {
 	exprInfo
-	Pos   ir.Pos
+	Pos   srcPos
 	Elems []Expr
 }
 
-func (x *Ident) exprPos() ir.Pos       { return x.Pos }
-func (x *IntLit) exprPos() ir.Pos      { return x.Pos }
-func (x *BoolLit) exprPos() ir.Pos     { return x.Pos }
-func (x *NullLit) exprPos() ir.Pos     { return x.Pos }
-func (x *ThisExpr) exprPos() ir.Pos    { return x.Pos }
-func (x *UnaryExpr) exprPos() ir.Pos   { return x.Pos }
-func (x *BinaryExpr) exprPos() ir.Pos  { return x.X.exprPos() }
-func (x *ParenExpr) exprPos() ir.Pos   { return x.Pos }
-func (x *IndexExpr) exprPos() ir.Pos   { return x.X.exprPos() }
-func (x *FieldExpr) exprPos() ir.Pos   { return x.X.exprPos() }
-func (x *CallExpr) exprPos() ir.Pos    { return x.Fun.exprPos() }
-func (x *BuiltinCall) exprPos() ir.Pos { return x.Pos }
-func (x *SpawnExpr) exprPos() ir.Pos   { return x.Pos }
-func (x *NewExpr) exprPos() ir.Pos     { return x.Pos }
-func (x *InitList) exprPos() ir.Pos    { return x.Pos }
+func (x *Ident) exprPos() srcPos       { return x.Pos }
+func (x *IntLit) exprPos() srcPos      { return x.Pos }
+func (x *BoolLit) exprPos() srcPos     { return x.Pos }
+func (x *NullLit) exprPos() srcPos     { return x.Pos }
+func (x *ThisExpr) exprPos() srcPos    { return x.Pos }
+func (x *UnaryExpr) exprPos() srcPos   { return x.Pos }
+func (x *BinaryExpr) exprPos() srcPos  { return x.X.exprPos() }
+func (x *ParenExpr) exprPos() srcPos   { return x.Pos }
+func (x *IndexExpr) exprPos() srcPos   { return x.X.exprPos() }
+func (x *FieldExpr) exprPos() srcPos   { return x.X.exprPos() }
+func (x *CallExpr) exprPos() srcPos    { return x.Fun.exprPos() }
+func (x *BuiltinCall) exprPos() srcPos { return x.Pos }
+func (x *SpawnExpr) exprPos() srcPos   { return x.Pos }
+func (x *NewExpr) exprPos() srcPos     { return x.Pos }
+func (x *InitList) exprPos() srcPos    { return x.Pos }
+
+// srcPos is a position in the file being compiled: line and column,
+// 1-based (0: unknown). The tree holds these 8 bytes, not an ir.Pos (32
+// bytes, with the file name) per node; in makes the ir.Pos.
+type srcPos struct{ line, col int32 }
+
+// in is p in file.
+func (p srcPos) in(file string) ir.Pos {
+	return ir.Pos{File: file, Line: int(p.line), Col: int(p.col)}
+}
+
+// mkPos is the position of line and column (numbers past the range of
+// int32, in a file of more than 2 GB, stay at its maximum).
+func mkPos(line, col int) srcPos {
+	return srcPos{int32(min(line, math.MaxInt32)), int32(min(col, math.MaxInt32))}
+}

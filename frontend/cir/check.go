@@ -29,7 +29,7 @@ const (
 type symbol struct {
 	kind     symKind
 	name     string
-	pos      ir.Pos
+	pos      srcPos
 	typ      *ir.Type // locals and globals
 	local    int      // symLocal: slot
 	rangeVar bool     // symLocal: the variable of a range loop (read-only)
@@ -80,8 +80,11 @@ type checker struct {
 	localNames  map[string]int
 }
 
-func (c *checker) errorf(pos ir.Pos, format string, args ...any) {
-	c.errs.Errorf(pos, format, args...)
+// pos is p in the file being checked.
+func (c *checker) pos(p srcPos) ir.Pos { return p.in(c.file.Name) }
+
+func (c *checker) errorf(pos srcPos, format string, args ...any) {
+	c.errs.Errorf(c.pos(pos), format, args...)
 }
 
 // checkFile checks f and returns the checker and the program skeleton (nil
@@ -110,7 +113,7 @@ func (c *checker) declareTop(name *Ident, sym *symbol) {
 		return
 	}
 	if old, ok := c.top[name.Name]; ok {
-		c.errorf(name.Pos, "%s redeclared (previous declaration at %s)", name.Name, old.pos)
+		c.errorf(name.Pos, "%s redeclared (previous declaration at %s)", name.Name, c.pos(old.pos))
 		return
 	}
 	c.top[name.Name] = sym
@@ -122,7 +125,7 @@ func (c *checker) collect() {
 		case *GlobalDecl:
 			c.declareTop(d.Name, &symbol{kind: symGlobal, name: d.Name.Name, pos: d.Name.Pos, global: d})
 		case *RecordDecl:
-			d.rec = &ir.Record{Name: d.Name.Name, IsObject: d.IsObject, Pos: d.Name.Pos}
+			d.rec = &ir.Record{Name: d.Name.Name, IsObject: d.IsObject, Pos: c.pos(d.Name.Pos)}
 			c.recDecl[d.rec] = d
 			c.prog.Records = append(c.prog.Records, d.rec)
 			c.declareTop(d.Name, &symbol{kind: symRecord, name: d.Name.Name, pos: d.Name.Pos, rec: d})
@@ -293,7 +296,7 @@ func (c *checker) layoutRecords() {
 		for _, fd := range rd.Fields {
 			typ := c.resolveType(fd.Type, ctxField)
 			if prev, dup := rd.fields[fd.Name.Name]; dup {
-				c.errorf(fd.Name.Pos, "duplicate field %s in %s (previous declaration at %s)", fd.Name.Name, rd.Name.Name, prev.Name.Pos)
+				c.errorf(fd.Name.Pos, "duplicate field %s in %s (previous declaration at %s)", fd.Name.Name, rd.Name.Name, c.pos(prev.Name.Pos))
 				continue
 			}
 			if typ == tInvalid {
@@ -302,7 +305,7 @@ func (c *checker) layoutRecords() {
 			if fd.Atomic && !typ.IsScalar() && !(typ.Kind == ir.TArray && typ.Elem.IsScalar()) {
 				c.errorf(fd.Pos, "atomic field %s must have a scalar type (int, bool, thread, pointer) or be an array of them, not %s", fd.Name.Name, typ)
 			}
-			fd.f = &ir.Field{Name: fd.Name.Name, Type: typ, Offset: off, Pos: fd.Name.Pos}
+			fd.f = &ir.Field{Name: fd.Name.Name, Type: typ, Offset: off, Pos: c.pos(fd.Name.Pos)}
 			off += typ.Size()
 			if off > maxCells {
 				c.errorf(fd.Pos, "%s %s is too large (more than %d cells)", kindName(rd), rd.Name.Name, maxCells)
@@ -333,7 +336,7 @@ func (c *checker) declareGlobals() {
 			c.errorf(gd.Pos, "atomic global %s must have a scalar type or be an array of scalars, not %s", gd.Name.Name, typ)
 		}
 		g := &ir.Global{Name: gd.Name.Name, Type: typ, Block: len(c.prog.Globals) + 1,
-			Init: make([]int64, typ.Size()), Atomic: gd.Atomic, Pos: gd.Name.Pos}
+			Init: make([]int64, typ.Size()), Atomic: gd.Atomic, Pos: c.pos(gd.Name.Pos)}
 		total += typ.Size()
 		if total > maxTotalCells {
 			c.errorf(gd.Pos, "the globals are too large (more than %d cells in all)", maxTotalCells)
@@ -417,9 +420,9 @@ func (c *checker) declareFuncs() {
 			methods := map[string]*FuncDecl{}
 			for _, m := range d.Methods {
 				if prev, dup := methods[m.Name.Name]; dup {
-					c.errorf(m.Name.Pos, "duplicate method %s in %s (previous declaration at %s)", m.Name.Name, d.Name.Name, prev.Name.Pos)
+					c.errorf(m.Name.Pos, "duplicate method %s in %s (previous declaration at %s)", m.Name.Name, d.Name.Name, c.pos(prev.Name.Pos))
 				} else if fd, clash := d.fields[m.Name.Name]; clash {
-					c.errorf(m.Name.Pos, "method %s clashes with field %s of %s (declared at %s)", m.Name.Name, m.Name.Name, d.Name.Name, fd.Name.Pos)
+					c.errorf(m.Name.Pos, "method %s clashes with field %s of %s (declared at %s)", m.Name.Name, m.Name.Name, d.Name.Name, c.pos(fd.Name.Pos))
 				}
 				methods[m.Name.Name] = m
 				c.declareFunc(m)
@@ -443,12 +446,12 @@ func (c *checker) declareFuncs() {
 		}
 	}
 	if c.prog.Main == nil {
-		c.errorf(ir.Pos{File: c.file.Name, Line: 1, Col: 1}, "program has no main function (declare fn main() { ... })")
+		c.errorf(srcPos{1, 1}, "program has no main function (declare fn main() { ... })")
 	}
 }
 
 func (c *checker) declareFunc(d *FuncDecl) {
-	f := &ir.Func{Name: d.Name.Name, Pos: d.Name.Pos, Result: ir.Void}
+	f := &ir.Func{Name: d.Name.Name, Pos: c.pos(d.Name.Pos), Result: ir.Void}
 	d.fn = f
 	c.funcs = append(c.funcs, d)
 	c.prog.Funcs = append(c.prog.Funcs, f)
@@ -472,7 +475,7 @@ func (c *checker) declareFunc(d *FuncDecl) {
 			typ = ir.Int
 		}
 		if prev, dup := seen[p.Name.Name]; dup && p.Name.Name != "_" {
-			c.errorf(p.Name.Pos, "duplicate parameter %s (previous declaration at %s)", p.Name.Name, prev.Name.Pos)
+			c.errorf(p.Name.Pos, "duplicate parameter %s (previous declaration at %s)", p.Name.Name, c.pos(prev.Name.Pos))
 		}
 		seen[p.Name.Name] = p
 		c.addLocal(f, p.Name.Name, typ, p.Name.Pos)
@@ -489,13 +492,13 @@ func (c *checker) declareFunc(d *FuncDecl) {
 }
 
 // addLocal appends a local slot to f, giving it a unique printable name.
-func (c *checker) addLocal(f *ir.Func, name string, typ *ir.Type, pos ir.Pos) int {
+func (c *checker) addLocal(f *ir.Func, name string, typ *ir.Type, pos srcPos) int {
 	n := c.localNames[name]
 	c.localNames[name] = n + 1
 	if n > 0 {
 		name = fmt.Sprintf("%s.%d", name, n+1)
 	}
-	f.Locals = append(f.Locals, ir.Local{Name: name, Type: typ, Pos: pos})
+	f.Locals = append(f.Locals, ir.Local{Name: name, Type: typ, Pos: c.pos(pos)})
 	return len(f.Locals) - 1
 }
 
@@ -535,7 +538,7 @@ func (c *checker) declareLocal(name *Ident, typ *ir.Type) *symbol {
 		return sym
 	}
 	if old, ok := c.sc.syms[name.Name]; ok {
-		c.errorf(name.Pos, "%s redeclared in this block (previous declaration at %s)", name.Name, old.pos)
+		c.errorf(name.Pos, "%s redeclared in this block (previous declaration at %s)", name.Name, c.pos(old.pos))
 		return sym
 	}
 	c.sc.syms[name.Name] = sym
@@ -554,7 +557,7 @@ func (c *checker) block(b *Block) {
 	c.pop()
 }
 
-func (c *checker) abstractionErr(pos ir.Pos, what string) bool {
+func (c *checker) abstractionErr(pos srcPos, what string) bool {
 	if c.fn != nil && c.fn.Kind == FnAbstraction {
 		c.errorf(pos, "abstraction function %s must be pure: %s is not allowed", c.fn.Name.Name, what)
 		return true
@@ -1153,7 +1156,7 @@ func (c *checker) call(e *CallExpr) *ir.Type {
 	return callee.fn.Result
 }
 
-func (c *checker) args(name string, pos ir.Pos, args []Expr, params []*Param, f *ir.Func) {
+func (c *checker) args(name string, pos srcPos, args []Expr, params []*Param, f *ir.Func) {
 	first := f.NumParams - len(params)
 	for i, a := range args {
 		if i < len(params) {
@@ -1195,7 +1198,7 @@ func (c *checker) newExpr(e *NewExpr) *ir.Type {
 			continue
 		}
 		if prev, dup := seen[fi.Name.Name]; dup {
-			c.errorf(fi.Name.Pos, "field %s initialized twice (also at %s)", fi.Name.Name, prev.Name.Pos)
+			c.errorf(fi.Name.Pos, "field %s initialized twice (also at %s)", fi.Name.Name, c.pos(prev.Name.Pos))
 		}
 		seen[fi.Name.Name] = fi
 		fi.field = fd

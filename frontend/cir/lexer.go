@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"ncmc/frontend/diag"
-	"ncmc/ir"
 )
 
 // lexer turns CIR source into tokens. Lexical errors are reported to errs and
@@ -41,7 +40,7 @@ func tokenize(file string, src []byte, errs *diag.Collector) []token {
 	}
 }
 
-func (lx *lexer) pos() ir.Pos { return ir.Pos{File: lx.file, Line: lx.line, Col: lx.col} }
+func (lx *lexer) pos() srcPos { return mkPos(lx.line, lx.col) }
 
 // advance moves past n bytes (which must not span a newline unless it is the
 // last one).
@@ -92,7 +91,7 @@ func (lx *lexer) skipSpace() {
 				lx.advance(1)
 			}
 			if !closed {
-				lx.errs.Errorf(start, "comment not terminated")
+				lx.errs.Errorf(start.in(lx.file), "comment not terminated")
 			}
 		default:
 			return
@@ -159,13 +158,13 @@ func (lx *lexer) next() token {
 			r, size := utf8.DecodeRune(lx.src[lx.off:])
 			switch {
 			case r == utf8.RuneError && size <= 1:
-				lx.errs.Errorf(t.pos, "invalid UTF-8 encoding")
+				lx.errs.Errorf(t.pos.in(lx.file), "invalid UTF-8 encoding")
 			case r == '\'':
-				lx.errs.Errorf(t.pos, "illegal character '\\'' (character literals are not supported)")
+				lx.errs.Errorf(t.pos.in(lx.file), "illegal character '\\'' (character literals are not supported)")
 			case r < 0x20 || r == 0x7f:
-				lx.errs.Errorf(t.pos, "illegal character %U", r)
+				lx.errs.Errorf(t.pos.in(lx.file), "illegal character %U", r)
 			default:
-				lx.errs.Errorf(t.pos, "illegal character %q", r)
+				lx.errs.Errorf(t.pos.in(lx.file), "illegal character %q", r)
 			}
 			lx.advance(max(size, 1))
 			continue
@@ -190,11 +189,11 @@ func (lx *lexer) number(t *token) {
 	if len(text) >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X') {
 		digits, base = text[2:], 16
 		if digits == "" {
-			lx.errs.Errorf(pos, "hexadecimal literal %s has no digits", text)
+			lx.errs.Errorf(pos.in(lx.file), "hexadecimal literal %s has no digits", text)
 			return
 		}
 	} else if len(text) > 1 && text[0] == '0' && isDigit(text[1]) && strings.Trim(text, "0123456789") == "" {
-		lx.errs.Errorf(pos, "invalid integer literal %s: leading zeros are not allowed (there are no octal literals)", text)
+		lx.errs.Errorf(pos.in(lx.file), "invalid integer literal %s: leading zeros are not allowed (there are no octal literals)", text)
 		return
 	}
 	var v uint64
@@ -207,11 +206,11 @@ func (lx *lexer) number(t *token) {
 		case base == 16 && isHex(c):
 			d = uint64(c|0x20-'a') + 10
 		default:
-			lx.errs.Errorf(pos, "invalid character %q in integer literal %s", c, text)
+			lx.errs.Errorf(pos.in(lx.file), "invalid character %q in integer literal %s", c, text)
 			return
 		}
 		if v > (^uint64(0)-d)/base {
-			lx.errs.Errorf(pos, "integer literal %s is too large", text)
+			lx.errs.Errorf(pos.in(lx.file), "integer literal %s is too large", text)
 			return
 		}
 		v = v*base + d
@@ -227,7 +226,7 @@ func (lx *lexer) str(t *token) {
 	var b strings.Builder
 	for {
 		if lx.off >= len(lx.src) || lx.src[lx.off] == '\n' {
-			lx.errs.Errorf(start, "string literal not terminated")
+			lx.errs.Errorf(start.in(lx.file), "string literal not terminated")
 			t.lit = b.String()
 			return
 		}
@@ -253,7 +252,7 @@ func (lx *lexer) str(t *token) {
 					lx.advance(1)
 					continue
 				}
-				lx.errs.Errorf(escPos, "unknown escape sequence \\%c in string literal (use \\\\, \\\", \\n or \\t)", lx.peek(1))
+				lx.errs.Errorf(escPos.in(lx.file), "unknown escape sequence \\%c in string literal (use \\\\, \\\", \\n or \\t)", lx.peek(1))
 			}
 			lx.advance(2)
 		default:

@@ -28,8 +28,9 @@ import (
 // its instructions are being built (the tree takes about as much memory as
 // the instructions); the AST is unusable afterwards.
 func lower(f *File, prog *ir.Program, c *checker, consume bool) {
+	lv := newLeaves(prog)
 	for _, fd := range c.funcs {
-		fl := &fnLower{c: c, prog: prog, decl: fd, f: fd.fn, firstTemp: len(fd.fn.Locals), targets: map[int]bool{}, consume: consume}
+		fl := &fnLower{c: c, prog: prog, decl: fd, f: fd.fn, firstTemp: len(fd.fn.Locals), targets: map[int]bool{}, consume: consume, leaves: lv}
 		fl.function()
 	}
 }
@@ -44,6 +45,9 @@ type fnLower struct {
 	body      []ir.Instr   // the instructions emitted last (a chunk of at most chunkLen)
 	chunks    [][]ir.Instr // full chunks before body
 	nchunked  int          // instructions in chunks
+	nstmts    int          // statements in the function (countStmts)
+	stmtsDone int          // statements lowered so far
+	reserved  bool         // reserve has run
 	labels    []int        // label id -> instruction index (-1: not yet bound)
 	targets   map[int]bool // instruction indices that labels are bound to
 	loops     []loopLabels
@@ -51,18 +55,26 @@ type fnLower struct {
 	ntemp     int
 	nloop     int
 	consume   bool // drop statements from the AST once lowered (see lower)
+	leaves    *leaves
+	locals    []*ir.Expr // the shared uses of this function's locals, by slot (see leaves)
 }
 
 func (l *fnLower) function() {
 	d := l.decl
+	for _, s := range d.Body.Stmts {
+		l.nstmts += countStmts(s)
+	}
 	l.block(d.Body)
 	end := d.Body.End
 	ret := l.ins(ir.IReturn, end)
 	if res := l.f.Result; res.Kind != ir.TVoid {
-		ret.A = constOf(0, res, end)
+		ret.A = l.constOf(0, res)
 	}
 	l.emit(ret)
 	body := l.body
+	if n := len(body); len(l.chunks) == 0 && cap(body) > n+n/4+chunkLen {
+		body = append([]ir.Instr(nil), body...) // reserved too much (reserve)
+	}
 	if len(l.chunks) > 0 {
 		// One exact copy: growing a single slice by append would allocate
 		// about five times its final size (it grows by a quarter at a time).
@@ -91,8 +103,11 @@ func (l *fnLower) function() {
 
 // ---- emission helpers ----
 
-func (l *fnLower) ins(op ir.Op, pos ir.Pos) ir.Instr {
-	return ir.Instr{Op: op, Pos: pos, Dst: -1, Dst2: -1}
+// pos is p in the file being lowered.
+func (l *fnLower) pos(p srcPos) ir.Pos { return l.c.pos(p) }
+
+func (l *fnLower) ins(op ir.Op, pos srcPos) ir.Instr {
+	return ir.Instr{Op: op, Pos: l.pos(pos), Dst: -1, Dst2: -1}
 }
 
 // chunkLen is the number of instructions of a full chunk of fnLower.body.
@@ -100,12 +115,87 @@ const chunkLen = 4096
 
 // emit appends in to the function's instructions.
 func (l *fnLower) emit(in ir.Instr) {
-	if len(l.body) == chunkLen {
-		l.chunks = append(l.chunks, l.body)
-		l.nchunked += chunkLen
-		l.body = make([]ir.Instr, 0, chunkLen)
+	if n := len(l.body); n == cap(l.body) && n >= chunkLen {
+		if !l.reserve() {
+			l.chunks = append(l.chunks, l.body)
+			l.nchunked += n
+			l.body = make([]ir.Instr, 0, chunkLen)
+		}
 	}
 	l.body = append(l.body, in)
+}
+
+// reserve is called once the first chunk is full: it estimates the
+// function's instructions from the statements lowered so far and, for a
+// function much longer than a chunk, moves the chunk into a slice of the
+// estimated length (2% more), so that the function's body is usually
+// allocated once and never copied (collecting chunks and copying them at
+// the end holds the body twice: 200 MB more at the peak for a function of
+// 600,000 statements). Past the estimate, chunks follow as before. The
+// rate counts at most maxReserveRate instructions per statement, so that a
+// dense start (one statement of thousands of loads) followed by light
+// statements cannot reserve more than that per statement left.
+func (l *fnLower) reserve() bool {
+	if l.reserved || len(l.chunks) > 0 || l.stmtsDone == 0 {
+		return false
+	}
+	l.reserved = true
+	n := len(l.body)
+	rate := min(float64(n)/float64(l.stmtsDone), maxReserveRate)
+	est := n + int(rate*float64(l.nstmts-l.stmtsDone)*1.02) + 64
+	if est < n+4*chunkLen {
+		return false
+	}
+	body := make([]ir.Instr, n, est)
+	copy(body, l.body)
+	l.body = body
+	// The locals likewise (a hidden temp per load): doubling would
+	// allocate about three times their final size.
+	if nl := len(l.f.Locals); nl > l.firstTemp {
+		rate := min(float64(nl)/float64(l.stmtsDone), maxReserveRate)
+		estL := nl + int(rate*float64(l.nstmts-l.stmtsDone)*1.02) + 64
+		if estL > cap(l.f.Locals) {
+			locals := make([]ir.Local, nl, estL)
+			copy(locals, l.f.Locals)
+			l.f.Locals = locals
+		}
+	}
+	return true
+}
+
+// maxReserveRate bounds reserve's instructions (and locals) per statement.
+const maxReserveRate = 4
+
+// countStmts is the number of statements lowering visits in s (s and the
+// statements nested in it), for reserve.
+func countStmts(s Stmt) int {
+	n := 1
+	switch s := s.(type) {
+	case *Block:
+		for _, t := range s.Stmts {
+			n += countStmts(t)
+		}
+	case *IfStmt:
+		n += countStmts(s.Then) - 1
+		if s.Else != nil {
+			n += countStmts(s.Else)
+		}
+	case *WhileStmt:
+		n += countStmts(s.Body) - 1
+	case *ForStmt:
+		if s.Init != nil {
+			n += countStmts(s.Init)
+		}
+		if s.Post != nil {
+			n += countStmts(s.Post)
+		}
+		n += countStmts(s.Body) - 1
+	case *RangeStmt:
+		n += countStmts(s.Body) - 1
+	case *AtomicStmt:
+		n += countStmts(s.Body) - 1
+	}
+	return n
 }
 
 // len is the number of instructions emitted so far.
@@ -138,13 +228,13 @@ func (l *fnLower) bind(lab int) {
 	l.targets[l.len()] = true
 }
 
-func (l *fnLower) jump(lab int, pos ir.Pos) {
+func (l *fnLower) jump(lab int, pos srcPos) {
 	in := l.ins(ir.IJump, pos)
 	in.Target = lab
 	l.emit(in)
 }
 
-func (l *fnLower) branch(cond *ir.Expr, then, els int, pos ir.Pos) {
+func (l *fnLower) branch(cond *ir.Expr, then, els int, pos srcPos) {
 	in := l.ins(ir.IBranch, pos)
 	in.A, in.Target, in.Target2 = cond, then, els
 	l.emit(in)
@@ -162,27 +252,76 @@ func (l *fnLower) terminated() bool {
 }
 
 // temp allocates a hidden temp local.
-func (l *fnLower) temp(t *ir.Type, pos ir.Pos) int {
+func (l *fnLower) temp(t *ir.Type, pos srcPos) int {
 	l.ntemp++
-	return l.addLocal(ir.Local{Name: strconv.Itoa(l.ntemp), Type: t, Pos: pos})
+	return l.addLocal(ir.Local{Name: strconv.Itoa(l.ntemp), Type: t, Pos: l.pos(pos)})
 }
 
 func (l *fnLower) isTemp(e *ir.Expr) bool {
 	return e != nil && e.Kind == ir.ELocal && e.Local >= l.firstTemp
 }
 
-func local(slot int, t *ir.Type, pos ir.Pos) *ir.Expr {
-	return &ir.Expr{Kind: ir.ELocal, Local: slot, Type: t, Pos: pos}
+// leaves holds the leaf expressions (locals, constants, global addresses)
+// that lowering shares between the instructions of a program: a leaf is a
+// value that never changes after lowering (see the ir.Expr doc), so one
+// node per (slot or value, type) serves every use, and a long function
+// does not hold one 112-byte node per operand. Shared leaves carry no
+// position (nothing reads the position of a leaf, which cannot fail).
+type leaves struct {
+	consts  map[constKey]*ir.Expr
+	globals []*ir.Expr // by global index
 }
 
-func constOf(v int64, t *ir.Type, pos ir.Pos) *ir.Expr {
-	return &ir.Expr{Kind: ir.EConst, Val: v, Type: t, Pos: pos}
+type constKey struct {
+	v int64
+	t *ir.Type
+}
+
+func newLeaves(prog *ir.Program) *leaves {
+	return &leaves{consts: map[constKey]*ir.Expr{}, globals: make([]*ir.Expr, len(prog.Globals))}
+}
+
+// local is a use of local slot with type t.
+func (l *fnLower) local(slot int, t *ir.Type) *ir.Expr {
+	if slot >= len(l.locals) {
+		n := max(2*len(l.locals), slot+1, 16)
+		grown := make([]*ir.Expr, n)
+		copy(grown, l.locals)
+		l.locals = grown
+	}
+	if e := l.locals[slot]; e != nil && e.Type == t {
+		return e
+	}
+	e := &ir.Expr{Kind: ir.ELocal, Local: slot, Type: t}
+	l.locals[slot] = e
+	return e
+}
+
+// constOf is the constant v of type t.
+func (l *fnLower) constOf(v int64, t *ir.Type) *ir.Expr {
+	k := constKey{v, t}
+	if e := l.leaves.consts[k]; e != nil {
+		return e
+	}
+	e := &ir.Expr{Kind: ir.EConst, Val: v, Type: t}
+	l.leaves.consts[k] = e
+	return e
+}
+
+// globalAddr is the address of global index, of type t.
+func (l *fnLower) globalAddr(index int, t *ir.Type) *ir.Expr {
+	if e := l.leaves.globals[index]; e != nil && e.Type == t {
+		return e
+	}
+	e := &ir.Expr{Kind: ir.EGlobalAddr, Global: index, Type: t}
+	l.leaves.globals[index] = e
+	return e
 }
 
 // assignLocal emits dst = v. When v is a hidden temp written by the
 // instruction just emitted (and nothing jumps in between), that instruction
 // writes dst directly and the temp is dropped.
-func (l *fnLower) assignLocal(dst int, v *ir.Expr, pos ir.Pos) {
+func (l *fnLower) assignLocal(dst int, v *ir.Expr, pos srcPos) {
 	if n := l.len(); l.isTemp(v) && n > 0 && !l.targets[n] && v.Local == len(l.f.Locals)-1 {
 		last := l.last()
 		retarget := false
@@ -209,19 +348,19 @@ func (l *fnLower) assignLocal(dst int, v *ir.Expr, pos ir.Pos) {
 
 // spill evaluates e into a fresh temp now (used when e may fail and later
 // operands emit instructions).
-func (l *fnLower) spill(e *ir.Expr, pos ir.Pos) *ir.Expr {
+func (l *fnLower) spill(e *ir.Expr, pos srcPos) *ir.Expr {
 	t := l.temp(e.Type, pos)
 	in := l.ins(ir.IAssign, pos)
 	in.Dst, in.A = t, e
 	l.emit(in)
-	return local(t, e.Type, pos)
+	return l.local(t, e.Type)
 }
 
 // value makes sure that an operand v of an access to address addr fails
 // before the access does: the interpreter evaluates an instruction's address
 // before its operands, but the source evaluates the operands (the right-hand
 // side) before the access checks the address (null pointer, index bounds).
-func (l *fnLower) value(v, addr *ir.Expr, pos ir.Pos) *ir.Expr {
+func (l *fnLower) value(v, addr *ir.Expr, pos srcPos) *ir.Expr {
 	if mayFailIR(v) && mayFailIR(addr) {
 		return l.spill(v, pos)
 	}
@@ -284,13 +423,14 @@ func (l *fnLower) block(b *Block) {
 }
 
 func (l *fnLower) stmt(s Stmt) {
+	l.stmtsDone++
 	switch s := s.(type) {
 	case *Block:
 		l.block(s)
 	case *LetStmt:
 		typ := l.f.Locals[s.local].Type
 		if s.Init == nil {
-			l.assignLocal(s.local, constOf(0, typ, s.Pos), s.Pos)
+			l.assignLocal(s.local, l.constOf(0, typ), s.Pos)
 			return
 		}
 		l.assignLocal(s.local, l.rv(s.Init), s.Pos)
@@ -308,7 +448,7 @@ func (l *fnLower) stmt(s Stmt) {
 			if c.Kind == ir.EUnary && c.Op == ir.OpNot {
 				in.A = c.A
 			} else {
-				in.A = &ir.Expr{Kind: ir.EUnary, Op: ir.OpNot, A: c, Type: ir.Bool, Pos: s.Cond.exprPos()}
+				in.A = &ir.Expr{Kind: ir.EUnary, Op: ir.OpNot, A: c, Type: ir.Bool, Pos: l.pos(s.Cond.exprPos())}
 			}
 			in.Assume = ir.AssumeSpin
 			l.emit(in)
@@ -389,16 +529,16 @@ func (l *fnLower) ifStmt(s *IfStmt) {
 }
 
 // counter starts a loop-bound counter, or returns -1 if none is needed.
-func (l *fnLower) counter(pos ir.Pos) int {
+func (l *fnLower) counter(pos srcPos) int {
 	l.nloop++
-	slot := l.addLocal(ir.Local{Name: fmt.Sprintf("loop.%d", l.nloop), Type: ir.Int, Pos: pos})
+	slot := l.addLocal(ir.Local{Name: fmt.Sprintf("loop.%d", l.nloop), Type: ir.Int, Pos: l.pos(pos)})
 	in := l.ins(ir.IAssign, pos)
-	in.Dst, in.A = slot, constOf(0, ir.Int, pos)
+	in.Dst, in.A = slot, l.constOf(0, ir.Int)
 	l.emit(in)
 	return slot
 }
 
-func (l *fnLower) loopHead(slot int, u *Unroll, pos ir.Pos) {
+func (l *fnLower) loopHead(slot int, u *Unroll, pos srcPos) {
 	in := l.ins(ir.ILoopHead, pos)
 	in.Dst = slot
 	if u != nil {
@@ -414,7 +554,7 @@ func (l *fnLower) loopHead(slot int, u *Unroll, pos ir.Pos) {
 //	body:  loophead cnt; <body>
 //	cont:  <post>; jump head
 //	exit:
-func (l *fnLower) loop(pos ir.Pos, cond Expr, post Stmt, u *Unroll, body *Block) {
+func (l *fnLower) loop(pos srcPos, cond Expr, post Stmt, u *Unroll, body *Block) {
 	cnt := l.counter(pos)
 	head, bodyL, cont, exit := l.newLabel(), l.newLabel(), l.newLabel(), l.newLabel()
 	l.bind(head)
@@ -458,9 +598,9 @@ func (l *fnLower) rangeLoop(s *RangeStmt) {
 		cnt = l.counter(pos)
 	}
 	head, bodyL, cont, exit := l.newLabel(), l.newLabel(), l.newLabel(), l.newLabel()
-	iv := local(s.local, ir.Int, s.Var.Pos)
+	iv := l.local(s.local, ir.Int)
 	l.bind(head)
-	l.branch(&ir.Expr{Kind: ir.EBinary, Op: ir.OpLt, A: iv, B: hi, Type: ir.Bool, Pos: pos}, bodyL, exit, pos)
+	l.branch(&ir.Expr{Kind: ir.EBinary, Op: ir.OpLt, A: iv, B: hi, Type: ir.Bool, Pos: l.pos(pos)}, bodyL, exit, pos)
 	l.bind(bodyL)
 	if cnt >= 0 {
 		l.loopHead(cnt, s.Unroll, pos)
@@ -471,7 +611,7 @@ func (l *fnLower) rangeLoop(s *RangeStmt) {
 	l.bind(cont)
 	inc := l.ins(ir.IAssign, pos)
 	inc.Dst = s.local
-	inc.A = &ir.Expr{Kind: ir.EBinary, Op: ir.OpAdd, A: iv, B: constOf(1, ir.Int, pos), Type: ir.Int, Pos: pos}
+	inc.A = &ir.Expr{Kind: ir.EBinary, Op: ir.OpAdd, A: iv, B: l.constOf(1, ir.Int), Type: ir.Int, Pos: l.pos(pos)}
 	l.emit(inc)
 	l.jump(head, pos)
 	l.bind(exit)
@@ -528,7 +668,7 @@ func (l *fnLower) addr(e Expr) *ir.Expr {
 	case *ParenExpr:
 		return l.addr(x.X)
 	case *Ident:
-		return &ir.Expr{Kind: ir.EGlobalAddr, Global: x.sym.index, Type: x.sym.typ, Pos: pos}
+		return l.globalAddr(x.sym.index, x.sym.typ)
 	case *IndexExpr:
 		arr := x.X.info().typ
 		a := l.addr(x.X)
@@ -536,7 +676,7 @@ func (l *fnLower) addr(e Expr) *ir.Expr {
 		if mayFailIR(i) {
 			i = l.spill(i, x.Index.exprPos())
 		}
-		return &ir.Expr{Kind: ir.EIndex, A: a, B: i, Len: arr.Len, Stride: arr.Elem.Size(), Type: arr.Elem, Pos: pos}
+		return &ir.Expr{Kind: ir.EIndex, A: a, B: i, Len: arr.Len, Stride: arr.Elem.Size(), Type: arr.Elem, Pos: l.pos(pos)}
 	case *FieldExpr:
 		var base *ir.Expr
 		if t := x.X.info().typ; t.Kind == ir.TRecord {
@@ -544,9 +684,9 @@ func (l *fnLower) addr(e Expr) *ir.Expr {
 		} else {
 			base = l.rv(x.X)
 		}
-		return &ir.Expr{Kind: ir.EField, A: base, Offset: x.field.f.Offset, Type: x.field.f.Type, Pos: pos}
+		return &ir.Expr{Kind: ir.EField, A: base, Offset: x.field.f.Offset, Type: x.field.f.Type, Pos: l.pos(pos)}
 	}
-	panic(fmt.Sprintf("cir: internal error: address of %T at %s", e, pos))
+	panic(fmt.Sprintf("cir: internal error: address of %T at %s", e, l.pos(pos)))
 }
 
 // load emits a load of location e with order o into a temp.
@@ -557,7 +697,7 @@ func (l *fnLower) load(e Expr, o ir.Order) *ir.Expr {
 	in := l.ins(ir.ILoad, e.exprPos())
 	in.Dst, in.Addr, in.Order = t, a, o
 	l.emit(in)
-	return local(t, typ, e.exprPos())
+	return l.local(t, typ)
 }
 
 var unOps = map[tokKind]ir.Operator{tMinus: ir.OpNeg, tBang: ir.OpNot, tTilde: ir.OpBitNot}
@@ -576,33 +716,33 @@ func (l *fnLower) rv(e Expr) *ir.Expr {
 	switch x := e.(type) {
 	case *Ident:
 		if x.sym.kind == symLocal {
-			return local(x.sym.local, x.sym.typ, pos)
+			return l.local(x.sym.local, x.sym.typ)
 		}
 		return l.load(x, defaultOrder(x))
 	case *IntLit:
-		return constOf(int64(x.Val), ir.Int, pos)
+		return l.constOf(int64(x.Val), ir.Int)
 	case *BoolLit:
-		return constOf(b2i(x.Val), ir.Bool, pos)
+		return l.constOf(b2i(x.Val), ir.Bool)
 	case *NullLit:
-		return constOf(0, typ, pos)
+		return l.constOf(0, typ)
 	case *ThisExpr:
-		return local(0, typ, pos)
+		return l.local(0, typ)
 	case *ParenExpr:
 		return l.rv(x.X)
 	case *UnaryExpr:
 		if v, ok := constValue(x); ok {
-			return constOf(v, typ, pos)
+			return l.constOf(v, typ)
 		}
-		return &ir.Expr{Kind: ir.EUnary, Op: unOps[x.Op], A: l.rv(x.X), Type: typ, Pos: pos}
+		return &ir.Expr{Kind: ir.EUnary, Op: unOps[x.Op], A: l.rv(x.X), Type: typ, Pos: l.pos(pos)}
 	case *BinaryExpr:
 		if v, ok := constValue(x); ok {
-			return constOf(v, typ, x.OpPos)
+			return l.constOf(v, typ)
 		}
 		if (x.Op == tAndAnd || x.Op == tOrOr) && (emits(x.Y) || mayFail(x.Y)) {
 			return l.shortCircuit(x)
 		}
 		ops := l.rvList([]Expr{x.X, x.Y})
-		return &ir.Expr{Kind: ir.EBinary, Op: binOps[x.Op], A: ops[0], B: ops[1], Type: typ, Pos: x.OpPos}
+		return &ir.Expr{Kind: ir.EBinary, Op: binOps[x.Op], A: ops[0], B: ops[1], Type: typ, Pos: l.pos(x.OpPos)}
 	case *IndexExpr, *FieldExpr:
 		return l.load(e, defaultOrder(e))
 	case *CallExpr:
@@ -617,7 +757,7 @@ func (l *fnLower) rv(e Expr) *ir.Expr {
 	case *NewExpr:
 		return l.newExpr(x)
 	}
-	panic(fmt.Sprintf("cir: internal error: value of %T at %s", e, pos))
+	panic(fmt.Sprintf("cir: internal error: value of %T at %s", e, l.pos(pos)))
 }
 
 // shortCircuit lowers X && Y / X || Y with a branch around Y.
@@ -634,7 +774,7 @@ func (l *fnLower) shortCircuit(x *BinaryExpr) *ir.Expr {
 		l.emit(in)
 	}
 	rhs, end := l.newLabel(), l.newLabel()
-	tv := local(t, ir.Bool, pos)
+	tv := l.local(t, ir.Bool)
 	if x.Op == tAndAnd {
 		l.branch(tv, rhs, end, pos)
 	} else {
@@ -646,7 +786,7 @@ func (l *fnLower) shortCircuit(x *BinaryExpr) *ir.Expr {
 	in.Dst, in.A = t, b
 	l.emit(in)
 	l.bind(end)
-	return local(t, ir.Bool, pos)
+	return l.local(t, ir.Bool)
 }
 
 // call lowers a function or method call; with value it returns the result.
@@ -677,7 +817,7 @@ func (l *fnLower) call(x *CallExpr, value bool) *ir.Expr {
 	t := l.temp(callee.fn.Result, pos)
 	in.Dst = t
 	l.emit(in)
-	return local(t, callee.fn.Result, pos)
+	return l.local(t, callee.fn.Result)
 }
 
 func (l *fnLower) spawn(x *SpawnExpr, value bool) *ir.Expr {
@@ -691,7 +831,7 @@ func (l *fnLower) spawn(x *SpawnExpr, value bool) *ir.Expr {
 	t := l.temp(ir.Thread, x.Pos)
 	in.Dst = t
 	l.emit(in)
-	return local(t, ir.Thread, x.Pos)
+	return l.local(t, ir.Thread)
 }
 
 func (l *fnLower) join(x *BuiltinCall, value bool) *ir.Expr {
@@ -705,7 +845,7 @@ func (l *fnLower) join(x *BuiltinCall, value bool) *ir.Expr {
 	t := l.temp(typ, x.Pos)
 	in.Dst = t
 	l.emit(in)
-	return local(t, typ, x.Pos)
+	return l.local(t, typ)
 }
 
 func (l *fnLower) newExpr(x *NewExpr) *ir.Expr {
@@ -717,11 +857,11 @@ func (l *fnLower) newExpr(x *NewExpr) *ir.Expr {
 	lowered := l.rvList(vals)
 	args := make([]*ir.Expr, rec.Size)
 	for i := range args {
-		args[i] = constOf(0, ir.Int, x.Pos)
+		args[i] = l.constOf(0, ir.Int)
 	}
 	for _, fd := range x.rec.Fields {
 		if fd.f.Type.Kind == ir.TBool || fd.f.Type.Kind == ir.TPtr || fd.f.Type.Kind == ir.TThread {
-			args[fd.f.Offset] = constOf(0, fd.f.Type, x.Pos)
+			args[fd.f.Offset] = l.constOf(0, fd.f.Type)
 		}
 	}
 	for i, fi := range x.Inits {
@@ -732,7 +872,7 @@ func (l *fnLower) newExpr(x *NewExpr) *ir.Expr {
 	in := l.ins(ir.IAlloc, x.Pos)
 	in.Dst, in.Record, in.Args = t, rec, args
 	l.emit(in)
-	return local(t, typ, x.Pos)
+	return l.local(t, typ)
 }
 
 var rmwKinds = map[tokKind]ir.RMWKind{
@@ -756,7 +896,7 @@ func (l *fnLower) builtin(x *BuiltinCall) *ir.Expr {
 		in.Addr = l.addr(x.Args[0])
 		in.Dst = l.temp(ir.Bool, pos)
 		l.emit(in)
-		return local(in.Dst, ir.Bool, pos)
+		return l.local(in.Dst, ir.Bool)
 	case kwWait:
 		in := l.ins(ir.IWait, pos)
 		in.Addr = l.addr(x.Args[0])
@@ -770,7 +910,7 @@ func (l *fnLower) builtin(x *BuiltinCall) *ir.Expr {
 		return nil
 	case kwLoad:
 		v := l.load(x.Args[0], x.orders[0])
-		l.last().Pos = pos
+		l.last().Pos = l.pos(pos)
 		return v
 	case kwStore:
 		in := l.ins(ir.IStore, pos)
@@ -787,7 +927,7 @@ func (l *fnLower) builtin(x *BuiltinCall) *ir.Expr {
 		in.RMW, in.Order = rmwKinds[x.Op], x.orders[0]
 		in.Dst = l.temp(typ, pos)
 		l.emit(in)
-		return local(in.Dst, typ, pos)
+		return l.local(in.Dst, typ)
 	case kwCas:
 		typ := x.Args[0].info().typ
 		in := l.ins(ir.ICAS, pos)
@@ -798,25 +938,25 @@ func (l *fnLower) builtin(x *BuiltinCall) *ir.Expr {
 		in.Dst = l.temp(typ, pos)
 		in.Dst2 = l.temp(ir.Bool, pos)
 		l.emit(in)
-		return local(in.Dst2, ir.Bool, pos)
+		return l.local(in.Dst2, ir.Bool)
 	case kwNondet:
 		lohi := l.rvList(x.Args)
 		in := l.ins(ir.INondet, pos)
 		in.A, in.B = lohi[0], lohi[1]
 		in.Dst = l.temp(ir.Int, pos)
 		l.emit(in)
-		return local(in.Dst, ir.Int, pos)
+		return l.local(in.Dst, ir.Int)
 	case kwNondetBool:
 		in := l.ins(ir.INondet, pos)
-		in.A, in.B = constOf(0, ir.Int, pos), constOf(1, ir.Int, pos)
+		in.A, in.B = l.constOf(0, ir.Int), l.constOf(1, ir.Int)
 		in.Dst = l.temp(ir.Bool, pos)
 		l.emit(in)
-		return local(in.Dst, ir.Bool, pos)
+		return l.local(in.Dst, ir.Bool)
 	case kwTid:
 		in := l.ins(ir.ISelf, pos)
 		in.Dst = l.temp(ir.Thread, pos)
 		l.emit(in)
-		return local(in.Dst, ir.Thread, pos)
+		return l.local(in.Dst, ir.Thread)
 	}
-	panic(fmt.Sprintf("cir: internal error: builtin %s at %s", x.Op, pos))
+	panic(fmt.Sprintf("cir: internal error: builtin %s at %s", x.Op, l.pos(pos)))
 }

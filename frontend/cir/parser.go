@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"ncmc/frontend/diag"
-	"ncmc/ir"
 )
 
 // maxDepth bounds the nesting of blocks and expressions, so that hostile
@@ -97,12 +96,12 @@ func (p *parser) peek(k int) token {
 	return p.tok
 }
 
-func (p *parser) errorAt(pos ir.Pos, format string, args ...any) {
-	if pos.Line == p.errLine {
+func (p *parser) errorAt(pos srcPos, format string, args ...any) {
+	if int(pos.line) == p.errLine {
 		return
 	}
-	p.errLine = pos.Line
-	p.errs.Errorf(pos, format, args...)
+	p.errLine = int(pos.line)
+	p.errs.Errorf(pos.in(p.file), format, args...)
 	p.nerr++
 	if p.nerr > maxSyntaxErrors {
 		// Give up: skip to the end (the lexer still reports its errors).
@@ -127,7 +126,7 @@ func (p *parser) got(k tokKind) bool {
 }
 
 // expect consumes a token of kind k or reports an error (without consuming).
-func (p *parser) expect(k tokKind) ir.Pos {
+func (p *parser) expect(k tokKind) srcPos {
 	pos := p.tok.pos
 	if !p.got(k) {
 		p.errorExpected("'" + k.String() + "'")
@@ -220,7 +219,7 @@ func (p *parser) decl() Decl {
 	return nil
 }
 
-func (p *parser) globalDecl(atomic bool, pos ir.Pos) Decl {
+func (p *parser) globalDecl(atomic bool, pos srcPos) Decl {
 	p.expect(kwGlobal)
 	d := &GlobalDecl{Pos: pos, Atomic: atomic}
 	d.Name = p.ident()

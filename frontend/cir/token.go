@@ -2,8 +2,6 @@ package cir
 
 import (
 	"fmt"
-
-	"ncmc/ir"
 )
 
 // tokKind is the kind of a lexical token.
@@ -157,7 +155,7 @@ type token struct {
 	kind tokKind
 	lit  string // identifier name, literal text (strings: the unquoted value)
 	val  uint64 // tInt: the value (0 if the literal was malformed; already reported)
-	pos  ir.Pos
+	pos  srcPos
 	off  int // byte offset of the first character
 	end  int // byte offset after the last character
 }
