@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -89,21 +90,35 @@ const defaultGCPercent = 400
 // programs never reach the collector's 4 MB minimum.
 const frontEndGCPercent = 100
 
+// frontEndCollectAbove is the growth of the heap during a translation past
+// which withFrontEndGC collects after it: below it the explorer's own collections come soon
+// enough, and a forced collection is not free (in the CLI tests, which run
+// many commands in one process, collecting after every translation made
+// TestWitness 2 s -> 50 s).
+const frontEndCollectAbove = 64 << 20
+
 // withFrontEndGC runs load (a front end) under frontEndGCPercent unless the
-// user set GOGC. After a translation it collects once, so that the
-// explorer starts in the space the front end's garbage (the syntax tree)
-// held rather than growing the heap past it (not after an error: nothing
-// is explored, and a translation abandoned at --timeout still runs), and
-// restores the explorer's target.
+// user set GOGC, and restores the explorer's target afterwards. After a
+// translation that grew the heap by more than frontEndCollectAbove it collects once,
+// so that the explorer starts in the space the front end's garbage (the
+// syntax tree) held rather than growing the heap past it (not after an
+// error: nothing is explored, and a translation abandoned at --timeout
+// still runs).
 func withFrontEndGC(load func() (*ir.Program, error)) (*ir.Program, error) {
 	if os.Getenv("GOGC") != "" {
 		return load()
 	}
 	old := debug.SetGCPercent(frontEndGCPercent)
 	defer debug.SetGCPercent(old)
+	heap := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(heap)
+	before := heap[0].Value.Uint64()
 	prog, err := load()
 	if err == nil {
-		runtime.GC()
+		metrics.Read(heap)
+		if after := heap[0].Value.Uint64(); after > before+frontEndCollectAbove {
+			runtime.GC()
+		}
 	}
 	return prog, err
 }
