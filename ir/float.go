@@ -84,32 +84,10 @@ func EvalFloat(op Operator, t *Type, a, b int64) (int64, error) {
 		return a ^ math.MinInt64, nil
 	case OpFAdd, OpFSub, OpFMul, OpFDiv:
 		if w == 32 {
-			x, y := math.Float32frombits(uint32(a)), math.Float32frombits(uint32(b))
-			var r float32
-			switch op {
-			case OpFAdd:
-				r = float32(x + y)
-			case OpFSub:
-				r = float32(x - y)
-			case OpFMul:
-				r = float32(x * y)
-			default:
-				r = float32(x / y)
-			}
+			r := floatArith(op, math.Float32frombits(uint32(a)), math.Float32frombits(uint32(b)))
 			return int64(math.Float32bits(r)), nil
 		}
-		x, y := math.Float64frombits(uint64(a)), math.Float64frombits(uint64(b))
-		var r float64
-		switch op {
-		case OpFAdd:
-			r = float64(x + y)
-		case OpFSub:
-			r = float64(x - y)
-		case OpFMul:
-			r = float64(x * y)
-		default:
-			r = float64(x / y)
-		}
+		r := floatArith(op, math.Float64frombits(uint64(a)), math.Float64frombits(uint64(b)))
 		return int64(math.Float64bits(r)), nil
 	case OpFEq, OpFNe, OpFLt, OpFLe, OpFGt, OpFGe:
 		x, y := math.Float64frombits(uint64(a)), math.Float64frombits(uint64(b))
@@ -188,4 +166,19 @@ func intTypeName(t *Type) string {
 		return fmt.Sprintf("int%d", t.Width)
 	}
 	return fmt.Sprintf("uint%d", t.Width)
+}
+
+// floatArith applies the binary float operator op (OpFAdd..OpFDiv) in the
+// format F: the one operation is rounded to F, as C's arithmetic in that
+// format under FLT_EVAL_METHOD 0.
+func floatArith[F float32 | float64](op Operator, x, y F) F {
+	switch op {
+	case OpFAdd:
+		return x + y
+	case OpFSub:
+		return x - y
+	case OpFMul:
+		return x * y
+	}
+	return x / y
 }

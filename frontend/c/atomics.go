@@ -469,7 +469,6 @@ func (l *fnl) atomicBuiltin(name string, pe *cc.PostfixExpression, args []cc.Exp
 // the new value. It is a compare-exchange loop whose failed iterations
 // spinNoOps discards.
 func (l *fnl) minMax(addr *ir.Expr, t cc.Type, op string, v *ir.Expr, order ir.Order, pos ir.Pos) (old, nv *ir.Expr) {
-	it := l.tr.scalarType(t, pos)
 	w, _ := intInfo(t)
 	unsigned := op[0] == 'u' || !cc.IsSignedInteger(t)
 	if addr.Kind != ir.ELocal && addr.Kind != ir.EConst && addr.Kind != ir.EGlobalAddr {
@@ -495,6 +494,29 @@ func (l *fnl) minMax(addr *ir.Expr, t cc.Type, op string, v *ir.Expr, order ir.O
 	if strings.HasSuffix(op, "min") {
 		cmp = ir.OpLt
 	}
+	return l.casLoop(addr, t, func(o, n int) {
+		l.assignLocal(n, l.local(o, pos), pos)
+		take, keep := l.newLabel(), l.newLabel()
+		l.branch(bin(cmp, key(v), key(l.local(o, pos)), ir.Bool, pos), take, keep, pos)
+		l.bind(take)
+		l.assignLocal(n, v, pos)
+		l.bind(keep)
+	}, order, pos)
+}
+
+// casLoop is an atomic read-modify-write of the t object at addr as a
+// compare-exchange loop: a relaxed load of the old value into local o,
+// body (which sets local n, the new value, from o), then a compare-exchange
+// of o with n (order on success, relaxed on failure), repeated while it
+// fails. A failed iteration changes nothing the next one reads, so
+// spinNoOps discards it. It returns the old and the new value.
+func (l *fnl) casLoop(addr *ir.Expr, t cc.Type, body func(o, n int), order ir.Order, pos ir.Pos) (old, nv *ir.Expr) {
+	it := l.tr.scalarType(t, pos)
+	if addr.Kind != ir.ELocal && addr.Kind != ir.EConst && addr.Kind != ir.EGlobalAddr {
+		tmp := l.temp(addr.Type, pos)
+		l.assignLocal(tmp, addr, pos)
+		addr = l.local(tmp, pos)
+	}
 	ctr := l.loopCounter(pos)
 	head, done := l.newLabel(), l.newLabel()
 	l.bind(head)
@@ -504,12 +526,7 @@ func (l *fnl) minMax(addr *ir.Expr, t cc.Type, op string, v *ir.Expr, order ir.O
 	ld.Dst, ld.Addr, ld.Order = o, addr, ir.OrderRlx
 	l.emit(ld)
 	n := l.temp(it, pos)
-	l.assignLocal(n, l.local(o, pos), pos)
-	take, keep := l.newLabel(), l.newLabel()
-	l.branch(bin(cmp, key(v), key(l.local(o, pos)), ir.Bool, pos), take, keep, pos)
-	l.bind(take)
-	l.assignLocal(n, v, pos)
-	l.bind(keep)
+	body(o, n)
 	cas := l.ins(ir.ICAS, pos)
 	cas.Dst = l.temp(it, pos)
 	cas.Dst2 = l.temp(ir.Bool, pos)

@@ -142,29 +142,5 @@ func foldFloat(op ir.Operator, t *ir.Type, a, b int64) (int64, bool) {
 // whose failed iterations spinNoOps discards. It returns the old and the
 // new value.
 func (l *fnl) floatRMW(addr *ir.Expr, t cc.Type, f func(old *ir.Expr) *ir.Expr, order ir.Order, pos ir.Pos) (old, nv *ir.Expr) {
-	it := l.tr.scalarType(t, pos)
-	if addr.Kind != ir.ELocal && addr.Kind != ir.EConst && addr.Kind != ir.EGlobalAddr {
-		tmp := l.temp(addr.Type, pos)
-		l.assignLocal(tmp, addr, pos)
-		addr = l.local(tmp, pos)
-	}
-	ctr := l.loopCounter(pos)
-	head, done := l.newLabel(), l.newLabel()
-	l.bind(head)
-	l.loopHead(ctr, 0, pos)
-	o := l.temp(it, pos)
-	ld := l.ins(ir.ILoad, pos)
-	ld.Dst, ld.Addr, ld.Order = o, addr, ir.OrderRlx
-	l.emit(ld)
-	n := l.temp(it, pos)
-	l.assignLocal(n, f(l.local(o, pos)), pos)
-	cas := l.ins(ir.ICAS, pos)
-	cas.Dst = l.temp(it, pos)
-	cas.Dst2 = l.temp(ir.Bool, pos)
-	cas.Addr, cas.A, cas.B = addr, l.local(o, pos), l.local(n, pos)
-	cas.Order, cas.FailOrder = order, ir.OrderRlx
-	l.emit(cas)
-	l.branch(l.local(cas.Dst2, pos), done, head, pos)
-	l.bind(done)
-	return l.local(o, pos), l.local(n, pos)
+	return l.casLoop(addr, t, func(o, n int) { l.assignLocal(n, f(l.local(o, pos)), pos) }, order, pos)
 }
