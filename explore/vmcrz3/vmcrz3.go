@@ -263,7 +263,7 @@ func Encode(ctx context.Context, b *smt.Builder, q *vmcr.Query) (*Encoding, erro
 	for _, f := range q.Finals {
 		var alts []smt.Formula
 		for _, w := range f.Accept {
-			alts = append(alts, lastAtEnd(b, v, end, writers[f.Loc], w))
+			alts = append(alts, lastBefore(b, v, writers[f.Loc], w, end, w)) // w last at the end
 		}
 		add(b.Or(alts...))
 	}
@@ -310,7 +310,8 @@ func readsOne(b *smt.Builder, v func(vmcr.Ref) (smt.Var, bool), ws []vmcr.Ref, r
 }
 
 // lastBefore is the condition that w is the last writing step of ws
-// before step x (r's variable) (w Init: no writing step is before x).
+// before x (r's variable, or the end of the schedule) (w Init: no writing
+// step is before x); r itself is not counted.
 func lastBefore(b *smt.Builder, v func(vmcr.Ref) (smt.Var, bool), ws []vmcr.Ref, r vmcr.Ref, x smt.Var, w vmcr.Ref) smt.Formula {
 	var cs []smt.Formula
 	vw, ok := v(w)
@@ -329,31 +330,6 @@ func lastBefore(b *smt.Builder, v func(vmcr.Ref) (smt.Var, bool), ws []vmcr.Ref,
 			cs = append(cs, b.Or(b.Lt(vu, vw), b.Lt(x, vu)))
 		} else {
 			cs = append(cs, b.Lt(x, vu))
-		}
-	}
-	return b.And(cs...)
-}
-
-// lastAtEnd is the condition that w is the last taken writing step of ws
-// (w Init: none is taken).
-func lastAtEnd(b *smt.Builder, v func(vmcr.Ref) (smt.Var, bool), end smt.Var, ws []vmcr.Ref, w vmcr.Ref) smt.Formula {
-	var cs []smt.Formula
-	vw, ok := v(w)
-	if w.T >= 0 {
-		if !ok || !slices.Contains(ws, w) {
-			return b.False()
-		}
-		cs = append(cs, b.Lt(vw, end))
-	}
-	for _, u := range ws {
-		if u == w {
-			continue
-		}
-		vu, _ := v(u)
-		if w.T >= 0 {
-			cs = append(cs, b.Or(b.Lt(vu, vw), b.Lt(end, vu)))
-		} else {
-			cs = append(cs, b.Lt(end, vu))
 		}
 	}
 	return b.And(cs...)
