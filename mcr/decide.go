@@ -4,29 +4,21 @@ import (
 	"context"
 	"time"
 
+	"ncmc/feasibility"
 	"ncmc/smt"
 )
 
-// Verdict is a decider's answer to a feasibility query.
-type Verdict uint8
-
-// Verdicts. Unknown means the decider could not decide within its bounds
+// Verdict is a decider's answer to a feasibility query (package
+// feasibility). Unknown means the decider could not decide within its bounds
 // (not an error: another decider may be asked).
-const (
-	Unknown Verdict = iota
-	Sat
-	Unsat
-)
+type Verdict = feasibility.Verdict
 
-func (v Verdict) String() string {
-	switch v {
-	case Sat:
-		return "sat"
-	case Unsat:
-		return "unsat"
-	}
-	return "unknown"
-}
+// Verdicts.
+const (
+	Unknown = feasibility.Unknown
+	Sat     = feasibility.Sat
+	Unsat   = feasibility.Unsat
+)
 
 // Query is one feasibility question of MCR: is there a total order of the
 // order variables (the trace's steps and commit items, cutoffs) that

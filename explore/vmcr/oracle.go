@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"ncmc/feasibility"
 )
 
 // The feasibility decider. Every witness search (search.go) answers one
@@ -17,26 +19,17 @@ import (
 // interpreter and checked like every witness); Unsat means infeasible;
 // Unknown leaves the search over its budget (ErrSearchBudget).
 
-// Verdict is an oracle's answer to a Query.
-type Verdict uint8
+// Verdict is an oracle's answer to a Query: Unknown (no answer: timeout,
+// resource limit), Sat (a schedule exists and is returned) or Unsat (no
+// schedule exists).
+type Verdict = feasibility.Verdict
 
-// Verdicts.
+// Verdicts (package feasibility).
 const (
-	Unknown Verdict = iota // no answer (timeout, resource limit)
-	Sat                    // a schedule exists (and is returned)
-	Unsat                  // no schedule exists
+	Unknown = feasibility.Unknown
+	Sat     = feasibility.Sat
+	Unsat   = feasibility.Unsat
 )
-
-// String returns "sat", "unsat" or "unknown".
-func (v Verdict) String() string {
-	switch v {
-	case Sat:
-		return "sat"
-	case Unsat:
-		return "unsat"
-	}
-	return "unknown"
-}
 
 // Oracle decides queries the native witness search gave up on.
 // Decide must be safe for concurrent use (Options.Workers).
