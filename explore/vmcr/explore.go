@@ -197,7 +197,7 @@ type frame struct {
 	open  atomic.Int32 // reads whose newW is false
 	// mono: ext is at least the extents of the frame below it on the
 	// path (markAll).
-	mono   bool
+	mono bool
 	// blk[u] (nil: none) is the step of thread u's frontier read when it
 	// is blocked at this frame (a negative annotation and no candidate),
 	// else -1; excl[i]: reads[i] satisfies condition C (no commit of its
