@@ -78,6 +78,10 @@ type Stats struct {
 	Barren       int // nodes with a frontier but no child
 	Dead         int // nodes whose subtree deadEnd shows to hold no execution (not explored)
 	Children     int // children made
+	// Unmarked counts the marks (a run, a frame, a read) that a new write
+	// at a blocked read's own step alone would have set (docs/vmcr.md,
+	// "Blocked reads do not make backtrack points").
+	Unmarked int
 	// Fallbacks are the witness searches over MaxSearch passed to
 	// Options.Oracle; OracleUnknown of them it did not decide, OracleBad
 	// of them it answered with a schedule that failed replay (both end
@@ -333,7 +337,7 @@ func (e *explorer) markAll(tr *Trace) {
 		if !f.mono {
 			clear(skip)
 		}
-		f.mark(tr, skip)
+		e.stats.Unmarked += f.mark(tr, skip)
 	}
 	if e.opts.check != nil {
 		for _, f := range e.stack {
@@ -362,10 +366,11 @@ type notNew struct{ step, lid int32 }
 
 // mark sets the newW flags of f's reads that run tr shows a new write
 // for. skip (nil: none) names per thread a read that needs no check, and
-// mark adds the reads it finds no new write for.
-func (f *frame) mark(tr *Trace, skip []notNew) {
+// mark adds the reads it finds no new write for. It returns how many
+// reads only a blocked read's own step showed a new write for.
+func (f *frame) mark(tr *Trace, skip []notNew) (unmarked int) {
 	if f.open.Load() == 0 {
-		return
+		return 0
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -390,14 +395,18 @@ func (f *frame) mark(tr *Trace, skip []notNew) {
 			ex = ex || ex2
 		}
 		f.newW[i] = nw
-		if nw {
+		switch {
+		case nw:
 			f.open.Add(-1)
-		} else if x.t < len(skip) && !ex {
+		case ex:
+			unmarked++
+		case x.t < len(skip):
 			// Recorded only when no blocked step was excluded: a frame
 			// below with larger extents may block other reads.
 			skip[x.t] = notNew{int32(x.step) + 1, x.lid}
 		}
 	}
+	return unmarked
 }
 
 // geq reports whether extents a are at least b for every thread (a
