@@ -78,6 +78,10 @@ type Stats struct {
 	Barren       int // nodes with a frontier but no child
 	Dead         int // nodes whose subtree deadEnd shows to hold no execution (not explored)
 	Children     int // children made
+	// Unmarked counts the marks (a run, a frame, a read) that a new write
+	// at a blocked read's own step alone would have set (docs/vmcr.md,
+	// "Blocked reads do not make backtrack points").
+	Unmarked int
 	// Fallbacks are the witness searches over MaxSearch passed to
 	// Options.Oracle; OracleUnknown of them it did not decide, OracleBad
 	// of them it answered with a schedule that failed replay (both end
@@ -197,7 +201,15 @@ type frame struct {
 	open  atomic.Int32 // reads whose newW is false
 	// mono: ext is at least the extents of the frame below it on the
 	// path (markAll).
-	mono   bool
+	mono bool
+	// blk[u] (nil: none) is the step of thread u's frontier read when it
+	// is blocked at this frame (a negative annotation and no candidate),
+	// else -1; excl[i]: reads[i] satisfies condition C (no commit of its
+	// thread's earlier stores beyond ext), so a new write found only at a
+	// blocked read's own step does not count for it (docs/vmcr.md,
+	// "Blocked reads do not make backtrack points").
+	blk    []int32
+	excl   []bool
 	mu     sync.Mutex // guards newW (subtrees on other goroutines mark it)
 	cur    int        // the read being branched on
 	groups [][]group  // the value groups of the reads branched on so far
@@ -325,7 +337,7 @@ func (e *explorer) markAll(tr *Trace) {
 		if !f.mono {
 			clear(skip)
 		}
-		f.mark(tr, skip)
+		e.stats.Unmarked += f.mark(tr, skip)
 	}
 	if e.opts.check != nil {
 		for _, f := range e.stack {
@@ -334,7 +346,13 @@ func (e *explorer) markAll(tr *Trace) {
 					continue
 				}
 				e.opts.check.skips++
-				if f.beyond(tr, x, tr.maxWOf(x.lid)) || (x.op == OpRMW || x.op == OpLock) && f.beyond(tr, x, tr.maxMOf(x.lid)) {
+				var blk []int32
+				if f.excl != nil && f.excl[i] {
+					blk = f.blk
+				}
+				w, _ := f.beyond(tr, x, tr.maxWOf(x.lid), blk)
+				m, _ := f.beyond(tr, x, tr.maxMOf(x.lid), blk)
+				if w || (x.op == OpRMW || x.op == OpLock) && m {
 					e.fail(fmt.Errorf("internal error: vmcr: a mark of t%d.%d was skipped", x.t, x.step))
 				}
 			}
@@ -348,10 +366,11 @@ type notNew struct{ step, lid int32 }
 
 // mark sets the newW flags of f's reads that run tr shows a new write
 // for. skip (nil: none) names per thread a read that needs no check, and
-// mark adds the reads it finds no new write for.
-func (f *frame) mark(tr *Trace, skip []notNew) {
+// mark adds the reads it finds no new write for. It returns how many
+// reads only a blocked read's own step showed a new write for.
+func (f *frame) mark(tr *Trace, skip []notNew) (unmarked int) {
 	if f.open.Load() == 0 {
-		return
+		return 0
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -362,19 +381,32 @@ func (f *frame) mark(tr *Trace, skip []notNew) {
 		if x.t < len(skip) && skip[x.t] == (notNew{int32(x.step) + 1, x.lid}) {
 			continue
 		}
-		f.newW[i] = f.beyond(tr, x, tr.maxWOf(x.lid))
+		var blk []int32
+		if f.excl != nil && f.excl[i] {
+			blk = f.blk
+		}
+		nw, ex := f.beyond(tr, x, tr.maxWOf(x.lid), blk)
 		// A read that writes (RMW, CAS, lock) changes what a later RMW of
 		// another thread reads, and so whether and what it writes: such an
 		// RMW beyond the partial trace may be a new write.
-		if !f.newW[i] && (x.op == OpRMW || x.op == OpLock) {
-			f.newW[i] = f.beyond(tr, x, tr.maxMOf(x.lid))
+		if !nw && (x.op == OpRMW || x.op == OpLock) {
+			var ex2 bool
+			nw, ex2 = f.beyond(tr, x, tr.maxMOf(x.lid), blk)
+			ex = ex || ex2
 		}
-		if f.newW[i] {
+		f.newW[i] = nw
+		switch {
+		case nw:
 			f.open.Add(-1)
-		} else if x.t < len(skip) {
+		case ex:
+			unmarked++
+		case x.t < len(skip):
+			// Recorded only when no blocked step was excluded: a frame
+			// below with larger extents may block other reads.
 			skip[x.t] = notNew{int32(x.step) + 1, x.lid}
 		}
 	}
+	return unmarked
 }
 
 // geq reports whether extents a are at least b for every thread (a
@@ -390,26 +422,29 @@ func geq(a, b []int) bool {
 
 // beyond reports whether m (per thread, a step index or -1) names a step
 // of a thread other than x's (or x's store buffers) beyond f's partial
-// trace.
-func (f *frame) beyond(tr *Trace, x front, m []int32) bool {
-	{
-		for u, idx := range m {
-			if u == x.t || idx < 0 {
+// trace. A step that is the blocked frontier read of its thread (blk[u],
+// nil: none) does not count; excluded reports whether one was skipped.
+func (f *frame) beyond(tr *Trace, x front, m []int32, blk []int32) (found, excluded bool) {
+	for u, idx := range m {
+		if u == x.t || idx < 0 {
+			continue
+		}
+		if th := &tr.Threads[u]; th.Buffer && int(th.Owner) == x.t {
+			continue
+		}
+		lim := 0
+		if u < len(f.ext) {
+			lim = f.ext[u]
+		}
+		if int(idx) >= lim {
+			if u < len(blk) && blk[u] == idx {
+				excluded = true
 				continue
 			}
-			if th := &tr.Threads[u]; th.Buffer && int(th.Owner) == x.t {
-				continue
-			}
-			lim := 0
-			if u < len(f.ext) {
-				lim = f.ext[u]
-			}
-			if int(idx) >= lim {
-				return true
-			}
+			return true, excluded
 		}
 	}
-	return false
+	return false, excluded
 }
 
 // fail ends the exploration with err. The end of the context ends it at
@@ -900,6 +935,7 @@ func (e *explorer) exploreNode(n *node) *node {
 	// A frame with one read neither needs marks nor offers earlier
 	// siblings to duplicate: it stays off the path.
 	if len(reads) > 1 {
+		e.blocked(n, p, fr)
 		fr.mark(tr, nil)
 		if k := len(e.stack); k > 0 {
 			fr.mono = geq(fr.ext, e.stack[k-1].ext)
@@ -971,6 +1007,43 @@ func (e *explorer) exploreNode(n *node) *node {
 		}
 	}
 	return nil
+}
+
+// blocked fills fr.blk with the frontier reads of node n (p is its
+// partial trace) that are blocked: a negative annotation and no
+// candidate (lock acquires excluded), and fr.excl with the reads that
+// satisfy condition C: no commit of an earlier store of its thread to its
+// location lies beyond the partial trace (its Own commit, if any, is in
+// it; always under sc). See docs/vmcr.md, "Blocked reads do not make
+// backtrack points".
+func (e *explorer) blocked(n *node, p *part, fr *frame) {
+	tr := n.tr
+	for _, y := range fr.reads {
+		if !y.hasNeg || y.choice || y.op == OpLock || y.step != p.ext[y.t] {
+			continue
+		}
+		if len(e.frontCands(n, p, y)) > 0 {
+			continue
+		}
+		if fr.blk == nil {
+			fr.blk = make([]int32, len(tr.Threads))
+			for u := range fr.blk {
+				fr.blk[u] = -1
+			}
+		}
+		fr.blk[y.t] = int32(y.step)
+	}
+	if fr.blk == nil {
+		return
+	}
+	fr.excl = make([]bool, len(fr.reads))
+	for i, x := range fr.reads {
+		st := &tr.Threads[x.t].Steps[x.step]
+		if st.HasOwn && int(st.Own.I) >= p.ext[st.Own.T] {
+			continue
+		}
+		fr.excl[i] = true
+	}
 }
 
 // child realises annotation c (n plus x's group g) and explores it.

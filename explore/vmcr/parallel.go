@@ -262,4 +262,5 @@ func (s *Stats) add(o Stats) {
 	s.Fallbacks += o.Fallbacks
 	s.OracleUnknown += o.OracleUnknown
 	s.OracleBad += o.OracleBad
+	s.Unmarked += o.Unmarked
 }

@@ -7,11 +7,14 @@ import (
 	"testing"
 )
 
-// op is one instruction of a toy thread: a store of a constant or a load.
+// op is one instruction of a toy thread: a store of a constant, a load,
+// or (cas) a compare-and-swap that writes val when loc holds exp.
 type op struct {
 	store bool
 	loc   int64
 	val   int64
+	cas   bool
+	exp   int64
 }
 
 // toy is a program of threads, each a function from its steps taken and
@@ -35,10 +38,24 @@ func (p *toy) Run(_ context.Context, w *Witness) (*Trace, error) {
 		}
 		r := Ref{int32(t), int32(len(tr.Threads[t].Steps))}
 		st := Step{Loc: o.loc}
-		if o.store {
+		switch {
+		case o.store:
 			st.Op, st.WVal, st.Wrote = OpWrite, o.val, true
 			mem[o.loc], val[o.loc] = r, o.val
-		} else {
+		case o.cas:
+			src, ok := mem[o.loc]
+			if !ok {
+				src = Init
+			}
+			exp, nv := o.exp, o.val
+			st.Op, st.RVal, st.Src = OpRMW, val[o.loc], src
+			st.WriteFor = func(v int64) (bool, int64) { return v == exp, nv }
+			reads[t] = append(reads[t], val[o.loc])
+			if val[o.loc] == exp {
+				st.Wrote, st.WVal = true, nv
+				mem[o.loc], val[o.loc] = r, nv
+			}
+		default:
 			src, ok := mem[o.loc]
 			if !ok {
 				src = Init

@@ -69,6 +69,21 @@ func TestVMCRWorkersDeterministic(t *testing.T) {
 		}
 		progs = append(progs, prog{fmt.Sprintf("sb seed %d", seed), p, "tso"})
 	}
+	// Indexer-shaped CAS tables: blocked reads withhold backtrack marks
+	// (docs/vmcr.md), which subtrees on other goroutines set.
+	for i := range n / 4 {
+		seed := 9100 + i
+		src := casTable(rand.New(rand.NewPCG(seed, 0x636173)), true)
+		p, err := frontend.ParseCIR(fmt.Sprintf("cas%d.cir", seed), []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := "sc"
+		if i%2 == 1 {
+			m = "tso"
+		}
+		progs = append(progs, prog{fmt.Sprintf("cas seed %d", seed), p, m})
+	}
 	tested := 0
 	for _, pr := range progs {
 		for _, o := range []ncmc.Options{
