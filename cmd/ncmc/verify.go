@@ -67,7 +67,8 @@ type jsonResult struct {
 	// (OutcomesPartial: a C program without --outcomes).
 	Outcomes        []ncmc.Outcome `json:"outcomes"`
 	OutcomesPartial bool           `json:"outcomes_partial,omitempty"`
-	// Violations are the distinct violations, with OutcomesPartial.
+	// Violations are the distinct violations, with OutcomesPartial and
+	// --keep-going (every one).
 	Violations     []violationJSON    `json:"violations,omitempty"`
 	Classes        *ncmc.Classes      `json:"classes,omitempty"`
 	TimeMS         float64            `json:"time_ms"`
@@ -333,7 +334,10 @@ func (v *verifyCmd) printJSON(e *env, res *ncmc.Result, answer svcomp.Answer, re
 		out.Location = res.ViolationPos.String()
 	}
 	if res.OutcomesPartial {
-		out.Outcomes, out.OutcomesPartial, out.Violations = nil, true, violations(res.Outcomes)
+		out.Outcomes, out.OutcomesPartial = nil, true
+		if v.KeepGoing {
+			out.Violations = violations(res.Outcomes)
+		}
 	}
 	if out.Counterexample == nil {
 		out.Counterexample = []interp.TraceStep{}
@@ -404,9 +408,11 @@ func printText(w io.Writer, v *verifyCmd, res *ncmc.Result) {
 	}
 	if res.OutcomesPartial {
 		// Not every final state was explored: a list would look
-		// exhaustive and is not. The violations are all there.
+		// exhaustive and is not. With --keep-going every distinct
+		// violation is there (without it, the first one only: the
+		// verdict and the counterexample show it).
 		fmt.Fprintln(w, "outcomes: not listed: final states were not explored (one execution per read-value vector); --outcomes explores and lists them")
-		if vs := violations(res.Outcomes); len(vs) > 0 {
+		if vs := violations(res.Outcomes); len(vs) > 0 && v.KeepGoing {
 			fmt.Fprintf(w, "violations (%d distinct):\n", len(vs))
 			for _, x := range vs {
 				fmt.Fprintf(w, "  [%s] x%d\n", x.Violation, x.Executions)
