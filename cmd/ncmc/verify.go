@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 	"runtime/pprof"
+	"sort"
 	"strings"
 	"time"
 
@@ -100,7 +101,7 @@ type violationJSON struct {
 // users read; litmus verdicts depend on final states).
 func (v *verifyCmd) skipFinalStates() bool { return svcomp.IsC(v.File) && !v.Outcomes }
 
-// violations lists the distinct violations among outcomes, in order, with
+// violations lists the distinct violations among outcomes, sorted, with
 // the executions that ended in each (states merged).
 func violations(outcomes []ncmc.Outcome) []violationJSON {
 	var out []violationJSON
@@ -117,6 +118,7 @@ func violations(outcomes []ncmc.Outcome) []violationJSON {
 		}
 		out[i].Executions += o.Executions
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Violation < out[j].Violation })
 	return out
 }
 
