@@ -42,6 +42,7 @@ type Collector struct {
 	rfKeys   map[string]struct{}
 	segKeys  map[string]struct{}
 	valKeys  map[string]struct{}
+	rcKeys   map[string]struct{}
 
 	violation  string
 	violKind   string
@@ -55,7 +56,8 @@ type Collector struct {
 // NewCollector returns a collector for the executions of prog under opts.
 func NewCollector(prog *ir.Program, names *interp.Names, opts Options) *Collector {
 	return &Collector{prog: prog, names: names, opts: opts, start: time.Now(),
-		outcomes: map[string]*Outcome{}, rvKeys: map[string]struct{}{}, rfKeys: map[string]struct{}{}, segKeys: map[string]struct{}{}, valKeys: map[string]struct{}{}}
+		outcomes: map[string]*Outcome{}, rvKeys: map[string]struct{}{}, rfKeys: map[string]struct{}{}, segKeys: map[string]struct{}{}, valKeys: map[string]struct{}{},
+		rcKeys: map[string]struct{}{}}
 }
 
 // Add records a finished execution; it reports whether it was a violation.
@@ -73,6 +75,7 @@ type Summary struct {
 	blocked, complete  bool
 	state              string // the outcome's state (violations and complete executions)
 	rv, val, rf, seg   string // class keys (with Options.Classes)
+	rc                 string // read values and choices (with Options.Classes)
 	hasSeg             bool
 }
 
@@ -131,7 +134,8 @@ func (c *Collector) Summarize(x *interp.Execution) *Summary {
 	}
 	if c.opts.Classes && s.complete {
 		s.rv = x.G.Key(seg.KeyOpts{Kind: seg.KeyValues})
-		s.val = s.rv + "|" + ChoiceKey(x) + "|" + c.finals.Of(x)
+		s.rc = s.rv + "|" + ChoiceKey(x)
+		s.val = s.rc + "|" + c.finals.Of(x)
 		s.rf = x.G.Key(seg.KeyOpts{Kind: seg.KeyRF})
 		if len(c.opts.Specs) > 0 {
 			if k, err := SegKey(c.prog, c.opts, x); err == nil { // semantic.go
@@ -176,6 +180,7 @@ func (c *Collector) AddSummary(s *Summary, g *seg.Graph) bool {
 	if c.opts.Classes && s.complete {
 		c.rvKeys[s.rv] = struct{}{}
 		c.valKeys[s.val] = struct{}{}
+		c.rcKeys[s.rc] = struct{}{}
 		c.rfKeys[s.rf] = struct{}{}
 		if s.hasSeg {
 			c.segKeys[s.seg] = struct{}{}
@@ -237,7 +242,7 @@ func (c *Collector) Result(explorer, stopped, stopKind string) *Result {
 		r.Outcomes = []Outcome{}
 	}
 	if c.opts.Classes {
-		r.Classes = &Classes{ReadValues: len(c.rvKeys), RF: len(c.rfKeys), SEG: len(c.segKeys), Values: len(c.valKeys)}
+		r.Classes = &Classes{ReadValues: len(c.rvKeys), RF: len(c.rfKeys), SEG: len(c.segKeys), Values: len(c.valKeys), ReadChoices: len(c.rcKeys)}
 	}
 	switch {
 	case c.violation != "":

@@ -107,6 +107,18 @@ type Options struct {
 	Symmetry bool
 	// Classes counts distinct classes of executions (read-value vectors, rf graphs).
 	Classes bool
+	// NoFinalStates leaves the final values of the globals out of an
+	// execution's class: the vmcr explorer then explores one execution per
+	// read-value vector and choices (no virtual observer of the final
+	// state), so the final states of the complete executions it explores
+	// are a sample, not every reachable one, nor are the states at its
+	// violations (Result.OutcomesPartial). The verdict is unaffected:
+	// every assertion failure, runtime error and deadlock is found as
+	// before, and with KeepGoing every distinct violation. Explorers
+	// whose outcomes cover every final state anyway (mcr, reference,
+	// stateful, dpor, ncmc, trust, graph, coverability) ignore it. The
+	// CLI sets it for C programs unless --outcomes is given.
+	NoFinalStates bool
 	// Progress, if set, is called about every ProgressEvery with running statistics.
 	Progress      func(Stats)
 	ProgressEvery time.Duration
@@ -191,8 +203,16 @@ type Classes struct {
 	SEG int `json:"seg,omitempty"`
 	// Values counts distinct (read-value vector, per-thread nondeterministic
 	// choices, final state) triples of complete executions: the classes
-	// the vmcr explorer explores one execution of.
-	Values int `json:"values"`
+	// the vmcr explorer explores one execution of. It is 0 (not counted)
+	// when the explorer did not explore every final state
+	// (Result.OutcomesPartial).
+	Values int `json:"values,omitempty"`
+	// ReadChoices counts distinct (read-value vector, per-thread
+	// nondeterministic choices) pairs of complete executions: the classes
+	// the vmcr explorer explores one execution of with
+	// Options.NoFinalStates (ReadValues when the program makes no
+	// choices).
+	ReadChoices int `json:"read_choices"`
 }
 
 // Result is the answer of Verify.
@@ -216,7 +236,14 @@ type Result struct {
 	Stopped  string    `json:"stopped,omitempty"`
 	Stats    Stats     `json:"stats"`
 	Outcomes []Outcome `json:"outcomes"`
-	Classes  *Classes  `json:"classes,omitempty"`
+	// OutcomesPartial is set when the explorer did not explore every
+	// final state (Options.NoFinalStates, vmcr): Outcomes then lists the
+	// states of the executions explored only, and those at violations are
+	// a sample too, but every distinct violation message is there (with
+	// KeepGoing) and the verdict is the same as without it. Classes.Values
+	// is then 0 (not counted).
+	OutcomesPartial bool     `json:"outcomes_partial,omitempty"`
+	Classes         *Classes `json:"classes,omitempty"`
 	// Counterexample tells the violating execution step by step.
 	Counterexample []interp.TraceStep `json:"counterexample,omitempty"`
 	// ViolationPos is where the violation happened (assertion or error site).

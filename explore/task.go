@@ -33,6 +33,7 @@ type Task struct {
 	deadline time.Time // of Run's context: ends a long execution (Config.Deadline)
 	note     string
 	amend    []func(*Result)
+	partial  bool // final states skipped (PartialOutcomes)
 }
 
 type counterexample struct {
@@ -144,6 +145,12 @@ func (t *Task) Note(format string, args ...any) {
 // Workers records how many parallel workers explored.
 func (t *Task) Workers(n int) { t.workers = n }
 
+// PartialOutcomes records that the explorer did not explore every final
+// state (Options.NoFinalStates): the result says so
+// (Result.OutcomesPartial) and does not count the classes with final
+// states (Classes.Values).
+func (t *Task) PartialOutcomes() { t.partial = true }
+
 // Amend registers f to change the Result once it is built (an explorer
 // whose verdicts differ from the collector's, like coverability's).
 func (t *Task) Amend(f func(*Result)) { t.amend = append(t.amend, f) }
@@ -158,6 +165,12 @@ func (t *Task) result(name string) *Result {
 	res.Workers = t.workers
 	if t.cex != nil {
 		res.Counterexample, res.Graph, res.ViolationPos = t.cex.steps, t.cex.graph, t.cex.pos
+	}
+	if t.partial {
+		res.OutcomesPartial = true
+		if res.Classes != nil {
+			res.Classes.Values = 0
+		}
 	}
 	for _, f := range t.amend {
 		f(res)

@@ -50,7 +50,11 @@ func logResult(w io.Writer, res *ncmc.Result) {
 		WriteTrace(w, res.Counterexample)
 	}
 	if len(res.Outcomes) > 0 {
-		fmt.Fprintf(w, "\noutcomes (%d distinct):\n", len(res.Outcomes))
+		partial := ""
+		if res.OutcomesPartial { // final states not explored (Options.NoFinalStates): a sample
+			partial = ", of the executions explored only: not every final state"
+		}
+		fmt.Fprintf(w, "\noutcomes (%d distinct%s):\n", len(res.Outcomes), partial)
 		for i, o := range res.Outcomes {
 			if i == 50 {
 				fmt.Fprintf(w, "  ... %d more\n", len(res.Outcomes)-50)

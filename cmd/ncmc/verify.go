@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 	"runtime/pprof"
+	"sort"
 	"strings"
 	"time"
 
@@ -29,8 +30,9 @@ type verifyCmd struct {
 	MaxThreads    int           `name:"max-threads" help:"Threads one execution may have, main included; a spawn beyond it is a bound hit (unknown)." default:"1000"`
 	Timeout       time.Duration `help:"Wall-clock limit, e.g. 30s or 5m (0: none); hitting it gives unknown." default:"0"`
 	Workers       int           `help:"Parallel workers of the mcr explorer (each with its own Z3 context) and of the vmcr and trust explorers (subtrees; 0: number of CPUs). The verdict and outcome set do not depend on it; under vmcr and trust neither do the counts and the counterexample." default:"0"`
-	KeepGoing     bool          `name:"keep-going" help:"Explore past the first violation and list every outcome."`
-	Classes       bool          `help:"Count distinct execution classes (read-value vectors, reads-from graphs)."`
+	KeepGoing     bool          `name:"keep-going" help:"Explore past the first violation and list every outcome (C programs without --outcomes: every distinct violation)."`
+	Outcomes      bool          `help:"C programs: explore every final state of the globals and list the outcomes, as for CIR and litmus input. Without it the default explorer (vmcr) explores one execution per read-value vector (and nondeterministic choices), not one per final state, so no outcome list is printed (it would not be exhaustive); the verdict, the counterexample and with --keep-going every distinct violation are the same."`
+	Classes       bool          `help:"Count distinct execution classes (read-value vectors, reads-from graphs, and with final states where they are explored)."`
 	StateCache    bool          `name:"state-cache" help:"Reference and ncmc explorers: cut off runs that reach a state seen before (outcomes and verdict unchanged; counts cover the remaining runs). With ncmc it replaces source-set DPOR by sleep sets with state caching."`
 	Races         bool          `help:"Report a data race (two accesses to one location by different threads, at least one a write and one non-atomic, unordered by happens-before: program order, spawn/join, mutexes, atomic blocks, release/acquire atomics) as a violation naming both accesses. Under sc this uses the stateful reference explorer; ra and rc11 report races anyway."`
 	JSON          bool          `name:"json" help:"Print one JSON object instead of text."`
@@ -52,17 +54,23 @@ type verifyCmd struct {
 
 // jsonResult is the --json output: one object per run.
 type jsonResult struct {
-	File           string             `json:"file"`
-	Verdict        ncmc.Verdict       `json:"verdict"`
-	Reason         string             `json:"reason"`
-	Kind           string             `json:"kind,omitempty"`
-	Model          string             `json:"model"`
-	Explorer       string             `json:"explorer"`
-	Executions     int                `json:"executions"`
-	Complete       int                `json:"complete"`
-	Blocked        int                `json:"blocked"`
-	BoundHits      int                `json:"bound_hits"`
-	Outcomes       []ncmc.Outcome     `json:"outcomes"`
+	File       string       `json:"file"`
+	Verdict    ncmc.Verdict `json:"verdict"`
+	Reason     string       `json:"reason"`
+	Kind       string       `json:"kind,omitempty"`
+	Model      string       `json:"model"`
+	Explorer   string       `json:"explorer"`
+	Executions int          `json:"executions"`
+	Complete   int          `json:"complete"`
+	Blocked    int          `json:"blocked"`
+	BoundHits  int          `json:"bound_hits"`
+	// Outcomes is null when the outcomes are not all known
+	// (OutcomesPartial: a C program without --outcomes).
+	Outcomes        []ncmc.Outcome `json:"outcomes"`
+	OutcomesPartial bool           `json:"outcomes_partial,omitempty"`
+	// Violations are the distinct violations, with OutcomesPartial and
+	// --keep-going (every one).
+	Violations     []violationJSON    `json:"violations,omitempty"`
 	Classes        *ncmc.Classes      `json:"classes,omitempty"`
 	TimeMS         float64            `json:"time_ms"`
 	Location       string             `json:"location,omitempty"`
@@ -78,6 +86,40 @@ type jsonResult struct {
 	Stats          ncmc.Stats         `json:"stats"`
 	// SVCOMP is the SV-COMP answer, with --property.
 	SVCOMP *svcompJSON `json:"svcomp,omitempty"`
+}
+
+// violationJSON is a distinct violation and how many explored executions
+// ended in it.
+type violationJSON struct {
+	Violation  string `json:"violation"`
+	Executions int    `json:"executions"`
+}
+
+// skipFinalStates reports whether final states are left out of the
+// classes (ncmc.Options.NoFinalStates): for C programs unless --outcomes
+// is given. CIR and litmus input keep them (outcome lists are what their
+// users read; litmus verdicts depend on final states).
+func (v *verifyCmd) skipFinalStates() bool { return svcomp.IsC(v.File) && !v.Outcomes }
+
+// violations lists the distinct violations among outcomes, sorted, with
+// the executions that ended in each (states merged).
+func violations(outcomes []ncmc.Outcome) []violationJSON {
+	var out []violationJSON
+	at := map[string]int{}
+	for _, o := range outcomes {
+		if o.Violation == "" {
+			continue
+		}
+		i, ok := at[o.Violation]
+		if !ok {
+			i = len(out)
+			at[o.Violation] = i
+			out = append(out, violationJSON{Violation: o.Violation})
+		}
+		out[i].Executions += o.Executions
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Violation < out[j].Violation })
+	return out
 }
 
 // svcompJSON is the SV-COMP answer in verify's --json output.
@@ -140,7 +182,7 @@ func (v *verifyCmd) run(e *env) int {
 		Model: v.Model, Explorer: v.Explorer, Unroll: v.Unroll,
 		MaxExecutions: v.MaxExecutions, MaxSteps: v.MaxSteps, MaxThreads: v.MaxThreads, Timeout: v.remaining(start),
 		KeepGoing: v.KeepGoing, Classes: v.Classes, Workers: v.Workers, StateCache: v.StateCache, Decider: v.Decider,
-		Races: v.Races,
+		Races: v.Races, NoFinalStates: v.skipFinalStates(),
 	}
 	for _, f := range v.Spec {
 		s, err := commspec.ParseFile(f)
@@ -293,6 +335,12 @@ func (v *verifyCmd) printJSON(e *env, res *ncmc.Result, answer svcomp.Answer, re
 	if res.ViolationPos.IsValid() {
 		out.Location = res.ViolationPos.String()
 	}
+	if res.OutcomesPartial {
+		out.Outcomes, out.OutcomesPartial = nil, true
+		if v.KeepGoing {
+			out.Violations = violations(res.Outcomes)
+		}
+	}
 	if out.Counterexample == nil {
 		out.Counterexample = []interp.TraceStep{}
 	}
@@ -345,12 +393,34 @@ func printText(w io.Writer, v *verifyCmd, res *ncmc.Result) {
 		if res.Classes.SEG > 0 {
 			seg = fmt.Sprintf(", %d seg (semantic execution graphs)", res.Classes.SEG)
 		}
-		fmt.Fprintf(w, "classes: %d read-value vectors, %d reads-from graphs%s, %d read values with final states\n", res.Classes.ReadValues, res.Classes.RF, seg, res.Classes.Values)
+		choices := ""
+		if res.Classes.ReadChoices != res.Classes.ReadValues {
+			choices = fmt.Sprintf(", %d read values with choices", res.Classes.ReadChoices)
+		}
+		finals := fmt.Sprintf(", %d read values with final states", res.Classes.Values)
+		if res.OutcomesPartial {
+			finals = " (final states not explored: --outcomes)"
+		}
+		fmt.Fprintf(w, "classes: %d read-value vectors, %d reads-from graphs%s%s%s\n", res.Classes.ReadValues, res.Classes.RF, seg, choices, finals)
 	}
 	if len(res.Counterexample) > 0 {
 		fmt.Fprintln(w, "\ncounterexample:")
 		printTrace(w, res.Counterexample)
 		fmt.Fprintln(w)
+	}
+	if res.OutcomesPartial {
+		// Not every final state was explored: a list would look
+		// exhaustive and is not. With --keep-going every distinct
+		// violation is there (without it, the first one only: the
+		// verdict and the counterexample show it).
+		fmt.Fprintln(w, "outcomes: not listed: final states were not explored (one execution per read-value vector); --outcomes explores and lists them")
+		if vs := violations(res.Outcomes); len(vs) > 0 && v.KeepGoing {
+			fmt.Fprintf(w, "violations (%d distinct):\n", len(vs))
+			for _, x := range vs {
+				fmt.Fprintf(w, "  [%s] x%d\n", x.Violation, x.Executions)
+			}
+		}
+		return
 	}
 	if len(res.Outcomes) > 0 {
 		fmt.Fprintf(w, "outcomes (%d distinct):\n", len(res.Outcomes))

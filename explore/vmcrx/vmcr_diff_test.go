@@ -139,8 +139,17 @@ func vmcrDiff(t *testing.T, model string, n uint64) { vmcrDiffGen(t, model, n, n
 // vmcrDiffGen is vmcrDiff with programs from progen with the knobs cfg
 // gives for a seed (nil: the default mix).
 func vmcrDiffGen(t *testing.T, model string, n uint64, cfg func(seed uint64) progen.Config) {
+	sum, cl := vmcrDiffRun(t, model, n, cfg, vmcrCompare)
+	t.Logf("%s: %d complete executions of vmcr for %d classes", model, sum.CandExec, cl.Values)
+}
+
+// vmcrDiffRun is vmcrDiffGen with the comparison cmp of one program: the
+// harness's totals and the reference's classes summed over the programs
+// compared.
+func vmcrDiffRun(t *testing.T, model string, n uint64, cfg func(seed uint64) progen.Config,
+	cmp func(prog *ir.Program, model string) explorertest.Run) (explorertest.Summary, ncmc.Classes) {
 	var mu sync.Mutex
-	classes := 0
+	var classes ncmc.Classes
 	h := explorertest.Harness{Name: "vmcr", First: *vmcrSeed, N: n, Chunks: 4,
 		Gen: func(seed uint64) (string, *ir.Program, error) {
 			rng := rand.New(rand.NewPCG(seed, 0x6d6372))
@@ -159,16 +168,18 @@ func vmcrDiffGen(t *testing.T, model string, n uint64, cfg func(seed uint64) pro
 			return src, prog, err
 		},
 		Compare: func(t *testing.T, seed uint64, prog *ir.Program) explorertest.Run {
-			r := vmcrCompare(prog, model)
+			r := cmp(prog, model)
 			if r.Oracle != nil && r.Skipped == "" {
+				c := r.Oracle.Classes
 				mu.Lock()
-				classes += r.Oracle.Classes.Values
+				classes.Values += c.Values
+				classes.ReadChoices += c.ReadChoices
+				classes.ReadValues += c.ReadValues
 				mu.Unlock()
 			}
 			return r
 		}}
-	sum := h.Run(t)
-	t.Logf("%s: %d complete executions of vmcr for %d classes", model, sum.CandExec, classes)
+	return h.Run(t), classes
 }
 
 // Every example and regression program agrees too, under sc, tso and pso.

@@ -814,7 +814,15 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 	// Witness searches over their budget go to Z3 (explore/vmcrz3).
 	oracle := vmcrz3.New(vmcrz3.Options{Timeout: opts.QueryTimeout})
 	defer oracle.Close()
-	vo := vmcr.Options{Observed: mcrx.ObservedLocs(prog), Leaf: leaf, Summary: summary, Workers: workers, Failures: opts.KeepGoing,
+	// The observer reads every global at the end, unless final states
+	// are no outcomes (Options.NoFinalStates): then one execution per
+	// read-value vector and choices, and the outcomes are a sample.
+	observed := mcrx.ObservedLocs(prog)
+	if opts.NoFinalStates && len(observed) > 0 {
+		observed = nil
+		t.PartialOutcomes()
+	}
+	vo := vmcr.Options{Observed: observed, Leaf: leaf, Summary: summary, Workers: workers, Failures: opts.KeepGoing,
 		Oracle: oracle, Queries: opts.VMCRQueries, MaxSearch: opts.VMCRMaxSearch}
 	if opts.Debug != nil && os.Getenv("NCMC_VMCR_TREE") != "" {
 		vo.Debug = opts.Debug
