@@ -1060,10 +1060,10 @@ func (e *explorer) done(tr *Trace) {
 	if e.opts.Summary == nil {
 		return
 	}
-	if r, ok := e.run.(Releaser); ok {
-		r.Release(tr)
-	}
 	e.spare.recycle(tr)
+	if r, ok := e.run.(Releaser); ok {
+		r.Release(tr) // last: the runner may reuse tr itself
+	}
 }
 
 type group struct {

@@ -175,8 +175,9 @@ type Runner interface {
 // Releaser is a Runner that can reuse the storage of a run: with
 // Options.Summary set, Explore calls Release on every trace Run returned
 // once nothing reads it any more (the subtree of the node it was run for
-// is explored; leaves are handed over as summaries). Release may be called
-// after Summary on the same trace.
+// is explored; leaves are handed over as summaries): the runner may reuse
+// tr itself for a later run. Release may be called after Summary on the
+// same trace.
 type Releaser interface {
 	Release(tr *Trace)
 }

@@ -74,6 +74,9 @@ type vmcrRunner struct {
 	// the After and Order arrays of released store-buffer traces
 	// (*[2][]vmcr.Ref), sbs the scratch tables of traceOfSB.
 	steps, refs, sbs sync.Pool
+	// traces holds released traces (*vmcr.Trace), whose struct and
+	// Threads array the next trace reuses.
+	traces sync.Pool
 	// dead holds executions made by Fork that are no longer used
 	// (snapshots and resumed runs of released traces), for the next Fork
 	// to reuse.
@@ -230,6 +233,25 @@ func (r *vmcrRunner) Release(tr *vmcr.Trace) {
 		run.steps = nil
 		r.steps.Put(&b)
 	}
+	r.traces.Put(tr)
+}
+
+// newTrace returns a trace with n threads (zero), reusing a released
+// trace's struct and Threads array when one is free.
+func (r *vmcrRunner) newTrace(n int) *vmcr.Trace {
+	tr, _ := r.traces.Get().(*vmcr.Trace)
+	if tr == nil {
+		return &vmcr.Trace{Threads: make([]vmcr.Thread, n)}
+	}
+	ths := tr.Threads
+	if cap(ths) < n {
+		ths = make([]vmcr.Thread, n)
+	} else {
+		ths = ths[:n]
+		clear(ths)
+	}
+	*tr = vmcr.Trace{Threads: ths}
+	return tr
 }
 
 // seqChooser hands out per-thread choice sequences (0 beyond them).
@@ -599,8 +621,8 @@ func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled
 	if r.sb {
 		return r.traceOfSB(x, w, parkedEnabled)
 	}
-	tr := &vmcr.Trace{Threads: make([]vmcr.Thread, len(x.ThreadTable())), InitVal: x.G.InitVal,
-		ParkedEnabled: parkedEnabled, Payload: &vmcrRun{x: x, r: r, w: w}}
+	tr := r.newTrace(len(x.ThreadTable()))
+	tr.InitVal, tr.ParkedEnabled, tr.Payload = x.G.InitVal, parkedEnabled, &vmcrRun{x: x, r: r, w: w}
 	sc, _ := r.sbs.Get().(*sbScratch)
 	if sc == nil {
 		sc = &sbScratch{}
@@ -689,9 +711,14 @@ func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled
 			tr.Threads[t].Steps = buf[k:k:len(buf)]
 		}
 	}
-	for k, l := range x.Log {
+	for _, l := range x.Log {
 		t := l.Action.T
-		st := vmcr.Step{}
+		// The step is built in its slot (a Step is large: no copy).
+		vt := &tr.Threads[t]
+		ns := len(vt.Steps)
+		vt.Steps = vt.Steps[:ns+1]
+		st := &vt.Steps[ns]
+		*st = vmcr.Step{}
 		if !l.Event.IsInit() {
 			e := x.G.Event(l.Event)
 			st.Loc = e.Loc
@@ -726,9 +753,6 @@ func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled
 				st.Op, st.Other = vmcr.OpJoin, e.Other
 			}
 		}
-		_ = k
-		vt := &tr.Threads[t]
-		vt.Steps = append(vt.Steps, st)
 	}
 	// A thread waiting for a lock at the end has a pending acquire.
 	pendingLocks(x, func(n int32, addr int64) {
@@ -1159,7 +1183,10 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 		}
 		me := pid[t]
 		at := vmcr.Ref{T: me, I: int32(len(ts[me]))}
-		st := vmcr.Step{}
+		// The step is built in its slot (a Step is large: no copy).
+		ts[me] = ts[me][:at.I+1]
+		st := &ts[me][at.I]
+		*st = vmcr.Step{}
 		if l.Fence {
 			st.After = lastCommits(nil, t)
 			clear(lastStore[t])
@@ -1217,7 +1244,6 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 				}
 			}
 		}
-		ts[me] = append(ts[me], st)
 		order = append(order, at)
 	}
 	sc.fixes = fixes
@@ -1236,8 +1262,8 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 	}
 	n := r.ths.size()
 	grow(int32(n - 1))
-	tr := &vmcr.Trace{Threads: make([]vmcr.Thread, n), InitVal: x.G.InitVal, Order: order,
-		ParkedEnabled: parkedEnabled, Payload: run}
+	tr := r.newTrace(n)
+	tr.InitVal, tr.Order, tr.ParkedEnabled, tr.Payload = x.G.InitVal, order, parkedEnabled, run
 	for i := range tr.Threads {
 		tr.Threads[i].End = vmcr.EndAbsent
 	}
