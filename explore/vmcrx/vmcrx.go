@@ -728,7 +728,7 @@ func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled
 				if op := l.RMW; op != nil {
 					st.Op = vmcr.OpRMW
 					st.WriteFor = op.WriteFor
-				} else if r.trylock[e.Pos] {
+				} else if len(r.trylock) > 0 && r.trylock[e.Pos] {
 					st.Op = vmcr.OpRMW
 					st.WriteFor = lockWrite(x.Handle(t))
 				}
@@ -742,7 +742,7 @@ func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled
 			case seg.KLock:
 				st.Op, st.RVal, st.Src, st.WVal, st.Wrote = vmcr.OpLock, e.RVal, src(e.RF), e.WVal, true
 				st.WriteFor = lockWrite(e.WVal)
-				if r.trylock[e.Pos] {
+				if len(r.trylock) > 0 && r.trylock[e.Pos] {
 					st.Op = vmcr.OpRMW
 				}
 			case seg.KUnlock:
@@ -1127,19 +1127,26 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 	}
 	// lastStore[t][loc]: t's newest store to loc not yet drained (event index).
 	for len(sc.lastStore) < nt {
-		sc.lastStore = append(sc.lastStore, nil)
+		sc.lastStore = append(sc.lastStore, storeSet{})
 	}
 	lastStore := sc.lastStore[:nt]
-	for _, m := range lastStore {
-		clear(m)
+	for t := range lastStore {
+		lastStore[t].reset()
 	}
 	addCommit := func(ev seg.EventID) {
 		e := x.G.Event(ev)
 		b := bufID(ev.T, e.Loc)
 		grow(b)
 		ref := vmcr.Ref{T: b, I: int32(len(ts[b]))}
-		ts[b] = append(ts[b], vmcr.Step{Op: vmcr.OpWrite, Loc: e.Loc, WVal: e.WVal, Wrote: true,
-			After: after(vmcr.Ref{T: pid[ev.T], I: evStep[ev.T][ev.I]})})
+		if len(ts[b]) == cap(ts[b]) {
+			ts[b] = append(ts[b], vmcr.Step{})
+		} else {
+			ts[b] = ts[b][:ref.I+1]
+		}
+		// Built in its slot (a Step is large: no copy).
+		st := &ts[b][ref.I]
+		*st = vmcr.Step{Op: vmcr.OpWrite, Loc: e.Loc, WVal: e.WVal, Wrote: true}
+		st.After = after(vmcr.Ref{T: pid[ev.T], I: evStep[ev.T][ev.I]})
 		commitRef[ev.T][ev.I] = ref
 		order = append(order, ref)
 	}
@@ -1189,7 +1196,7 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 		*st = vmcr.Step{}
 		if l.Fence {
 			st.After = lastCommits(nil, t)
-			clear(lastStore[t])
+			lastStore[t].reset()
 		}
 		if !l.Event.IsInit() {
 			e := x.G.Event(l.Event)
@@ -1201,13 +1208,13 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 				if op := l.RMW; op != nil {
 					st.Op = vmcr.OpRMW
 					st.WriteFor = op.WriteFor
-				} else if r.trylock[e.Pos] {
+				} else if len(r.trylock) > 0 && r.trylock[e.Pos] {
 					st.Op = vmcr.OpRMW
 					st.WriteFor = lockWrite(x.Handle(t))
 				}
 				st.Src = src(at, e.RF)
 				if st.Op == vmcr.OpRead {
-					if i, ok := lastStore[t][e.Loc]; ok {
+					if i, ok := lastStore[t].get(e.Loc); ok {
 						st.HasOwn = true
 						st.Own = unresolved
 						fixes = append(fixes, sbFix{at: at, own: true, ev: seg.EventID{T: t, I: i}})
@@ -1222,15 +1229,12 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 			case seg.KWrite:
 				// A buffered store: its commit writes.
 				st.Op, st.Loc = vmcr.OpOther, 0
-				if lastStore[t] == nil {
-					lastStore[t] = map[int64]int32{}
-				}
-				lastStore[t][e.Loc] = l.Event.I
+				lastStore[t].set(e.Loc, l.Event.I)
 			case seg.KLock:
 				st.Op, st.RVal, st.WVal, st.Wrote = vmcr.OpLock, e.RVal, e.WVal, true
 				st.Src = src(at, e.RF)
 				st.WriteFor = lockWrite(e.WVal)
-				if r.trylock[e.Pos] {
+				if len(r.trylock) > 0 && r.trylock[e.Pos] {
 					st.Op = vmcr.OpRMW
 				}
 			case seg.KUnlock:
@@ -1416,7 +1420,7 @@ type sbScratch struct {
 	commitRef [][]vmcr.Ref
 	ebuf      []int32
 	cbuf      []vmcr.Ref
-	lastStore []map[int64]int32
+	lastStore []storeSet
 	fixes     []sbFix
 }
 
@@ -1463,4 +1467,66 @@ func resize[T any](a []T, n int) []T {
 	a = a[:n]
 	clear(a)
 	return a
+}
+
+// storeSet maps a location to a thread's newest store to it not yet
+// drained (its event index): a short list, and a map once the list is
+// long (most threads store to few locations between draining steps).
+type storeSet struct {
+	small []storeEntry
+	big   map[int64]int32
+}
+
+type storeEntry struct {
+	loc int64
+	i   int32
+}
+
+// maxSmallStores is the length of storeSet's list beyond which it uses
+// its map.
+const maxSmallStores = 16
+
+func (s *storeSet) reset() {
+	s.small = s.small[:0]
+	if s.big != nil {
+		clear(s.big)
+	}
+}
+
+func (s *storeSet) get(loc int64) (int32, bool) {
+	if len(s.big) > 0 {
+		i, ok := s.big[loc]
+		return i, ok
+	}
+	for _, e := range s.small {
+		if e.loc == loc {
+			return e.i, true
+		}
+	}
+	return 0, false
+}
+
+func (s *storeSet) set(loc int64, i int32) {
+	if len(s.big) > 0 {
+		s.big[loc] = i
+		return
+	}
+	for k := range s.small {
+		if s.small[k].loc == loc {
+			s.small[k].i = i
+			return
+		}
+	}
+	if len(s.small) < maxSmallStores {
+		s.small = append(s.small, storeEntry{loc, i})
+		return
+	}
+	if s.big == nil {
+		s.big = make(map[int64]int32, 2*maxSmallStores)
+	}
+	for _, e := range s.small {
+		s.big[e.loc] = e.i
+	}
+	s.big[loc] = i
+	s.small = s.small[:0]
 }
