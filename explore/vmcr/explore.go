@@ -1,6 +1,7 @@
 package vmcr
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -879,12 +880,11 @@ func (e *explorer) exploreNode(n *node) *node {
 		}
 		return 1
 	}
-	sort.SliceStable(reads, func(i, j int) bool {
-		ri, rj := rank(reads[i]), rank(reads[j])
-		if ri != rj {
-			return ri < rj
+	slices.SortStableFunc(reads, func(a, b front) int {
+		if ra, rb := rank(a), rank(b); ra != rb {
+			return ra - rb
 		}
-		return reads[i].t < reads[j].t
+		return a.t - b.t
 	})
 	fr := &frame{node: n, ext: p.ext, reads: reads, newW: make([]bool, len(reads)), groups: make([][]group, len(reads))}
 	// A read that may only read writes beyond an ancestor's partial trace
@@ -1334,7 +1334,7 @@ func (e *explorer) observe(n *node, p *part) {
 			}
 			gs[i].ws = append(gs[i].ws, w)
 		}
-		sort.Slice(gs, func(i, j int) bool { return gs[i].val < gs[j].val })
+		slices.SortFunc(gs, func(a, b group) int { return cmp.Compare(a.val, b.val) })
 		f := tr.finalOrInit(l)
 		for _, g := range gs {
 			c := &node{ann: n.ann, neg: n.neg}

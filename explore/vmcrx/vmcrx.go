@@ -951,17 +951,11 @@ func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace, keep bool) (*interp.Execu
 	flushAll := func() bool {
 		moved := false
 		for !x.Finished() {
-			var fl *interp.Action
-			for _, a := range x.Enabled() {
-				if a.Flush {
-					fl = &a
-					break
-				}
-			}
-			if fl == nil {
+			fl, ok := x.FirstFlush()
+			if !ok {
 				break
 			}
-			x.Step(*fl)
+			x.Step(fl)
 			moved = true
 		}
 		return moved
