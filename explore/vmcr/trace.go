@@ -612,7 +612,19 @@ func (c *clocks) at(r Ref, u int) int32 { return c.rows[r.T][int(r.I)*c.n+u] }
 // steps on a cycle (not expected) get no further edges.
 func (tr *Trace) clocks(rf func(t, i int) []Ref) *clocks {
 	n := len(tr.Threads)
-	c := &clocks{n: n, off: make([]int, n+1)}
+	// The struct, offsets and row headers in one allocation each kind.
+	cb := &struct {
+		c    clocks
+		off  [8]int
+		rows [8][]int32
+	}{}
+	c := &cb.c
+	c.n = n
+	if n+1 <= len(cb.off) {
+		c.off, c.rows = cb.off[:n+1], cb.rows[:n]
+	} else {
+		c.off, c.rows = make([]int, n+1), make([][]int32, n)
+	}
 	total := 0
 	for t := range tr.Threads {
 		c.off[t] = total
@@ -620,61 +632,69 @@ func (tr *Trace) clocks(rf func(t, i int) []Ref) *clocks {
 	}
 	c.off[n] = total
 	buf := make([]int32, total*n)
-	c.rows = make([][]int32, n)
 	for t := range c.rows {
 		c.rows[t] = buf[c.off[t]*n : c.off[t+1]*n : c.off[t+1]*n]
 	}
-	done := make([]bool, total)
-	var calc func(t, i int) []int32
-	busy := make([]bool, total)
-	calc = func(t, i int) []int32 {
-		k := c.off[t] + i
-		row := c.row(t, i)
-		if done[k] || busy[k] {
-			return row
-		}
-		busy[k] = true
-		if i > 0 {
-			copy(row, calc(t, i-1))
-		} else if sp := tr.Threads[t].Spawn; sp.T >= 0 {
-			copy(row, calc(int(sp.T), int(sp.I)))
-		}
-		st := &tr.Threads[t].Steps[i]
-		if st.Op == OpJoin && !st.Pending {
-			ch := int(st.Other)
-			if ch >= 0 && ch < n && len(tr.Threads[ch].Steps) > 0 {
-				joinClock(row, calc(ch, len(tr.Threads[ch].Steps)-1))
-			}
-		}
-		for _, a := range st.After {
-			if a.T >= 0 && int(a.T) < n && int(a.I) < len(tr.Threads[a.T].Steps) {
-				joinClock(row, calc(int(a.T), int(a.I)))
-			}
-		}
-		if rf != nil {
-			e1, e2 := tr.rfEdges(st, rf(t, i))
-			for _, g := range [2]Ref{e1, e2} {
-				if g.T >= 0 && int(g.I) < len(tr.Threads[g.T].Steps) {
-					joinClock(row, calc(int(g.T), int(g.I)))
-				}
-			}
-		}
-		row[t] = int32(i + 1)
-		busy[k] = false
-		done[k] = true
-		return row
-	}
+	b := clockBuilder{tr: tr, c: c, rf: rf, state: make([]uint8, total)}
 	// In the order of the run every dependency comes first, so calc
 	// recurses one level at most; the pending steps (not in Order) last.
 	for _, r := range tr.Order {
-		calc(int(r.T), int(r.I))
+		b.calc(int(r.T), int(r.I))
 	}
 	for t := range tr.Threads {
 		for i := range tr.Threads[t].Steps {
-			calc(t, i)
+			b.calc(t, i)
 		}
 	}
 	return c
+}
+
+// clockBuilder computes the clocks of a trace (Trace.clocks).
+type clockBuilder struct {
+	tr    *Trace
+	c     *clocks
+	rf    func(t, i int) []Ref
+	state []uint8 // per step: 0 to do, 1 busy (on a cycle), 2 done
+}
+
+// calc computes the clock of step (t, i) after those it depends on.
+func (b *clockBuilder) calc(t, i int) []int32 {
+	tr, c := b.tr, b.c
+	n := c.n
+	k := c.off[t] + i
+	row := c.row(t, i)
+	if b.state[k] != 0 {
+		return row
+	}
+	b.state[k] = 1
+	if i > 0 {
+		copy(row, b.calc(t, i-1))
+	} else if sp := tr.Threads[t].Spawn; sp.T >= 0 {
+		copy(row, b.calc(int(sp.T), int(sp.I)))
+	}
+	st := &tr.Threads[t].Steps[i]
+	if st.Op == OpJoin && !st.Pending {
+		ch := int(st.Other)
+		if ch >= 0 && ch < n && len(tr.Threads[ch].Steps) > 0 {
+			joinClock(row, b.calc(ch, len(tr.Threads[ch].Steps)-1))
+		}
+	}
+	for _, a := range st.After {
+		if a.T >= 0 && int(a.T) < n && int(a.I) < len(tr.Threads[a.T].Steps) {
+			joinClock(row, b.calc(int(a.T), int(a.I)))
+		}
+	}
+	if b.rf != nil {
+		e1, e2 := tr.rfEdges(st, b.rf(t, i))
+		for _, g := range [2]Ref{e1, e2} {
+			if g.T >= 0 && int(g.I) < len(tr.Threads[g.T].Steps) {
+				joinClock(row, b.calc(int(g.T), int(g.I)))
+			}
+		}
+	}
+	row[t] = int32(i + 1)
+	b.state[k] = 2
+	return row
 }
 
 // rfEdges returns the causal edges (up to two; T < 0: none) into read
@@ -705,7 +725,17 @@ func joinClock(c, o []int32) {
 // withEdge returns the clocks c with the extra edge w -> x (w does not
 // follow x): every step at or after x learns w's clock.
 func (c *clocks) withEdge(w, x Ref) *clocks {
-	d := &clocks{n: c.n, off: c.off, rows: make([][]int32, len(c.rows))}
+	db := &struct {
+		d    clocks
+		rows [8][]int32
+	}{}
+	d := &db.d
+	d.n, d.off = c.n, c.off
+	if len(c.rows) <= len(db.rows) {
+		d.rows = db.rows[:len(c.rows)]
+	} else {
+		d.rows = make([][]int32, len(c.rows))
+	}
 	wr := c.row(int(w.T), int(w.I))
 	xt := int(x.T)
 	for u := 0; u < c.n; u++ {
