@@ -459,10 +459,20 @@ func (n *node) clocks() *clocks {
 // array in place (a chain of single children costs linear time and
 // memory); later siblings copy.
 func (n *node) with(t int, a ann) *node {
-	c := &node{obs: n.obs, neg: n.neg}
 	size := max(len(n.ann), t+1)
-	c.ann = make([][]ann, size)
-	c.annb = make([]*annBuf, size)
+	var c *node
+	if size <= 4 { // the node and its tables in one allocation
+		nb := &struct {
+			n    node
+			ann  [4][]ann
+			annb [4]*annBuf
+		}{}
+		c = &nb.n
+		c.ann, c.annb = nb.ann[:size:size], nb.annb[:size:size]
+	} else {
+		c = &node{ann: make([][]ann, size), annb: make([]*annBuf, size)}
+	}
+	c.obs, c.neg = n.obs, n.neg
 	copy(c.ann, n.ann)
 	copy(c.annb, n.annb)
 	old := c.ann[t]
