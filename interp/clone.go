@@ -167,6 +167,7 @@ type forkStore struct {
 	locs    []int64
 	threads []*Thread
 	bufs    []bufEntry
+	mo      []seg.EventID
 	waiters map[int64][]int32
 	g       *seg.Graph
 	rx      *relaxed
@@ -251,9 +252,22 @@ func (x *Execution) Fork(ch Chooser, dead *Execution) *Execution {
 		mo = make(map[int64][]seg.EventID, len(x.G.MO))
 	}
 	clear(mo)
-	for k, v := range x.G.MO {
-		mo[k] = v[:len(v):len(v)] // writes are only appended (capped: copied)
+	// The writes of every location are copied into one array, each with
+	// room for a few more (later writes are appended; past the room, an
+	// append copies).
+	const moRoom = 8
+	n := 0
+	for _, v := range x.G.MO {
+		n += len(v) + moRoom
 	}
+	mb := grab(fs.mo, n)
+	for k, v := range x.G.MO {
+		i := len(mb)
+		mb = append(mb, v...)
+		mo[k] = mb[i:len(mb):len(mb)+moRoom]
+		mb = mb[:len(mb)+moRoom]
+	}
+	fs.mo = mb
 	g.MO = mo
 	// The initial values are shared until one of the two allocates
 	// (copy on write; traces of either run may keep the map).
