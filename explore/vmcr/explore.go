@@ -1259,10 +1259,13 @@ func inRefs(r Ref, rs []Ref) bool {
 
 // choices lists the annotated choices of every thread.
 func (n *node) choices() map[int32][]int {
-	m := map[int32][]int{}
+	var m map[int32][]int // nil without choices
 	for t, as := range n.ann {
 		for _, a := range as {
 			if a.choice {
+				if m == nil {
+					m = map[int32][]int{}
+				}
 				m[int32(t)] = append(m[int32(t)], int(a.val))
 			}
 		}
