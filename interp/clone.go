@@ -264,7 +264,7 @@ func (x *Execution) Fork(ch Chooser, dead *Execution) *Execution {
 	for k, v := range x.G.MO {
 		i := len(mb)
 		mb = append(mb, v...)
-		mo[k] = mb[i:len(mb):len(mb)+moRoom]
+		mo[k] = mb[i : len(mb) : len(mb)+moRoom]
 		mb = mb[:len(mb)+moRoom]
 	}
 	fs.mo = mb
