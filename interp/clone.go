@@ -63,6 +63,13 @@ func (x *Execution) copyState(y *Execution, fs *forkStore) map[*seg.Invocation]*
 			}
 		}
 	}
+	nb := 0
+	for _, t := range x.threads {
+		if t != nil {
+			nb += len(t.buf)
+		}
+	}
+	bufs := grab(fs.bufs, nb)
 	ths := grab(fs.ths, nt)
 	frs := grab(fs.frs, nf)
 	locs := grab(fs.locs, nl)
@@ -95,13 +102,18 @@ func (x *Execution) copyState(y *Execution, fs *forkStore) map[*seg.Invocation]*
 			frs = append(frs, f)
 		}
 		u.frames = frs[k:len(frs):len(frs)]
-		u.buf = append([]bufEntry(nil), t.buf...)
+		u.buf = nil
+		if len(t.buf) > 0 { // store buffers share one array (each capped)
+			k := len(bufs)
+			bufs = append(bufs, t.buf...)
+			u.buf = bufs[k:len(bufs):len(bufs)]
+		}
 		if t.tls != nil {
 			u.tls = append([]int64(nil), t.tls...)
 		}
 		y.threads[i] = u
 	}
-	fs.cells, fs.mem, fs.ths, fs.frs, fs.locs, fs.threads = cells, y.mem, ths, frs, locs, y.threads
+	fs.cells, fs.mem, fs.ths, fs.frs, fs.locs, fs.threads, fs.bufs = cells, y.mem, ths, frs, locs, y.threads, bufs
 	y.live = x.live[:len(x.live):len(x.live)]
 	if fs.waiters != nil {
 		clear(fs.waiters)
@@ -154,6 +166,8 @@ type forkStore struct {
 	frs     []Frame
 	locs    []int64
 	threads []*Thread
+	bufs    []bufEntry
+	mo      []seg.EventID
 	waiters map[int64][]int32
 	g       *seg.Graph
 	rx      *relaxed
@@ -238,9 +252,22 @@ func (x *Execution) Fork(ch Chooser, dead *Execution) *Execution {
 		mo = make(map[int64][]seg.EventID, len(x.G.MO))
 	}
 	clear(mo)
-	for k, v := range x.G.MO {
-		mo[k] = v[:len(v):len(v)] // writes are only appended (capped: copied)
+	// The writes of every location are copied into one array, each with
+	// room for a few more (later writes are appended; past the room, an
+	// append copies).
+	const moRoom = 8
+	n := 0
+	for _, v := range x.G.MO {
+		n += len(v) + moRoom
 	}
+	mb := grab(fs.mo, n)
+	for k, v := range x.G.MO {
+		i := len(mb)
+		mb = append(mb, v...)
+		mo[k] = mb[i : len(mb) : len(mb)+moRoom]
+		mb = mb[:len(mb)+moRoom]
+	}
+	fs.mo = mb
 	g.MO = mo
 	// The initial values are shared until one of the two allocates
 	// (copy on write; traces of either run may keep the map).

@@ -536,6 +536,34 @@ func (x *Execution) Enabled() []Action {
 	return en
 }
 
+// FirstFlush returns the first flush action of x.Enabled() (ok false if
+// it has none) without building the list: the oldest buffered store of
+// the first live thread with a non-empty store buffer.
+func (x *Execution) FirstFlush() (a Action, ok bool) {
+	if x.finished || x.cfg.Exec() == memmodel.Interleaving {
+		return Action{}, false
+	}
+	if x.rx != nil { // a graph driver filters the actions
+		for _, b := range x.Enabled() {
+			if b.Flush {
+				return b, true
+			}
+		}
+		return Action{}, false
+	}
+	if x.atomicT >= 0 {
+		if t := x.threads[x.atomicT]; x.enabled(t) {
+			return Action{}, false
+		}
+	}
+	for _, n := range x.live {
+		if t := x.threads[n]; len(t.buf) > 0 {
+			return Action{T: n, Flush: true, Loc: t.buf[0].loc}, true
+		}
+	}
+	return Action{}, false
+}
+
 // anyEnabled is len(x.Enabled()) > 0 without building the list (checkEnd
 // asks it after every step).
 func (x *Execution) anyEnabled() bool {

@@ -1,6 +1,7 @@
 package vmcr
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -493,10 +494,20 @@ func (n *node) clocks() *clocks {
 // array in place (a chain of single children costs linear time and
 // memory); later siblings copy.
 func (n *node) with(t int, a ann) *node {
-	c := &node{obs: n.obs, neg: n.neg}
 	size := max(len(n.ann), t+1)
-	c.ann = make([][]ann, size)
-	c.annb = make([]*annBuf, size)
+	var c *node
+	if size <= 4 { // the node and its tables in one allocation
+		nb := &struct {
+			n    node
+			ann  [4][]ann
+			annb [4]*annBuf
+		}{}
+		c = &nb.n
+		c.ann, c.annb = nb.ann[:size:size], nb.annb[:size:size]
+	} else {
+		c = &node{ann: make([][]ann, size), annb: make([]*annBuf, size)}
+	}
+	c.obs, c.neg = n.obs, n.neg
 	copy(c.ann, n.ann)
 	copy(c.annb, n.annb)
 	old := c.ann[t]
@@ -914,12 +925,11 @@ func (e *explorer) exploreNode(n *node) *node {
 		}
 		return 1
 	}
-	sort.SliceStable(reads, func(i, j int) bool {
-		ri, rj := rank(reads[i]), rank(reads[j])
-		if ri != rj {
-			return ri < rj
+	slices.SortStableFunc(reads, func(a, b front) int {
+		if ra, rb := rank(a), rank(b); ra != rb {
+			return ra - rb
 		}
-		return reads[i].t < reads[j].t
+		return a.t - b.t
 	})
 	fr := &frame{node: n, ext: p.ext, reads: reads, newW: make([]bool, len(reads)), groups: make([][]group, len(reads))}
 	// A read that may only read writes beyond an ancestor's partial trace
@@ -1133,10 +1143,10 @@ func (e *explorer) done(tr *Trace) {
 	if e.opts.Summary == nil {
 		return
 	}
-	if r, ok := e.run.(Releaser); ok {
-		r.Release(tr)
-	}
 	e.spare.recycle(tr)
+	if r, ok := e.run.(Releaser); ok {
+		r.Release(tr) // last: the runner may reuse tr itself
+	}
 }
 
 type group struct {
@@ -1322,10 +1332,13 @@ func inRefs(r Ref, rs []Ref) bool {
 
 // choices lists the annotated choices of every thread.
 func (n *node) choices() map[int32][]int {
-	m := map[int32][]int{}
+	var m map[int32][]int // nil without choices
 	for t, as := range n.ann {
 		for _, a := range as {
 			if a.choice {
+				if m == nil {
+					m = map[int32][]int{}
+				}
 				m[int32(t)] = append(m[int32(t)], int(a.val))
 			}
 		}
@@ -1407,7 +1420,7 @@ func (e *explorer) observe(n *node, p *part) {
 			}
 			gs[i].ws = append(gs[i].ws, w)
 		}
-		sort.Slice(gs, func(i, j int) bool { return gs[i].val < gs[j].val })
+		slices.SortFunc(gs, func(a, b group) int { return cmp.Compare(a.val, b.val) })
 		f := tr.finalOrInit(l)
 		for _, g := range gs {
 			c := &node{ann: n.ann, neg: n.neg}

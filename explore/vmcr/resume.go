@@ -119,11 +119,14 @@ func (e *explorer) resumable(tr *Trace, w *Witness) {
 	if same == 0 {
 		return
 	}
-	sched := make([]int32, 0, n)
+	// The new schedule overwrites the old one (a copy of it is kept).
+	old := append(sc.sched[:0], w.Sched...)
+	sc.sched = old
+	sched := w.Sched[:0]
 	for _, r := range tr.Order[:same] {
 		sched = append(sched, r.T)
 	}
-	for p, t := range w.Sched {
+	for p, t := range old {
 		if !taken[p] {
 			sched = append(sched, t)
 		}
@@ -183,6 +186,7 @@ func failingLast(tr *Trace, r Ref) bool {
 // resScratch holds resumable's tables between calls.
 type resScratch struct {
 	cnt, wbuf, kcnt, keys, byKey, lo []int32
+	sched                            []int32
 	wpos                             [][]int32
 	writes, fails, taken             []bool
 }

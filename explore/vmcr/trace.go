@@ -137,6 +137,7 @@ type Trace struct {
 	maxM  []int32      // the same for steps that may write it when they read (RMW, CAS, lock), pending or not
 	ibuf  []int32      // the array of rdec and tpos
 	dbuf  []decision   // the array of dec
+	tabs  *traceTables // the arrays of the tables above, for reuse (spareTables)
 }
 
 // Witness is what a Runner runs: Sched lists the thread of each step to
@@ -174,8 +175,9 @@ type Runner interface {
 // Releaser is a Runner that can reuse the storage of a run: with
 // Options.Summary set, Explore calls Release on every trace Run returned
 // once nothing reads it any more (the subtree of the node it was run for
-// is explored; leaves are handed over as summaries). Release may be called
-// after Summary on the same trace.
+// is explored; leaves are handed over as summaries): the runner may reuse
+// tr itself for a later run. Release may be called after Summary on the
+// same trace.
 type Releaser interface {
 	Release(tr *Trace)
 }
@@ -238,9 +240,14 @@ func hasLoc(o Op) bool { return o != OpOther && o != OpSpawn && o != OpJoin }
 // last writes and the per-location maxima.
 func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 	n := len(tr.Threads)
-	tr.dec = make([][]decision, n)
-	tr.rdec = make([][]int32, n)
-	tr.tpos = make([][]int32, n)
+	tb := sp.take()
+	tr.tabs = tb
+	tr.dec = grabN(tb.dec, n)
+	tr.rdec = grabN(tb.rdec, n)
+	tr.tpos = grabN(tb.tpos, n)
+	tr.joins = grabN(tb.joins, n)
+	tr.deps = grabN(tb.deps, n)
+	tb.dec, tb.rdec, tb.tpos, tb.joins, tb.deps = tr.dec, tr.rdec, tr.tpos, tr.joins, tr.deps
 	total := 0
 	var m map[int64]int32
 	if p := ids.snap.Load(); p != nil {
@@ -279,20 +286,18 @@ func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 		}
 	}
 	tr.nloc = len(m)
-	tr.maxW = sp.int32s(&sp.maxW, 2*tr.nloc*n)
+	tr.maxW = sp.int32s(&tb.maxW, 2*tr.nloc*n)
 	fill32(tr.maxW, -1)
 	tr.maxM = tr.maxW[tr.nloc*n:]
 	tr.maxW = tr.maxW[:tr.nloc*n]
 
-	tr.joins = make([][]int32, n)
-	tr.deps = make([][]int32, n)
-	tr.wfrom = sp.int32s(&sp.wfrom, tr.nloc+1)
+	tr.wfrom = sp.int32s(&tb.wfrom, tr.nloc+1)
 	clear(tr.wfrom)
-	tr.final = sp.refs(&sp.final, tr.nloc)
+	tr.final = sp.refs(&tb.final, tr.nloc)
 	for k := range tr.final {
 		tr.final[k] = noRef
 	}
-	ibuf := sp.int32s(&sp.ibuf, 2*total)
+	ibuf := sp.int32s(&tb.ibuf, 2*total)
 	tr.ibuf = ibuf
 	// The decisions of every thread share one array.
 	ndec := 0
@@ -307,12 +312,14 @@ func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 			}
 		}
 	}
-	dbuf := sp.decisions(ndec)
+	dbuf := sp.decisions(&tb.dbuf, ndec)
 	tr.dbuf = dbuf
+	jb, db := tb.jbuf[:0], tb.dbuf2[:0] // the joins and deps of every thread
 	for t := range tr.Threads {
 		th := &tr.Threads[t]
 		m := len(th.Steps)
 		ds := dbuf[:0]
+		j0, d0 := len(jb), len(db)
 		rd := ibuf[:m:m]
 		tp := ibuf[m : 2*m : 2*m]
 		ibuf = ibuf[2*m:]
@@ -332,10 +339,10 @@ func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 				tr.wfrom[s.lid+1]++
 			}
 			if s.Op == OpJoin {
-				tr.joins[t] = append(tr.joins[t], int32(i))
+				jb = append(jb, int32(i))
 			}
 			if len(s.After) > 0 {
-				tr.deps[t] = append(tr.deps[t], int32(i))
+				db = append(db, int32(i))
 			}
 			if s.Op == OpRMW || s.Op == OpLock {
 				tr.maxM[int(s.lid)*n+t] = int32(i)
@@ -344,16 +351,24 @@ func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 		for _, c := range th.Tail {
 			ds = append(ds, decision{choice: true, step: m, n: c.N})
 		}
+		if len(jb) > j0 {
+			tr.joins[t] = jb[j0:len(jb):len(jb)]
+		}
+		if len(db) > d0 {
+			tr.deps[t] = db[d0:len(db):len(db)]
+		}
 		tr.dec[t] = ds[:len(ds):len(ds)]
 		dbuf = dbuf[len(ds):]
 		tr.rdec[t] = rd
 		tr.tpos[t] = tp
 	}
+	tb.jbuf, tb.dbuf2 = jb, db
 	for l := 0; l < tr.nloc; l++ {
 		tr.wfrom[l+1] += tr.wfrom[l]
 	}
-	tr.wlist = sp.refs(&sp.wlist, int(tr.wfrom[tr.nloc]))
-	fill := append([]int32(nil), tr.wfrom[:tr.nloc]...)
+	tr.wlist = sp.refs(&tb.wlist, int(tr.wfrom[tr.nloc]))
+	fill := append(tb.fill[:0], tr.wfrom[:tr.nloc]...)
+	tb.fill = fill
 	for t := range tr.Threads {
 		for i := range tr.Threads[t].Steps {
 			if s := &tr.Threads[t].Steps[i]; s.Wrote && !s.Pending {
@@ -371,14 +386,48 @@ func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 	}
 }
 
-// spareTables holds the index tables of a trace nothing reads any more
-// (Explore's done), for the next prepare of the same explorer to reuse,
+// spareTables holds the index tables of traces nothing reads any more
+// (Explore's done), for the next prepares of the same explorer to reuse,
 // and a cache of location ids (ids never change once given).
 type spareTables struct {
+	free []*traceTables
+	lids [512]lidCache
+}
+
+// maxSpare bounds the table sets spareTables keeps.
+const maxSpare = 64
+
+// traceTables holds the arrays of one trace's index tables (Trace.tabs):
+// prepare takes a set, recycle hands it back.
+type traceTables struct {
 	maxW, wfrom, ibuf []int32
+	jbuf, dbuf2, fill []int32
 	final, wlist      []Ref
-	dec               []decision
-	lids              [512]lidCache
+	dbuf              []decision
+	dec               [][]decision
+	rdec, tpos        [][]int32
+	joins, deps       [][]int32
+}
+
+// take returns a set of spare tables (empty if none is kept).
+func (sp *spareTables) take() *traceTables {
+	if n := len(sp.free); n > 0 {
+		tb := sp.free[n-1]
+		sp.free[n-1] = nil
+		sp.free = sp.free[:n-1]
+		return tb
+	}
+	return &traceTables{}
+}
+
+// grabN returns a of length n, cleared (reallocated if too small).
+func grabN[T any](a []T, n int) []T {
+	if cap(a) < n {
+		return make([]T, n)
+	}
+	a = a[:n]
+	clear(a)
+	return a
 }
 
 // lidCache is an entry of spareTables' location id cache.
@@ -406,11 +455,11 @@ func fill32(b []int32, v int32) {
 }
 
 // decisions returns a slice of n decisions (contents undefined), taken
-// from the spare array if it is large enough.
-func (sp *spareTables) decisions(n int) []decision {
-	if cap(sp.dec) >= n {
-		b := sp.dec[:n]
-		sp.dec = nil
+// from *p if it is large enough (*p is then emptied).
+func (sp *spareTables) decisions(p *[]decision, n int) []decision {
+	if cap(*p) >= n {
+		b := (*p)[:n]
+		*p = nil
 		return b
 	}
 	return make([]decision, n)
@@ -439,27 +488,19 @@ func (sp *spareTables) refs(p *[]Ref, n int) []Ref {
 
 // recycle keeps tr's index tables for reuse; tr must not be read again.
 func (sp *spareTables) recycle(tr *Trace) {
-	keep := func(p *[]int32, b []int32) {
-		if cap(b) > cap(*p) {
-			*p = b
-		}
+	tb := tr.tabs
+	if tb == nil {
+		return
 	}
-	keepR := func(p *[]Ref, b []Ref) {
-		if cap(b) > cap(*p) {
-			*p = b
-		}
-	}
-	keep(&sp.maxW, tr.maxW[:0:cap(tr.maxW)])
-	keep(&sp.wfrom, tr.wfrom)
-	keep(&sp.ibuf, tr.ibuf)
-	keepR(&sp.final, tr.final)
-	keepR(&sp.wlist, tr.wlist)
-	if cap(tr.dbuf) > cap(sp.dec) {
-		sp.dec = tr.dbuf
-	}
+	tb.maxW = tr.maxW[:0:cap(tr.maxW)]
+	tb.wfrom, tb.ibuf, tb.final, tb.wlist, tb.dbuf = tr.wfrom, tr.ibuf, tr.final, tr.wlist, tr.dbuf
+	tr.tabs = nil
 	tr.dbuf, tr.dec = nil, nil
 	tr.maxW, tr.maxM, tr.wfrom, tr.ibuf, tr.final, tr.wlist = nil, nil, nil, nil, nil, nil
-	tr.rdec, tr.tpos = nil, nil
+	tr.rdec, tr.tpos, tr.joins, tr.deps = nil, nil, nil, nil
+	if len(sp.free) < maxSpare {
+		sp.free = append(sp.free, tb)
+	}
 }
 
 // writesOf returns the steps that wrote location id l, by thread and index.
@@ -571,7 +612,19 @@ func (c *clocks) at(r Ref, u int) int32 { return c.rows[r.T][int(r.I)*c.n+u] }
 // steps on a cycle (not expected) get no further edges.
 func (tr *Trace) clocks(rf func(t, i int) []Ref) *clocks {
 	n := len(tr.Threads)
-	c := &clocks{n: n, off: make([]int, n+1)}
+	// The struct, offsets and row headers in one allocation each kind.
+	cb := &struct {
+		c    clocks
+		off  [8]int
+		rows [8][]int32
+	}{}
+	c := &cb.c
+	c.n = n
+	if n+1 <= len(cb.off) {
+		c.off, c.rows = cb.off[:n+1], cb.rows[:n]
+	} else {
+		c.off, c.rows = make([]int, n+1), make([][]int32, n)
+	}
 	total := 0
 	for t := range tr.Threads {
 		c.off[t] = total
@@ -579,61 +632,69 @@ func (tr *Trace) clocks(rf func(t, i int) []Ref) *clocks {
 	}
 	c.off[n] = total
 	buf := make([]int32, total*n)
-	c.rows = make([][]int32, n)
 	for t := range c.rows {
 		c.rows[t] = buf[c.off[t]*n : c.off[t+1]*n : c.off[t+1]*n]
 	}
-	done := make([]bool, total)
-	var calc func(t, i int) []int32
-	busy := make([]bool, total)
-	calc = func(t, i int) []int32 {
-		k := c.off[t] + i
-		row := c.row(t, i)
-		if done[k] || busy[k] {
-			return row
-		}
-		busy[k] = true
-		if i > 0 {
-			copy(row, calc(t, i-1))
-		} else if sp := tr.Threads[t].Spawn; sp.T >= 0 {
-			copy(row, calc(int(sp.T), int(sp.I)))
-		}
-		st := &tr.Threads[t].Steps[i]
-		if st.Op == OpJoin && !st.Pending {
-			ch := int(st.Other)
-			if ch >= 0 && ch < n && len(tr.Threads[ch].Steps) > 0 {
-				joinClock(row, calc(ch, len(tr.Threads[ch].Steps)-1))
-			}
-		}
-		for _, a := range st.After {
-			if a.T >= 0 && int(a.T) < n && int(a.I) < len(tr.Threads[a.T].Steps) {
-				joinClock(row, calc(int(a.T), int(a.I)))
-			}
-		}
-		if rf != nil {
-			e1, e2 := tr.rfEdges(st, rf(t, i))
-			for _, g := range [2]Ref{e1, e2} {
-				if g.T >= 0 && int(g.I) < len(tr.Threads[g.T].Steps) {
-					joinClock(row, calc(int(g.T), int(g.I)))
-				}
-			}
-		}
-		row[t] = int32(i + 1)
-		busy[k] = false
-		done[k] = true
-		return row
-	}
+	b := clockBuilder{tr: tr, c: c, rf: rf, state: make([]uint8, total)}
 	// In the order of the run every dependency comes first, so calc
 	// recurses one level at most; the pending steps (not in Order) last.
 	for _, r := range tr.Order {
-		calc(int(r.T), int(r.I))
+		b.calc(int(r.T), int(r.I))
 	}
 	for t := range tr.Threads {
 		for i := range tr.Threads[t].Steps {
-			calc(t, i)
+			b.calc(t, i)
 		}
 	}
 	return c
+}
+
+// clockBuilder computes the clocks of a trace (Trace.clocks).
+type clockBuilder struct {
+	tr    *Trace
+	c     *clocks
+	rf    func(t, i int) []Ref
+	state []uint8 // per step: 0 to do, 1 busy (on a cycle), 2 done
+}
+
+// calc computes the clock of step (t, i) after those it depends on.
+func (b *clockBuilder) calc(t, i int) []int32 {
+	tr, c := b.tr, b.c
+	n := c.n
+	k := c.off[t] + i
+	row := c.row(t, i)
+	if b.state[k] != 0 {
+		return row
+	}
+	b.state[k] = 1
+	if i > 0 {
+		copy(row, b.calc(t, i-1))
+	} else if sp := tr.Threads[t].Spawn; sp.T >= 0 {
+		copy(row, b.calc(int(sp.T), int(sp.I)))
+	}
+	st := &tr.Threads[t].Steps[i]
+	if st.Op == OpJoin && !st.Pending {
+		ch := int(st.Other)
+		if ch >= 0 && ch < n && len(tr.Threads[ch].Steps) > 0 {
+			joinClock(row, b.calc(ch, len(tr.Threads[ch].Steps)-1))
+		}
+	}
+	for _, a := range st.After {
+		if a.T >= 0 && int(a.T) < n && int(a.I) < len(tr.Threads[a.T].Steps) {
+			joinClock(row, b.calc(int(a.T), int(a.I)))
+		}
+	}
+	if b.rf != nil {
+		e1, e2 := tr.rfEdges(st, b.rf(t, i))
+		for _, g := range [2]Ref{e1, e2} {
+			if g.T >= 0 && int(g.I) < len(tr.Threads[g.T].Steps) {
+				joinClock(row, b.calc(int(g.T), int(g.I)))
+			}
+		}
+	}
+	row[t] = int32(i + 1)
+	b.state[k] = 2
+	return row
 }
 
 // rfEdges returns the causal edges (up to two; T < 0: none) into read
@@ -664,7 +725,17 @@ func joinClock(c, o []int32) {
 // withEdge returns the clocks c with the extra edge w -> x (w does not
 // follow x): every step at or after x learns w's clock.
 func (c *clocks) withEdge(w, x Ref) *clocks {
-	d := &clocks{n: c.n, off: c.off, rows: make([][]int32, len(c.rows))}
+	db := &struct {
+		d    clocks
+		rows [8][]int32
+	}{}
+	d := &db.d
+	d.n, d.off = c.n, c.off
+	if len(c.rows) <= len(db.rows) {
+		d.rows = db.rows[:len(c.rows)]
+	} else {
+		d.rows = make([][]int32, len(c.rows))
+	}
 	wr := c.row(int(w.T), int(w.I))
 	xt := int(x.T)
 	for u := 0; u < c.n; u++ {

@@ -74,6 +74,9 @@ type vmcrRunner struct {
 	// the After and Order arrays of released store-buffer traces
 	// (*[2][]vmcr.Ref), sbs the scratch tables of traceOfSB.
 	steps, refs, sbs sync.Pool
+	// traces holds released traces (*vmcr.Trace), whose struct and
+	// Threads array the next trace reuses.
+	traces sync.Pool
 	// dead holds executions made by Fork that are no longer used
 	// (snapshots and resumed runs of released traces), for the next Fork
 	// to reuse.
@@ -230,6 +233,25 @@ func (r *vmcrRunner) Release(tr *vmcr.Trace) {
 		run.steps = nil
 		r.steps.Put(&b)
 	}
+	r.traces.Put(tr)
+}
+
+// newTrace returns a trace with n threads (zero), reusing a released
+// trace's struct and Threads array when one is free.
+func (r *vmcrRunner) newTrace(n int) *vmcr.Trace {
+	tr, _ := r.traces.Get().(*vmcr.Trace)
+	if tr == nil {
+		return &vmcr.Trace{Threads: make([]vmcr.Thread, n)}
+	}
+	ths := tr.Threads
+	if cap(ths) < n {
+		ths = make([]vmcr.Thread, n)
+	} else {
+		ths = ths[:n]
+		clear(ths)
+	}
+	*tr = vmcr.Trace{Threads: ths}
+	return tr
 }
 
 // seqChooser hands out per-thread choice sequences (0 beyond them).
@@ -599,8 +621,8 @@ func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled
 	if r.sb {
 		return r.traceOfSB(x, w, parkedEnabled)
 	}
-	tr := &vmcr.Trace{Threads: make([]vmcr.Thread, len(x.ThreadTable())), InitVal: x.G.InitVal,
-		ParkedEnabled: parkedEnabled, Payload: &vmcrRun{x: x, r: r, w: w}}
+	tr := r.newTrace(len(x.ThreadTable()))
+	tr.InitVal, tr.ParkedEnabled, tr.Payload = x.G.InitVal, parkedEnabled, &vmcrRun{x: x, r: r, w: w}
 	sc, _ := r.sbs.Get().(*sbScratch)
 	if sc == nil {
 		sc = &sbScratch{}
@@ -689,9 +711,14 @@ func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled
 			tr.Threads[t].Steps = buf[k:k:len(buf)]
 		}
 	}
-	for k, l := range x.Log {
+	for _, l := range x.Log {
 		t := l.Action.T
-		st := vmcr.Step{}
+		// The step is built in its slot (a Step is large: no copy).
+		vt := &tr.Threads[t]
+		ns := len(vt.Steps)
+		vt.Steps = vt.Steps[:ns+1]
+		st := &vt.Steps[ns]
+		*st = vmcr.Step{}
 		if !l.Event.IsInit() {
 			e := x.G.Event(l.Event)
 			st.Loc = e.Loc
@@ -701,7 +728,7 @@ func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled
 				if op := l.RMW; op != nil {
 					st.Op = vmcr.OpRMW
 					st.WriteFor = op.WriteFor
-				} else if r.trylock[e.Pos] {
+				} else if len(r.trylock) > 0 && r.trylock[e.Pos] {
 					st.Op = vmcr.OpRMW
 					st.WriteFor = lockWrite(x.Handle(t))
 				}
@@ -715,7 +742,7 @@ func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled
 			case seg.KLock:
 				st.Op, st.RVal, st.Src, st.WVal, st.Wrote = vmcr.OpLock, e.RVal, src(e.RF), e.WVal, true
 				st.WriteFor = lockWrite(e.WVal)
-				if r.trylock[e.Pos] {
+				if len(r.trylock) > 0 && r.trylock[e.Pos] {
 					st.Op = vmcr.OpRMW
 				}
 			case seg.KUnlock:
@@ -726,9 +753,6 @@ func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled
 				st.Op, st.Other = vmcr.OpJoin, e.Other
 			}
 		}
-		_ = k
-		vt := &tr.Threads[t]
-		vt.Steps = append(vt.Steps, st)
 	}
 	// A thread waiting for a lock at the end has a pending acquire.
 	pendingLocks(x, func(n int32, addr int64) {
@@ -935,17 +959,11 @@ func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace, keep bool) (*interp.Execu
 	flushAll := func() bool {
 		moved := false
 		for !x.Finished() {
-			var fl *interp.Action
-			for _, a := range x.Enabled() {
-				if a.Flush {
-					fl = &a
-					break
-				}
-			}
-			if fl == nil {
+			fl, ok := x.FirstFlush()
+			if !ok {
 				break
 			}
-			x.Step(*fl)
+			x.Step(fl)
 			moved = true
 		}
 		return moved
@@ -1111,19 +1129,26 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 	}
 	// lastStore[t][loc]: t's newest store to loc not yet drained (event index).
 	for len(sc.lastStore) < nt {
-		sc.lastStore = append(sc.lastStore, nil)
+		sc.lastStore = append(sc.lastStore, storeSet{})
 	}
 	lastStore := sc.lastStore[:nt]
-	for _, m := range lastStore {
-		clear(m)
+	for t := range lastStore {
+		lastStore[t].reset()
 	}
 	addCommit := func(ev seg.EventID) {
 		e := x.G.Event(ev)
 		b := bufID(ev.T, e.Loc)
 		grow(b)
 		ref := vmcr.Ref{T: b, I: int32(len(ts[b]))}
-		ts[b] = append(ts[b], vmcr.Step{Op: vmcr.OpWrite, Loc: e.Loc, WVal: e.WVal, Wrote: true,
-			After: after(vmcr.Ref{T: pid[ev.T], I: evStep[ev.T][ev.I]})})
+		if len(ts[b]) == cap(ts[b]) {
+			ts[b] = append(ts[b], vmcr.Step{})
+		} else {
+			ts[b] = ts[b][:ref.I+1]
+		}
+		// Built in its slot (a Step is large: no copy).
+		st := &ts[b][ref.I]
+		*st = vmcr.Step{Op: vmcr.OpWrite, Loc: e.Loc, WVal: e.WVal, Wrote: true}
+		st.After = after(vmcr.Ref{T: pid[ev.T], I: evStep[ev.T][ev.I]})
 		commitRef[ev.T][ev.I] = ref
 		order = append(order, ref)
 	}
@@ -1167,10 +1192,13 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 		}
 		me := pid[t]
 		at := vmcr.Ref{T: me, I: int32(len(ts[me]))}
-		st := vmcr.Step{}
+		// The step is built in its slot (a Step is large: no copy).
+		ts[me] = ts[me][:at.I+1]
+		st := &ts[me][at.I]
+		*st = vmcr.Step{}
 		if l.Fence {
 			st.After = lastCommits(nil, t)
-			clear(lastStore[t])
+			lastStore[t].reset()
 		}
 		if !l.Event.IsInit() {
 			e := x.G.Event(l.Event)
@@ -1182,13 +1210,13 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 				if op := l.RMW; op != nil {
 					st.Op = vmcr.OpRMW
 					st.WriteFor = op.WriteFor
-				} else if r.trylock[e.Pos] {
+				} else if len(r.trylock) > 0 && r.trylock[e.Pos] {
 					st.Op = vmcr.OpRMW
 					st.WriteFor = lockWrite(x.Handle(t))
 				}
 				st.Src = src(at, e.RF)
 				if st.Op == vmcr.OpRead {
-					if i, ok := lastStore[t][e.Loc]; ok {
+					if i, ok := lastStore[t].get(e.Loc); ok {
 						st.HasOwn = true
 						st.Own = unresolved
 						fixes = append(fixes, sbFix{at: at, own: true, ev: seg.EventID{T: t, I: i}})
@@ -1203,15 +1231,12 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 			case seg.KWrite:
 				// A buffered store: its commit writes.
 				st.Op, st.Loc = vmcr.OpOther, 0
-				if lastStore[t] == nil {
-					lastStore[t] = map[int64]int32{}
-				}
-				lastStore[t][e.Loc] = l.Event.I
+				lastStore[t].set(e.Loc, l.Event.I)
 			case seg.KLock:
 				st.Op, st.RVal, st.WVal, st.Wrote = vmcr.OpLock, e.RVal, e.WVal, true
 				st.Src = src(at, e.RF)
 				st.WriteFor = lockWrite(e.WVal)
-				if r.trylock[e.Pos] {
+				if len(r.trylock) > 0 && r.trylock[e.Pos] {
 					st.Op = vmcr.OpRMW
 				}
 			case seg.KUnlock:
@@ -1225,7 +1250,6 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 				}
 			}
 		}
-		ts[me] = append(ts[me], st)
 		order = append(order, at)
 	}
 	sc.fixes = fixes
@@ -1244,8 +1268,8 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 	}
 	n := r.ths.size()
 	grow(int32(n - 1))
-	tr := &vmcr.Trace{Threads: make([]vmcr.Thread, n), InitVal: x.G.InitVal, Order: order,
-		ParkedEnabled: parkedEnabled, Payload: run}
+	tr := r.newTrace(n)
+	tr.InitVal, tr.Order, tr.ParkedEnabled, tr.Payload = x.G.InitVal, order, parkedEnabled, run
 	for i := range tr.Threads {
 		tr.Threads[i].End = vmcr.EndAbsent
 	}
@@ -1398,7 +1422,7 @@ type sbScratch struct {
 	commitRef [][]vmcr.Ref
 	ebuf      []int32
 	cbuf      []vmcr.Ref
-	lastStore []map[int64]int32
+	lastStore []storeSet
 	fixes     []sbFix
 }
 
@@ -1445,4 +1469,66 @@ func resize[T any](a []T, n int) []T {
 	a = a[:n]
 	clear(a)
 	return a
+}
+
+// storeSet maps a location to a thread's newest store to it not yet
+// drained (its event index): a short list, and a map once the list is
+// long (most threads store to few locations between draining steps).
+type storeSet struct {
+	small []storeEntry
+	big   map[int64]int32
+}
+
+type storeEntry struct {
+	loc int64
+	i   int32
+}
+
+// maxSmallStores is the length of storeSet's list beyond which it uses
+// its map.
+const maxSmallStores = 16
+
+func (s *storeSet) reset() {
+	s.small = s.small[:0]
+	if s.big != nil {
+		clear(s.big)
+	}
+}
+
+func (s *storeSet) get(loc int64) (int32, bool) {
+	if len(s.big) > 0 {
+		i, ok := s.big[loc]
+		return i, ok
+	}
+	for _, e := range s.small {
+		if e.loc == loc {
+			return e.i, true
+		}
+	}
+	return 0, false
+}
+
+func (s *storeSet) set(loc int64, i int32) {
+	if len(s.big) > 0 {
+		s.big[loc] = i
+		return
+	}
+	for k := range s.small {
+		if s.small[k].loc == loc {
+			s.small[k].i = i
+			return
+		}
+	}
+	if len(s.small) < maxSmallStores {
+		s.small = append(s.small, storeEntry{loc, i})
+		return
+	}
+	if s.big == nil {
+		s.big = make(map[int64]int32, 2*maxSmallStores)
+	}
+	for _, e := range s.small {
+		s.big[e.loc] = e.i
+	}
+	s.big[loc] = i
+	s.small = s.small[:0]
 }
