@@ -407,7 +407,7 @@ int main() { pthread_t p; pthread_create(&p, NULL, t, NULL); pthread_join(p, NUL
 `
 	const incs = "#include <stdlib.h>\n#include <pthread.h>\n#include <stdatomic.h>\n#include <assert.h>\n"
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "lib.h"), []byte("#include <stdio.h>\nstatic int lib(void) { return puts(\"x\"); }\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "lib.h"), []byte("#include <stdio.h>\nstatic int lib(void) { puts(\"x\"); return 0; }\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Mkdir(filepath.Join(dir, "inc"), 0o755); err != nil {
@@ -431,14 +431,16 @@ int main() { pthread_t p; pthread_create(&p, NULL, t, NULL); pthread_join(p, NUL
 		{"NDEBUG", "#define NDEBUG\n#include <assert.h>\nint main(void) { assert(0); return 0; }\n", Options{}, true, ""},
 		{"other system header", "#include <unistd.h>\n#include <pthread.h>\nint main(void) { usleep(1); return 0; }\n", Options{}, false, "does not provide"},
 		{"has_include", "#if __has_include(<unistd.h>)\nint u;\n#endif\n#include <stdlib.h>\nint main(void) { return 0; }\n", Options{}, false, "does not provide"},
-		{"glibc name", "#include <stdlib.h>\nlong random(void) { return 4; }\nint main(void) { return (int)random(); }\n", Options{}, false, "declares a name"},
+		{"glibc name", "#include <stdlib.h>\nint rpmatch(int x) { return x; }\nint main(void) { return rpmatch(0); }\n", Options{}, false, "declares a name"},
 		{"glibc name conflict", "#include <stdlib.h>\nint mkstemp;\nint main(void) { return mkstemp; }\n", Options{}, false, "declares a name"},
 		{"glibc tag", "#include <stdio.h>\nstruct _IO_FILE { int x; };\nint main(void) { return 0; }\n", Options{}, false, "declares a name"},
 		{"feature macro", "#define _GNU_SOURCE\n#include <pthread.h>\nint main(void) { return 0; }\n", Options{}, false, "error with the own headers"},
-		{"missing declaration", "#include <stdlib.h>\nint main(void) { return (int)strtoul(\"1\", 0, 10) + mblen(\"\", 1); }\n", Options{}, false, "error with the own headers"},
+		{"missing declaration", "#include <stdio.h>\nint main(void) { fpos_t p; return 0; }\n", Options{}, false, "error with the own headers"},
 		{"pthread internals", "#include <pthread.h>\npthread_mutex_t m;\nint main(void) { return m.__data.__lock; }\n", Options{}, false, "error with the own headers"},
-		{"bad input", "#include <stdlib.h>\nint main(void) { return malloc(1, 2); }\n", Options{}, false, "error with the own headers"},
+		{"bad input", "#include <stdlib.h>\nint main(void) { return undefined_var; }\n", Options{}, false, "error with the own headers"},
 		{"-I header first", "#include <stdlib.h>\nint main(void) { return MINE; }\n", Options{IncludePaths: []string{filepath.Join(dir, "inc")}}, true, ""},
+		{"unmodelled function", "#include <stdlib.h>\nint main(void) { return (int)strtoul(\"1\", 0, 10); }\n", Options{}, false, "translation error"},
+		{"implicit declaration", "#include <stdlib.h>\nint main(void) { return mblen(\"\", 1); }\n", Options{}, false, ""},
 		{"unsupported", "#include <stdio.h>\nint main(void) { FILE *f = fopen(\"x\", \"r\"); return f != 0; }\n", Options{}, false, "translation error"},
 	}
 	for _, tc := range tests {
@@ -497,6 +499,8 @@ func TestOwnHeadersSameIR(t *testing.T) {
 			o, s, why := compileBoth(t, pr.path, src, Options{DataModel: dm, Defines: pr.defs})
 			if why == "" {
 				own++
+			} else {
+				t.Logf("%s (%s): system headers: %s", pr.path, dm, why)
 			}
 			if o != s {
 				differ++
