@@ -518,3 +518,27 @@ func tagName(t *cc.StructType) string {
 	tok := t.Tag()
 	return tok.SrcStr()
 }
+
+// BenchmarkCompileHeaders translates a small GenMC-style program that
+// includes <stdlib.h>, <pthread.h>, <stdatomic.h> and <assert.h>, with the
+// own headers and with the system headers.
+//
+//	go test ./frontend/c -run XXX -bench CompileHeaders
+func BenchmarkCompileHeaders(b *testing.B) {
+	src := []byte("#include <stdlib.h>\n#include <pthread.h>\n#include <stdatomic.h>\n#include <assert.h>\n" +
+		"atomic_int x;\nvoid *t(void *a) { atomic_store(&x, 1); return NULL; }\n" +
+		"int main() { pthread_t p; pthread_create(&p, NULL, t, NULL); pthread_join(p, NULL); assert(x == 1); return 0; }\n")
+	for _, sys := range []bool{false, true} {
+		name := "own"
+		if sys {
+			name = "system"
+		}
+		b.Run(name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := Compile("x.c", src, Options{SystemHeaders: sys}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -11,9 +11,9 @@
 #else
 #ifndef _ASSERT_H_DECLS
 #define _ASSERT_H_DECLS
-extern void __assert_fail(const char *__assertion, const char *__file, unsigned int __line, const char *__function);
-extern void __assert_perror_fail(int __errnum, const char *__file, unsigned int __line, const char *__function);
-extern void __assert(const char *__assertion, const char *__file, int __line);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+extern void __assert_perror_fail(int, const char *, unsigned int, const char *);
+extern void __assert(const char *, const char *, int);
 #endif
 # define assert(expr) ((void) sizeof ((expr) ? 1 : 0), __extension__ ({ if (expr) ; else __assert_fail (#expr, __FILE__, __LINE__, __extension__ __PRETTY_FUNCTION__); }))
 #endif
