@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -62,22 +63,28 @@ var passThrough = map[string]bool{
 	"stdalign.h": true, "stdnoreturn.h": true, "float.h": true, "iso646.h": true,
 }
 
-// glibcExtra is the set of include/glibc-extra.txt: the file-scope names
-// (ordinary identifiers and tags) the system version of an own header
-// declares and the own version does not.
-var glibcExtra = sync.OnceValue(func() map[string]bool {
+// glibcExtra is what include/glibc-extra.txt lists: the file-scope names
+// (ordinary identifiers and tags) and, on lines "macro NAME", the macros
+// that the system version of an own header declares and the own version
+// does not.
+type glibcExtraSets struct{ names, macros map[string]bool }
+
+var glibcExtra = sync.OnceValue(func() glibcExtraSets {
 	data, err := ownFiles.ReadFile("include/glibc-extra.txt")
 	if err != nil {
 		panic(err) // embedded: cannot happen
 	}
-	m := map[string]bool{}
+	e := glibcExtraSets{names: map[string]bool{}, macros: map[string]bool{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
-		if w := strings.TrimSpace(sc.Text()); w != "" && !strings.HasPrefix(w, "#") {
-			m[w] = true
+		w := strings.TrimSpace(sc.Text())
+		if m, ok := strings.CutPrefix(w, "macro "); ok {
+			e.macros[m] = true
+		} else if w != "" && !strings.HasPrefix(w, "#") {
+			e.names[w] = true
 		}
 	}
-	return m
+	return e
 })
 
 // ownFS serves, for one translation with the own headers, the own headers,
@@ -88,6 +95,16 @@ var glibcExtra = sync.OnceValue(func() map[string]bool {
 type ownFS struct {
 	sys    []string // the system include directories, cleaned
 	denied atomic.Bool
+	mu     sync.Mutex
+	user   []string // the other files opened
+}
+
+// userFiles returns the files opened other than headers of the own or a
+// system directory (the program's own headers).
+func (f *ownFS) userFiles() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.user...)
 }
 
 func (f *ownFS) Open(name string) (fs.File, error) {
@@ -102,14 +119,23 @@ func (f *ownFS) Open(name string) (fs.File, error) {
 		return shimFS{}.Open(name)
 	}
 	for _, d := range f.sys {
-		if rel, ok := strings.CutPrefix(name, d+"/"); ok && !passThrough[rel] {
+		if rel, ok := strings.CutPrefix(name, d+"/"); ok {
+			if passThrough[rel] {
+				return os.Open(name)
+			}
 			if _, err := os.Stat(name); err == nil {
 				f.denied.Store(true)
 			}
 			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 		}
 	}
-	return os.Open(name)
+	file, err := os.Open(name)
+	if err == nil {
+		f.mu.Lock()
+		f.user = append(f.user, name)
+		f.mu.Unlock()
+	}
+	return file, err
 }
 
 // useOwnHeaders reports whether a translation may try the own headers.
@@ -161,16 +187,18 @@ func insertAfter(list []string, i int, s string) []string {
 
 // ownHeadersEnough reports whether a translation with the own headers
 // stands for the one with the system headers: no system header was
-// denied and the program declares no name that the system headers declare
-// and the own ones do not (glibcExtra; a declaration of the program is one
-// that is not in an own header).
-func ownHeadersEnough(ast *cc.AST, f *ownFS) bool {
+// denied, the program declares no name that the system headers declare
+// and the own ones do not (a declaration of the program is one that is not
+// in an own header), and its text (the file src and the files of its own
+// it includes) names no macro that the system headers define and the own
+// ones do not (#ifdef WEXITSTATUS, or a macro of its own of that name).
+func ownHeadersEnough(src []byte, ast *cc.AST, f *ownFS) bool {
 	if f.denied.Load() {
 		return false
 	}
 	extra := glibcExtra()
 	for name, nodes := range ast.Scope.Nodes {
-		if !extra[name] {
+		if !extra.names[name] {
 			continue
 		}
 		for _, n := range nodes {
@@ -179,8 +207,25 @@ func ownHeadersEnough(ast *cc.AST, f *ownFS) bool {
 			}
 		}
 	}
+	texts := [][]byte{src}
+	for _, path := range f.userFiles() {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return false
+		}
+		texts = append(texts, b)
+	}
+	for _, text := range texts {
+		for _, id := range identRE.FindAll(text, -1) {
+			if extra.macros[string(id)] {
+				return false
+			}
+		}
+	}
 	return true
 }
+
+var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 
 // compileOwn translates with the own headers. why is "" when the result
 // (a program, or a time-out of the parser, which the system headers would
@@ -196,8 +241,8 @@ func compileOwn(filename string, src []byte, sources []cc.Source, cfg *cc.Config
 		return nil, nil, nil, "includes a header the front end does not provide"
 	case err != nil:
 		return nil, nil, nil, "error with the own headers: " + firstLine(err.Error())
-	case !ownHeadersEnough(ast, ofs):
-		return nil, nil, nil, "declares a name of the system headers"
+	case !ownHeadersEnough(src, ast, ofs):
+		return nil, nil, nil, "declares or names a name of the system headers"
 	}
 	p, approx, err = translate(filename, src, ast, ocfg, opts)
 	if err != nil {
