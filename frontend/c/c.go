@@ -194,7 +194,7 @@ func CompileApprox(filename string, src []byte, opts Options) (*ir.Program, []st
 		// its identifier ends that loop. It is harmless in a valid program.
 		{Name: filename, Value: append(append([]byte(nil), src...), "\nint "+eofSentinel+";\n"...)},
 	}
-	if useOwnHeaders(opts) {
+	if useOwnHeaders(opts, cfg) {
 		// The own headers first (ownhdr.go); on any doubt, the system's.
 		p, approx, err, why := compileOwn(filename, src, sources, cfg, opts)
 		traceHeaders(filename, why)

@@ -138,9 +138,59 @@ func (f *ownFS) Open(name string) (fs.File, error) {
 	return file, err
 }
 
-// useOwnHeaders reports whether a translation may try the own headers.
-func useOwnHeaders(opts Options) bool {
-	return !opts.SystemHeaders && os.Getenv("NCMC_HEADERS") != "system"
+// useOwnHeaders reports whether a translation may try the own headers:
+// not turned off, and the host's C library is the one they describe
+// (ownGlibc).
+func useOwnHeaders(opts Options, cfg *cc.Config) bool {
+	return !opts.SystemHeaders && os.Getenv("NCMC_HEADERS") != "system" && hostGlibc(cfg) == ownGlibc
+}
+
+// ownGlibc is the version of glibc (x86-64) the own headers describe, as
+// "__GLIBC__.__GLIBC_MINOR__"; on a host with another C library the own
+// headers are not used (TestOwnHeadersMatchGlibc fails there too, until
+// the headers and glibc-extra.txt are brought up to date).
+const ownGlibc = "2.36"
+
+var (
+	glibcMu    sync.Mutex
+	glibcCache = map[string]string{}
+	glibcRE    = regexp.MustCompile(`(?m)^#\s*define\s+__GLIBC(_MINOR)?__\s+(\d+)\s*$`)
+)
+
+// hostGlibc returns the glibc version that the <features.h> of cfg's
+// system include path declares ("" if none).
+func hostGlibc(cfg *cc.Config) string {
+	for _, d := range cfg.SysIncludePaths {
+		if d == "" || strings.HasPrefix(d, "/ncmc-internal") {
+			continue
+		}
+		path := filepath.Join(d, "features.h")
+		glibcMu.Lock()
+		v, ok := glibcCache[path]
+		glibcMu.Unlock()
+		if !ok {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				continue
+			}
+			major, minor := "", ""
+			for _, m := range glibcRE.FindAllSubmatch(data, -1) {
+				if len(m[1]) == 0 {
+					major = string(m[2])
+				} else {
+					minor = string(m[2])
+				}
+			}
+			if major != "" && minor != "" {
+				v = major + "." + minor
+			}
+			glibcMu.Lock()
+			glibcCache[path] = v
+			glibcMu.Unlock()
+		}
+		return v
+	}
+	return ""
 }
 
 // ownConfig returns a copy of the system configuration cfg (with the

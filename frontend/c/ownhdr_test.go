@@ -81,6 +81,15 @@ var incompleteTags = map[string]bool{"_IO_FILE": true}
 // include/glibc-extra.txt lists exactly the names the system headers
 // declare and the own ones do not (-update-own-headers rewrites it).
 func TestOwnHeadersMatchGlibc(t *testing.T) {
+	for _, dm := range []DataModel{ILP32, LP64} {
+		cfg, err := config(dm)
+		if err != nil {
+			t.Skip(err)
+		}
+		if v := hostGlibc(cfg); v != ownGlibc {
+			t.Errorf("%s: the host's glibc is %q, the own headers describe %s (they are not used)", dm, v, ownGlibc)
+		}
+	}
 	extra := map[string]bool{}
 	for _, dm := range []DataModel{ILP32, LP64} {
 		for _, h := range ownHeaderNames(t) {
