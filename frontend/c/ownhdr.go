@@ -283,7 +283,8 @@ var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 func compileOwn(filename string, src []byte, sources []cc.Source, cfg *cc.Config, opts Options) (p *ir.Program, approx []string, err error, why string) {
 	ocfg, ofs := ownConfig(cfg, opts.IncludePaths)
 	ast, err := ccTranslate(ocfg, sources)
-	if u, ok := err.(*Unsupported); ok && parserTimedOut(u) {
+	if u, ok := err.(*Unsupported); ok && parserTimedOut(u) && !ofs.denied.Load() {
+		// The same input (no header was denied) would time out again.
 		return nil, nil, u, ""
 	}
 	switch {
