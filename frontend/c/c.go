@@ -89,6 +89,11 @@ type Options struct {
 	// their verdicts do not count it as an error. svcomp.Load and ncmc
 	// verify --property set it.
 	ZeroHeap bool
+	// SystemHeaders translates with the host's C library headers only,
+	// never with the front end's own compact ones (ownhdr.go), which are
+	// otherwise tried first. The result is the same; only the time differs.
+	// NCMC_HEADERS=system in the environment does the same.
+	SystemHeaders bool
 }
 
 // Unsupported is the error of a valid C program that uses constructs the
@@ -189,6 +194,14 @@ func CompileApprox(filename string, src []byte, opts Options) (*ir.Program, []st
 		// its identifier ends that loop. It is harmless in a valid program.
 		{Name: filename, Value: append(append([]byte(nil), src...), "\nint "+eofSentinel+";\n"...)},
 	}
+	if useOwnHeaders(opts, cfg) {
+		// The own headers first (ownhdr.go); on any doubt, the system's.
+		p, approx, err, why := compileOwn(filename, src, sources, cfg, opts)
+		traceHeaders(filename, why)
+		if why == "" {
+			return p, approx, err
+		}
+	}
 	ast, err := ccTranslate(cfg, sources)
 	if err != nil {
 		if u, ok := err.(*Unsupported); ok {
@@ -230,8 +243,17 @@ func ccTranslate(cfg *cc.Config, sources []cc.Source) (*cc.AST, error) {
 		return r.ast, r.err
 	case <-timer.C:
 		return nil, &Unsupported{Errs: diag.ErrorList{{Pos: ir.Pos{File: name, Line: 1, Col: 1},
-			Msg: fmt.Sprintf("unsupported: the C parser did not finish within %v: it loops on some malformed input (check the program with cc -fsyntax-only)", bound)}}}
+			Msg: fmt.Sprintf("unsupported: the C parser did not finish within %v: %s (check the program with cc -fsyntax-only)", bound, parserLoops)}}}
 	}
+}
+
+// parserLoops is part of the message of a parse that ran out of time.
+const parserLoops = "it loops on some malformed input"
+
+// parserTimedOut reports whether u is ccTranslate's report of a parse
+// that ran out of time.
+func parserTimedOut(u *Unsupported) bool {
+	return len(u.Errs) == 1 && strings.Contains(u.Errs[0].Msg, parserLoops)
 }
 
 // parseBound is how long ccTranslate waits for the C parser: 10 s plus 1 s

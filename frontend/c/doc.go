@@ -12,6 +12,15 @@
 // through Options. Headers included with quotes are looked up next to the
 // file first.
 //
+// The front end first tries its own compact versions of <assert.h>,
+// <stdlib.h>, <stdio.h>, <string.h>, <stdint.h>, <limits.h>, <time.h> and
+// <pthread.h> (include/, embedded; x86-64 glibc 2.36's types, sizes and
+// constants), which take a fraction of the time of glibc's, and translates
+// with the system headers, as before, whenever the result could differ (a
+// header it does not provide, a name or macro glibc declares and its own
+// headers do not, a feature test macro, any error): see ownhdr.go and
+// docs/c.md. NCMC_HEADERS=system turns them off.
+//
 // Options.Defines and Options.IncludePaths are cc's -D and -I (ncmc verify
 // -DN=10 -I dir): a -I directory is searched for #include "..." after the
 // including file's directory and for #include <...> before the system
