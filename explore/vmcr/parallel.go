@@ -66,8 +66,12 @@ type cursorAt struct {
 // maxBuffered bounds the leaves a stream holds while earlier leaves are
 // not handed over yet: its goroutine then waits (without its token), so
 // memory stays bounded. (1 << 16 held lastzero N=15's peak at 227 MB
-// under sc and 306 MB under tso with two workers; 1 << 12: 149 and 211 MB.)
-const maxBuffered = 1 << 12
+// under sc and 306 MB under tso with two workers; 1 << 12: 149 and 211 MB.
+// With the CLI's soft memory limit, cmd/ncmc/gctune.go, two workers on an
+// idle 2-core machine: 1 << 12 lastzero N=15 tso 123 MB, fib_bench NUM=5
+// sc 6.3 s wall; 1 << 14 127-130 MB, 3.9-5.4 s; 1 << 16 180 MB, 4.7 s:
+// a goroutine that waits with a full buffer leaves its core idle.)
+const maxBuffered = 1 << 14
 
 // emit appends a leaf to s and hands over every leaf that is due.
 func (sh *shared) emit(s *stream, leaf any) {
