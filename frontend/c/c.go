@@ -176,6 +176,32 @@ func CompileApprox(filename string, src []byte, opts Options) (*ir.Program, []st
 	if err := checkNesting(filename, src); err != nil {
 		return nil, nil, err
 	}
+	cfg, sources, err := ccInput(filename, src, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if useOwnHeaders(opts, cfg) {
+		// The own headers first (ownhdr.go); on any doubt, the system's.
+		p, approx, err, why := compileOwn(filename, src, sources, cfg, opts)
+		traceHeaders(filename, why)
+		if why == "" {
+			return p, approx, err
+		}
+	}
+	ast, err := ccTranslate(cfg, sources)
+	if err != nil {
+		if u, ok := err.(*Unsupported); ok {
+			return nil, nil, u
+		}
+		return nil, nil, ccErrors(filename, src, err)
+	}
+	return translate(filename, src, ast, cfg, opts)
+}
+
+// ccInput returns the parser's configuration (with opts' include paths)
+// and the sources of a translation of src: the predefined macros with
+// opts' -D definitions, cc's builtins and the program.
+func ccInput(filename string, src []byte, opts Options) (*cc.Config, []cc.Source, error) {
 	cfg, err := config(opts.DataModel)
 	if err != nil {
 		return nil, nil, err
@@ -194,22 +220,7 @@ func CompileApprox(filename string, src []byte, opts Options) (*ir.Program, []st
 		// its identifier ends that loop. It is harmless in a valid program.
 		{Name: filename, Value: append(append([]byte(nil), src...), "\nint "+eofSentinel+";\n"...)},
 	}
-	if useOwnHeaders(opts, cfg) {
-		// The own headers first (ownhdr.go); on any doubt, the system's.
-		p, approx, err, why := compileOwn(filename, src, sources, cfg, opts)
-		traceHeaders(filename, why)
-		if why == "" {
-			return p, approx, err
-		}
-	}
-	ast, err := ccTranslate(cfg, sources)
-	if err != nil {
-		if u, ok := err.(*Unsupported); ok {
-			return nil, nil, u
-		}
-		return nil, nil, ccErrors(filename, src, err)
-	}
-	return translate(filename, src, ast, cfg, opts)
+	return cfg, sources, nil
 }
 
 // ccTranslate runs cc.Translate; a crash of the parser is reported as an

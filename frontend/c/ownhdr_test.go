@@ -398,18 +398,9 @@ func ownWhy(path string, src []byte, opts Options) string {
 	if opts.MaxNondetValues <= 0 {
 		opts.MaxNondetValues = 256
 	}
-	cfg, err := config(opts.DataModel)
+	cfg, sources, err := ccInput(path, src, opts)
 	if err != nil {
 		return err.Error()
-	}
-	if len(opts.IncludePaths) > 0 {
-		cfg.IncludePaths = append(append(append([]string{}, cfg.IncludePaths[:1]...), opts.IncludePaths...), cfg.IncludePaths[1:]...)
-		cfg.SysIncludePaths = append(append([]string{}, opts.IncludePaths...), cfg.SysIncludePaths...)
-	}
-	sources := []cc.Source{
-		{Name: "<predefined>", Value: cfg.Predefined + defines(opts.Defines)},
-		{Name: "<builtin>", Value: cc.Builtin},
-		{Name: path, Value: append(append([]byte(nil), src...), "\nint "+eofSentinel+";\n"...)},
 	}
 	_, _, _, why := compileOwn(path, src, sources, cfg, opts)
 	return why
