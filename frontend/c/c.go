@@ -180,6 +180,9 @@ func CompileApprox(filename string, src []byte, opts Options) (*ir.Program, []st
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := preprocessErrors(filename, src, cfg, sources); err != nil {
+		return nil, nil, err // includes.go: the parser may loop after a missing include
+	}
 	if useOwnHeaders(opts, cfg) {
 		// The own headers first (ownhdr.go); on any doubt, the system's.
 		p, approx, err, why := compileOwn(filename, src, sources, cfg, opts)
@@ -231,6 +234,11 @@ func ccInput(filename string, src []byte, opts Options) (*cc.Config, []cc.Source
 // (parseBound); past it the program is unsupported too, and the
 // goroutine is left behind (it cannot be stopped: the command exits).
 func ccTranslate(cfg *cc.Config, sources []cc.Source) (*cc.AST, error) {
+	return ccTranslateWithin(cfg, sources, parseBound(sources))
+}
+
+// ccTranslateWithin is ccTranslate with the bound given.
+func ccTranslateWithin(cfg *cc.Config, sources []cc.Source, bound time.Duration) (*cc.AST, error) {
 	name := sources[len(sources)-1].Name
 	type result struct {
 		ast *cc.AST
@@ -246,7 +254,6 @@ func ccTranslate(cfg *cc.Config, sources []cc.Source) (*cc.AST, error) {
 		ast, err := cc.Translate(cfg, sources)
 		done <- result{ast, err}
 	}()
-	bound := parseBound(sources)
 	timer := time.NewTimer(bound)
 	defer timer.Stop()
 	select {
