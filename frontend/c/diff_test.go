@@ -25,14 +25,7 @@ var diffN = flag.Int("diff.n", 300, "random integer expressions for TestIntegerD
 // checked to produce the same values, and, with one value altered, a
 // violation.
 func TestIntegerDiff(t *testing.T) {
-	gcc, err := exec.LookPath("gcc")
-	if err != nil {
-		t.Skip("no gcc")
-	}
-	seed := int64(1)
-	if s := os.Getenv("DIFF_SEED"); s != "" {
-		seed, _ = strconv.ParseInt(s, 10, 64)
-	}
+	gcc, seed := diffGCC(t)
 	r := rand.New(rand.NewSource(seed))
 	const batch = 50
 	for start := 0; start < *diffN; start += batch {
@@ -51,57 +44,94 @@ func TestIntegerDiff(t *testing.T) {
 			stmts = append(stmts, fmt.Sprintf("r[%d] = (long long)(%s);", i, g.expr(3)))
 		}
 		body := strings.Join(decls, "\n") + "\n" + strings.Join(stmts, "\n")
-		native := fmt.Sprintf("#include <stdio.h>\nlong long r[%d];\nint main(void) {\n%s\nfor (int i = 0; i < %d; i++) printf(\"%%lld\\n\", r[i]);\nreturn 0;\n}\n", n, body, n)
-		dir := t.TempDir()
-		src := filepath.Join(dir, "n.c")
-		if err := os.WriteFile(src, []byte(native), 0o644); err != nil {
+		diffBatch(t, gcc, seed, r, start, "long long", "r", "%lld", body, n, func(i int, out string, altered bool) string {
+			v, err := strconv.ParseInt(out, 10, 64)
+			if err != nil {
+				t.Fatalf("native output %q", out)
+			}
+			if altered {
+				v++
+			}
+			return fmt.Sprintf("r[%d] == (long long)0x%xULL", i, uint64(v))
+		})
+	}
+}
+
+// diffGCC returns the host gcc and the seed of a differential test against
+// it (DIFF_SEED, default 1); without gcc the test is skipped.
+func diffGCC(t *testing.T) (gcc string, seed int64) {
+	t.Helper()
+	gcc, err := exec.LookPath("gcc")
+	if err != nil {
+		t.Skip("no gcc")
+	}
+	seed = 1
+	if s := os.Getenv("DIFF_SEED"); s != "" {
+		seed, _ = strconv.ParseInt(s, 10, 64)
+	}
+	return gcc, seed
+}
+
+// nativeOutput compiles the C program native with gcc (gnu11, -fwrapv,
+// -O0) in dir, runs it and returns the n words it prints.
+func nativeOutput(t *testing.T, gcc, dir, native string, n int) []string {
+	t.Helper()
+	src := filepath.Join(dir, "n.c")
+	if err := os.WriteFile(src, []byte(native), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "n")
+	if out, err := exec.Command(gcc, "-std=gnu11", "-fwrapv", "-w", "-O0", "-o", bin, src).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s\n%s", err, out, native)
+	}
+	out, err := exec.Command(bin).Output()
+	if err != nil {
+		t.Fatalf("running the native program: %v\n%s", err, native)
+	}
+	words := strings.Fields(string(out))
+	if len(words) != n {
+		t.Fatalf("native program printed %d values, want %d\n%s", len(words), n, native)
+	}
+	return words
+}
+
+// diffBatch checks one batch of a differential test against gcc: body
+// stores n values into the global array name of element type elem; the
+// native build prints each with the printf format. cond(i, out, altered)
+// is the C condition that holds when name[i] is the value out that gcc's
+// build printed (altered: for no value it accepts otherwise). The program
+// with every condition asserted must verify under ncmc (LP64), and fail
+// with the condition of one random element altered.
+func diffBatch(t *testing.T, gcc string, seed int64, r *rand.Rand, start int, elem, name, format, body string, n int, cond func(i int, out string, altered bool) string) {
+	t.Helper()
+	native := fmt.Sprintf("#include <stdio.h>\n%s %s[%d];\nint main(void) {\n%s\nfor (int i = 0; i < %d; i++) printf(\"%s\\n\", %s[i]);\nreturn 0;\n}\n",
+		elem, name, n, body, n, format, name)
+	want := nativeOutput(t, gcc, t.TempDir(), native, n)
+	check := func(bad int) ncmc.Verdict {
+		var b strings.Builder
+		fmt.Fprintf(&b, "void reach_error(void) {}\n%s %s[%d];\nint main(void) {\n%s\n", elem, name, n, body)
+		for i, w := range want {
+			fmt.Fprintf(&b, "if (!(%s)) reach_error();\n", cond(i, w, i == bad))
+		}
+		b.WriteString("return 0;\n}\n")
+		p, err := Compile("d.c", []byte(b.String()), Options{DataModel: LP64})
+		if err != nil {
+			t.Fatalf("compile: %v\n%s", err, b.String())
+		}
+		res, err := ncmc.Verify(context.Background(), p, ncmc.Options{Explorer: "reference", MaxSteps: 1 << 20})
+		if err != nil {
 			t.Fatal(err)
 		}
-		bin := filepath.Join(dir, "n")
-		if out, err := exec.Command(gcc, "-std=gnu11", "-fwrapv", "-w", "-O0", "-o", bin, src).CombinedOutput(); err != nil {
-			t.Fatalf("gcc: %v\n%s\n%s", err, out, native)
+		if res.Verdict == ncmc.Violation && bad < 0 {
+			t.Errorf("seed %d: values differ from gcc's: %s at %v\n%s", seed, res.Reason, res.ViolationPos, b.String())
 		}
-		out, err := exec.Command(bin).Output()
-		if err != nil {
-			t.Fatalf("running the native program: %v\n%s", err, native)
-		}
-		want := strings.Fields(string(out))
-		if len(want) != n {
-			t.Fatalf("native program printed %d values, want %d", len(want), n)
-		}
-		check := func(bad int) ncmc.Verdict {
-			var b strings.Builder
-			fmt.Fprintf(&b, "void reach_error(void) {}\nlong long r[%d];\nint main(void) {\n%s\n", n, body)
-			for i, w := range want {
-				v, err := strconv.ParseInt(w, 10, 64)
-				if err != nil {
-					t.Fatalf("native output %q", w)
-				}
-				if i == bad {
-					v++
-				}
-				fmt.Fprintf(&b, "if (r[%d] != (long long)0x%xULL) reach_error();\n", i, uint64(v))
-			}
-			b.WriteString("return 0;\n}\n")
-			p, err := Compile("d.c", []byte(b.String()), Options{DataModel: LP64})
-			if err != nil {
-				t.Fatalf("compile: %v\n%s", err, b.String())
-			}
-			res, err := ncmc.Verify(context.Background(), p, ncmc.Options{Explorer: "reference", MaxSteps: 1 << 20})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Verdict == ncmc.Violation && bad < 0 {
-				t.Errorf("seed %d: values differ from gcc's: %s at %v\n%s", seed, res.Reason, res.ViolationPos, b.String())
-			}
-			return res.Verdict
-		}
-		if v := check(-1); v != ncmc.Verified {
-			t.Fatalf("seed %d batch %d: %s", seed, start, v)
-		}
-		if v := check(r.Intn(n)); v != ncmc.Violation {
-			t.Fatalf("seed %d batch %d: an altered value is not detected (%s)", seed, start, v)
-		}
+		return res.Verdict
+	}
+	if v := check(-1); v != ncmc.Verified {
+		t.Fatalf("seed %d batch %d: %s", seed, start, v)
+	}
+	if v := check(r.Intn(n)); v != ncmc.Violation {
+		t.Fatalf("seed %d batch %d: an altered value is not detected (%s)", seed, start, v)
 	}
 }
 

@@ -1,19 +1,13 @@
 package c
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"math"
 	"math/rand"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-
-	"ncmc/ncmc"
 )
 
 var floatDiffN = flag.Int("floatdiff.n", 300, "random floating-point expressions for TestFloatDiff")
@@ -29,14 +23,7 @@ var floatDiffN = flag.Int("floatdiff.n", 300, "random floating-point expressions
 // (NaN as NaN, the sign of a zero through 1/x), and fail with one value
 // altered.
 func TestFloatDiff(t *testing.T) {
-	gcc, err := exec.LookPath("gcc")
-	if err != nil {
-		t.Skip("no gcc")
-	}
-	seed := int64(1)
-	if s := os.Getenv("DIFF_SEED"); s != "" {
-		seed, _ = strconv.ParseInt(s, 10, 64)
-	}
+	gcc, seed := diffGCC(t)
 	r := rand.New(rand.NewSource(seed))
 	const batch = 50
 	for start := 0; start < *floatDiffN; start += batch {
@@ -51,54 +38,9 @@ func TestFloatDiff(t *testing.T) {
 			stmts = append(stmts, fmt.Sprintf("d[%d] = (double)(%s);", i, e))
 		}
 		body := strings.Join(decls, "\n") + "\n" + strings.Join(stmts, "\n")
-		native := fmt.Sprintf("#include <stdio.h>\ndouble d[%d];\nint main(void) {\n%s\nfor (int i = 0; i < %d; i++) printf(\"%%a\\n\", d[i]);\nreturn 0;\n}\n", n, body, n)
-		dir := t.TempDir()
-		src := filepath.Join(dir, "n.c")
-		if err := os.WriteFile(src, []byte(native), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		bin := filepath.Join(dir, "n")
-		if out, err := exec.Command(gcc, "-std=gnu11", "-fwrapv", "-w", "-O0", "-o", bin, src).CombinedOutput(); err != nil {
-			t.Fatalf("gcc: %v\n%s\n%s", err, out, native)
-		}
-		out, err := exec.Command(bin).Output()
-		if err != nil {
-			t.Fatalf("running the native program: %v\n%s", err, native)
-		}
-		want := strings.Fields(string(out))
-		if len(want) != n {
-			t.Fatalf("native program printed %d values, want %d", len(want), n)
-		}
-		vals := make([]float64, n)
-		for i, w := range want {
-			vals[i] = parseHexFloat(t, w)
-		}
-		check := func(bad int) ncmc.Verdict {
-			var b strings.Builder
-			fmt.Fprintf(&b, "void reach_error(void) {}\ndouble d[%d];\nint main(void) {\n%s\n", n, body)
-			for i, v := range vals {
-				fmt.Fprintf(&b, "if (!(%s)) reach_error();\n", sameAs(fmt.Sprintf("d[%d]", i), v, i == bad))
-			}
-			b.WriteString("return 0;\n}\n")
-			p, err := Compile("d.c", []byte(b.String()), Options{DataModel: LP64})
-			if err != nil {
-				t.Fatalf("compile: %v\n%s", err, b.String())
-			}
-			res, err := ncmc.Verify(context.Background(), p, ncmc.Options{Explorer: "reference", MaxSteps: 1 << 20})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Verdict == ncmc.Violation && bad < 0 {
-				t.Errorf("seed %d: values differ from gcc's: %s at %v\n%s", seed, res.Reason, res.ViolationPos, b.String())
-			}
-			return res.Verdict
-		}
-		if v := check(-1); v != ncmc.Verified {
-			t.Fatalf("seed %d batch %d: %s", seed, start, v)
-		}
-		if v := check(r.Intn(n)); v != ncmc.Violation {
-			t.Fatalf("seed %d batch %d: an altered value is not detected (%s)", seed, start, v)
-		}
+		diffBatch(t, gcc, seed, r, start, "double", "d", "%a", body, n, func(i int, out string, altered bool) string {
+			return sameAs(fmt.Sprintf("d[%d]", i), parseHexFloat(t, out), altered)
+		})
 	}
 }
 

@@ -5,9 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"math/rand"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -34,14 +31,7 @@ var progDiffN = flag.Int("progdiff.n", 100, "generated whole programs for TestPr
 // verify under ncmc, and fail with one value off by one. On a difference
 // the program, gcc's values and ncmc's final globals are printed.
 func TestProgramDiff(t *testing.T) {
-	gcc, err := exec.LookPath("gcc")
-	if err != nil {
-		t.Skip("no gcc")
-	}
-	seed := int64(1)
-	if s := os.Getenv("DIFF_SEED"); s != "" {
-		seed, _ = strconv.ParseInt(s, 10, 64)
-	}
+	gcc, seed := diffGCC(t)
 	n := *progDiffN
 	if testing.Short() && !flagSet("progdiff.n") {
 		n = 20
@@ -99,22 +89,7 @@ func runNative(t *testing.T, gcc, dir, prog string, k int) []int64 {
 	t.Helper()
 	native := "#include <stdio.h>\n" + strings.Replace(prog, "//END\n",
 		fmt.Sprintf("for (int i = 0; i < %d; i++) printf(\"%%lld\\n\", r[i]);\n", k), 1)
-	src := filepath.Join(dir, "n.c")
-	if err := os.WriteFile(src, []byte(native), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "n")
-	if out, err := exec.Command(gcc, "-std=gnu11", "-fwrapv", "-w", "-O0", "-o", bin, src).CombinedOutput(); err != nil {
-		t.Fatalf("gcc: %v\n%s\n%s", err, out, native)
-	}
-	out, err := exec.Command(bin).Output()
-	if err != nil {
-		t.Fatalf("running the native program: %v\n%s", err, native)
-	}
-	fs := strings.Fields(string(out))
-	if len(fs) != k {
-		t.Fatalf("native program printed %d values, want %d\n%s", len(fs), k, native)
-	}
+	fs := nativeOutput(t, gcc, dir, native, k)
 	vals := make([]int64, k)
 	for i, f := range fs {
 		v, err := strconv.ParseInt(f, 10, 64)
