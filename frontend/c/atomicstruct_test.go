@@ -167,11 +167,7 @@ func TestAtomicStructsUnsupported(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := Compile("t.c", []byte(syncPrelude+c.src), c.opts)
-			u, ok := err.(*Unsupported)
-			if !ok || !strings.Contains(u.Error(), strings.NewReplacer("t.c:3:", "t.c:8:", "t.c:4:", "t.c:9:").Replace(c.want)) {
-				t.Fatalf("error %v, want unsupported %q", err, c.want)
-			}
+			wantUnsupported(t, syncPrelude+c.src, c.opts, strings.NewReplacer("t.c:3:", "t.c:8:", "t.c:4:", "t.c:9:").Replace(c.want))
 		})
 	}
 }

@@ -97,12 +97,17 @@ func TestUnionsUnsupported(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			src := c.decl + "\nint main(void) { return f(); }\n"
-			_, err := Compile("t.c", []byte(src), Options{})
-			u, ok := err.(*Unsupported)
-			if !ok || !strings.Contains(u.Error(), c.want) {
-				t.Fatalf("error %v, want unsupported %q", err, c.want)
-			}
+			wantUnsupported(t, c.decl+"\nint main(void) { return f(); }\n", Options{}, c.want)
 		})
+	}
+}
+
+// wantUnsupported checks that the C program src (file t.c) is rejected
+// under opts as unsupported with a message containing want.
+func wantUnsupported(t *testing.T, src string, opts Options, want string) {
+	t.Helper()
+	_, err := Compile("t.c", []byte(src), opts)
+	if u, ok := err.(*Unsupported); !ok || !strings.Contains(u.Error(), want) {
+		t.Fatalf("error %v, want unsupported %q", err, want)
 	}
 }
