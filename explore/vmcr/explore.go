@@ -347,13 +347,7 @@ func (e *explorer) markAll(tr *Trace) {
 					continue
 				}
 				e.opts.check.skips++
-				var blk []int32
-				if f.excl != nil && f.excl[i] {
-					blk = f.blk
-				}
-				w, _ := f.beyond(tr, x, tr.maxWOf(x.lid), blk)
-				m, _ := f.beyond(tr, x, tr.maxMOf(x.lid), blk)
-				if w || (x.op == OpRMW || x.op == OpLock) && m {
+				if nw, _ := f.newWrite(tr, i, x); nw {
 					e.fail(fmt.Errorf("internal error: vmcr: a mark of t%d.%d was skipped", x.t, x.step))
 				}
 			}
@@ -382,19 +376,7 @@ func (f *frame) mark(tr *Trace, skip []notNew) (unmarked int) {
 		if x.t < len(skip) && skip[x.t] == (notNew{int32(x.step) + 1, x.lid}) {
 			continue
 		}
-		var blk []int32
-		if f.excl != nil && f.excl[i] {
-			blk = f.blk
-		}
-		nw, ex := f.beyond(tr, x, tr.maxWOf(x.lid), blk)
-		// A read that writes (RMW, CAS, lock) changes what a later RMW of
-		// another thread reads, and so whether and what it writes: such an
-		// RMW beyond the partial trace may be a new write.
-		if !nw && (x.op == OpRMW || x.op == OpLock) {
-			var ex2 bool
-			nw, ex2 = f.beyond(tr, x, tr.maxMOf(x.lid), blk)
-			ex = ex || ex2
-		}
+		nw, ex := f.newWrite(tr, i, x)
 		f.newW[i] = nw
 		switch {
 		case nw:
@@ -408,6 +390,27 @@ func (f *frame) mark(tr *Trace, skip []notNew) (unmarked int) {
 		}
 	}
 	return unmarked
+}
+
+// newWrite reports whether run tr shows a write new to frame f for its
+// read i (x): one of x's location beyond the partial trace, or, for a read
+// that writes (RMW, CAS, lock), any later modification of the location
+// beyond it (it changes what a later RMW of another thread reads, and so
+// whether and what that RMW writes). excluded: a blocked read's own step
+// was not counted (frame.excl, "Blocked reads do not make backtrack
+// points" in docs/vmcr.md).
+func (f *frame) newWrite(tr *Trace, i int, x front) (found, excluded bool) {
+	var blk []int32
+	if f.excl != nil && f.excl[i] {
+		blk = f.blk
+	}
+	found, excluded = f.beyond(tr, x, tr.maxWOf(x.lid), blk)
+	if !found && (x.op == OpRMW || x.op == OpLock) {
+		var ex bool
+		found, ex = f.beyond(tr, x, tr.maxMOf(x.lid), blk)
+		excluded = excluded || ex
+	}
+	return found, excluded
 }
 
 // geq reports whether extents a are at least b for every thread (a
