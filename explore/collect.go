@@ -51,7 +51,19 @@ type Collector struct {
 	firstGraph *seg.Graph
 	lastReport time.Time
 	finals     interp.FinalStates // final states, formatted once each
+	// noStates: the final states of complete executions are not
+	// outcomes (DropCompleteStates).
+	noStates bool
 }
+
+// DropCompleteStates makes the collector keep no outcome for a complete
+// execution without a violation: Result.Outcomes then lists the
+// violations only. An explorer that does not explore every final state
+// (Task.PartialOutcomes) calls it before the first execution: the states
+// it would list are a sample, which no output shows, and complete
+// executions that differ only in them can then be counted together
+// (Summary.Fold).
+func (c *Collector) DropCompleteStates() { c.noStates = true }
 
 // NewCollector returns a collector for the executions of prog under opts.
 func NewCollector(prog *ir.Program, names *interp.Names, opts Options) *Collector {
@@ -129,7 +141,7 @@ func (c *Collector) Summarize(x *interp.Execution) *Summary {
 		}
 		return s
 	case s.internal != "", s.boundHit != "", s.blocked:
-	case s.complete:
+	case s.complete && !c.noStates:
 		s.state = c.finals.Of(x)
 	}
 	if c.opts.Classes && s.complete {
@@ -172,7 +184,9 @@ func (c *Collector) AddSummary(s *Summary, g *seg.Graph) bool {
 		c.Stats.Blocked++
 	case s.complete:
 		c.Stats.Complete++
-		c.addOutcome(s.state, "")
+		if !c.noStates {
+			c.addOutcome(s.state, "")
+		}
 		if c.firstGraph == nil {
 			c.firstGraph = KeepGraph(g)
 		}

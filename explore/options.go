@@ -238,10 +238,10 @@ type Result struct {
 	Outcomes []Outcome `json:"outcomes"`
 	// OutcomesPartial is set when the explorer did not explore every
 	// final state (Options.NoFinalStates, vmcr): Outcomes then lists the
-	// states of the executions explored only, and those at violations are
-	// a sample too, but every distinct violation message is there (with
-	// KeepGoing) and the verdict is the same as without it. Classes.Values
-	// is then 0 (not counted).
+	// violations only, with the states at them a sample, but every
+	// distinct violation message is there (with KeepGoing) and the
+	// verdict is the same as without it. Classes.Values is then 0 (not
+	// counted).
 	OutcomesPartial bool     `json:"outcomes_partial,omitempty"`
 	Classes         *Classes `json:"classes,omitempty"`
 	// Counterexample tells the violating execution step by step.

@@ -147,9 +147,14 @@ func (t *Task) Workers(n int) { t.workers = n }
 
 // PartialOutcomes records that the explorer did not explore every final
 // state (Options.NoFinalStates): the result says so
-// (Result.OutcomesPartial) and does not count the classes with final
-// states (Classes.Values).
-func (t *Task) PartialOutcomes() { t.partial = true }
+// (Result.OutcomesPartial), does not count the classes with final
+// states (Classes.Values) and lists no outcome of a complete execution
+// without a violation (Collector.DropCompleteStates). Call it before the
+// first execution is added.
+func (t *Task) PartialOutcomes() {
+	t.partial = true
+	t.col.DropCompleteStates()
+}
 
 // Amend registers f to change the Result once it is built (an explorer
 // whose verdicts differ from the collector's, like coverability's).

@@ -34,6 +34,13 @@ type Options struct {
 	// holds the leaves that wait for earlier ones, and a summary is
 	// smaller than a run.
 	Summary func(tr *Trace) any
+	// Fold, if not nil (and Summary is not), may merge the summary cur of a leaf into prev,
+	// the summary of the leaf just before it in the sequential order when
+	// that one waits to be handed over (a parallel exploration), and
+	// report that it did: Leaf then never sees cur, and prev must stand
+	// for both. Leaves that only count fold, so that a goroutine ahead of
+	// the others holds few of them and does not have to wait.
+	Fold func(prev, cur any) bool
 	// Failures makes a class whose run has a failing thread (an assertion
 	// failure or runtime error ends it) show every outcome its executions
 	// can end in: an execution's outcome is its first failure and the
@@ -279,6 +286,9 @@ func Explore(ctx context.Context, r Runner, opts Options) (Stats, error) {
 		opts.MaxSearch = 1000000
 	}
 	sh := &shared{leaf: opts.Leaf, maxBuffered: maxBuffered}
+	if opts.Summary != nil {
+		sh.fold = opts.Fold
+	}
 	if opts.maxBuffered > 0 {
 		sh.maxBuffered = opts.maxBuffered
 	}

@@ -26,6 +26,7 @@ type shared struct {
 	mu      sync.Mutex // guards the streams, the cursor and Leaf
 	cursor  []cursorAt
 	leaf    func(*Trace) bool
+	fold    func(prev, cur any) bool // Options.Fold
 	drained *sync.Cond // signalled when pump hands leaves over and goroutines wait for it
 	waiting int        // goroutines waiting for their stream to drain
 	// maxBuffered: a stream holding this many leaves waits (maxBuffered
@@ -76,6 +77,14 @@ const maxBuffered = 1 << 14
 // emit appends a leaf to s and hands over every leaf that is due.
 func (sh *shared) emit(s *stream, leaf any) {
 	sh.mu.Lock()
+	if n := len(s.items); n > 0 && sh.fold != nil {
+		// A leaf not handed over yet (pump clears those it hands over)
+		// may take this one in.
+		if last := s.items[n-1]; last.leaf != nil && sh.fold(last.leaf, leaf) {
+			sh.mu.Unlock()
+			return
+		}
+	}
 	s.items = append(s.items, entry{leaf: leaf})
 	sh.pump()
 	if len(s.items) < sh.maxBuffered || sh.tokens == nil {

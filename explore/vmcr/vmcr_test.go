@@ -210,6 +210,7 @@ func TestExploreWorkersOrder(t *testing.T) {
 		return got, stats
 	}
 	want, wantStats := run(1, 0, 0)
+	testFoldOrder(t, threads, []int64{x, y, z}, key, want)
 	if len(want) < 50 {
 		t.Fatalf("only %d leaves: the test needs a bigger program", len(want))
 	}
@@ -230,6 +231,52 @@ func TestExploreWorkersOrder(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// testFoldOrder checks Options.Fold on the program of
+// TestExploreWorkersOrder: leaves whose key starts with an even digit fold
+// into a waiting leaf before them that folds too; the keys Leaf sees,
+// each folded leaf's in order, are the sequential search's (want), and
+// with several workers some leaves fold.
+func testFoldOrder(t *testing.T, threads []func(int, []int64) *op, observed []int64, key func(*Trace) string, want []string) {
+	t.Helper()
+	type folded struct{ keys []string }
+	even := func(k string) bool { return (k[0]-'0')%2 == 0 }
+	for _, w := range []int{1, 2, 4} {
+		for _, buf := range []int{1, 5, 0} {
+			var got []string
+			folds, leaves := 0, 0
+			opts := Options{Observed: observed, Workers: w, maxBuffered: buf,
+				Summary: func(tr *Trace) any { return &folded{keys: []string{key(tr)}} },
+				Leaf: func(tr *Trace) bool {
+					leaves++
+					got = append(got, tr.Payload.(*folded).keys...)
+					return false
+				},
+				Fold: func(prev, cur any) bool {
+					p, c := prev.(*folded), cur.(*folded)
+					if !even(p.keys[0]) || !even(c.keys[0]) {
+						return false
+					}
+					p.keys = append(p.keys, c.keys...)
+					folds++
+					return true
+				}}
+			if _, err := Explore(context.Background(), &toy{threads: threads}, opts); err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("fold, %d workers, buffer %d: leaves\n%q,\nwant\n%q", w, buf, got, want)
+			}
+			if leaves+folds != len(want) {
+				t.Fatalf("fold, %d workers, buffer %d: %d leaves and %d folds for %d executions", w, buf, leaves, folds, len(want))
+			}
+			if w == 1 && folds > 0 {
+				t.Fatalf("fold, one worker: %d folds (every leaf is handed over at once)", folds)
+			}
+			t.Logf("%d workers, buffer %d: %d folds", w, buf, folds)
 		}
 	}
 }

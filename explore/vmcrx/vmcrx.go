@@ -824,6 +824,12 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 				return true
 			}
 		}
+		if l.more > 0 { // executions folded into l (fold), steps in l.sum
+			z := l.sum.Again()
+			for range l.more {
+				t.AddSummary(z, nil)
+			}
+		}
 		t.Progress(0)
 		if opts.MaxExecutions > 0 && t.Stats().Executions >= opts.MaxExecutions {
 			stopped, stopKind = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions), "executions"
@@ -848,6 +854,20 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 	}
 	vo := vmcr.Options{Observed: observed, Leaf: leaf, Summary: summary, Workers: workers, Failures: opts.KeepGoing,
 		Oracle: oracle, Queries: opts.VMCRQueries, MaxSearch: opts.VMCRMaxSearch}
+	// Complete executions that the collector counts alike (no violation,
+	// the same final state, no class keys: with NoFinalStates every such
+	// execution) wait as one leaf for their turn (vmcr.Options.Fold). Not
+	// with an execution bound, which may stop between them.
+	if opts.MaxExecutions == 0 && !opts.Classes {
+		vo.Fold = func(prev, cur any) bool {
+			p := prev.(*vmcrLeaf)
+			if !p.sum.Fold(cur.(*vmcrLeaf).sum) {
+				return false
+			}
+			p.more++
+			return true
+		}
+	}
 	if opts.Debug != nil && os.Getenv("NCMC_VMCR_TREE") != "" {
 		vo.Debug = opts.Debug
 	}
@@ -899,8 +919,9 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 // the collector's summary and the witness (to run it again for the
 // counterexample or the graph).
 type vmcrLeaf struct {
-	sum *explore.Summary
-	w   *vmcr.Witness
+	sum  *explore.Summary
+	w    *vmcr.Witness
+	more int // further executions folded into this one (their steps in sum)
 }
 
 // Store-buffer models (tso, pso). A buffered store is a step of its
