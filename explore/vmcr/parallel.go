@@ -27,8 +27,8 @@ type shared struct {
 	cursor  []cursorAt
 	leaf    func(*Trace) bool
 	fold    func(prev, cur any) bool // Options.Fold
-	drained *sync.Cond // signalled when pump hands leaves over and goroutines wait for it
-	waiting int        // goroutines waiting for their stream to drain
+	drained *sync.Cond               // signalled when pump hands leaves over and goroutines wait for it
+	waiting int                      // goroutines waiting for their stream to drain
 	// maxBuffered: a stream holding this many leaves waits (maxBuffered
 	// above; tests make it small).
 	maxBuffered int
