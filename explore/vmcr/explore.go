@@ -18,7 +18,8 @@ type Options struct {
 	// so executions that differ only in final values are told apart.
 	Observed []int64
 	// Leaf receives every explored execution (one per class); it returns
-	// true to stop the exploration.
+	// true to stop the exploration. With Summary set, the Trace it gets
+	// (only Payload set) is valid only during the call.
 	Leaf func(tr *Trace) bool
 	// MaxSearch bounds the states of one witness search (0: 1,000,000).
 	MaxSearch int

@@ -27,6 +27,7 @@ type shared struct {
 	cursor  []cursorAt
 	leaf    func(*Trace) bool
 	fold    func(prev, cur any) bool // Options.Fold
+	payload *Trace                   // hands summaries to leaf
 	drained *sync.Cond               // signalled when pump hands leaves over and goroutines wait for it
 	waiting int                      // goroutines waiting for their stream to drain
 	// maxBuffered: a stream holding this many leaves waits (maxBuffered
@@ -158,7 +159,12 @@ func (sh *shared) pump() {
 			}
 			tr, ok := it.leaf.(*Trace)
 			if !ok {
-				tr = &Trace{Payload: it.leaf}
+				// A summary: Leaf gets it in one Trace, reused (Options.Leaf).
+				if sh.payload == nil {
+					sh.payload = &Trace{}
+				}
+				tr = sh.payload
+				tr.Payload = it.leaf
 			}
 			if sh.leaf != nil && sh.leaf(tr) {
 				sh.stopped.Store(true)
