@@ -234,6 +234,8 @@ type explorer struct {
 	sh    *shared
 	out   *stream // where this goroutine's leaves go
 	token bool    // holds a worker token (parallel exploration)
+	// sibDepth: sibling sets above this goroutine's current one (steal).
+	sibDepth int
 	// halted: this goroutine's search failed (fail); its subtree ends.
 	halted bool
 	obsID  []int32 // dense ids of opts.Observed
@@ -903,7 +905,7 @@ func (e *explorer) exploreNode(n *node) *node {
 		sib := siblings{e: e}
 		for k := 0; k < f.n; k++ {
 			c := n.with(f.t, ann{choice: true, val: int64(k)})
-			sib.spawn(k == f.n-1, func(e *explorer) {
+			sib.add(func(e *explorer) {
 				if tr.choiceAt(f.t, f.k) == k {
 					c.tr, c.wit = tr, n.wit
 					e.stats.Reused++
@@ -922,11 +924,8 @@ func (e *explorer) exploreNode(n *node) *node {
 				}
 				e.explore(c)
 			})
-			if e.stopped() {
-				break
-			}
 		}
-		sib.wait()
+		sib.run()
 		return nil
 	}
 	reads := append([]front(nil), p.front...)
@@ -1013,15 +1012,12 @@ func (e *explorer) exploreNode(n *node) *node {
 			return nil
 		}
 		sib := siblings{e: e}
-		for k, g := range gs {
+		for _, g := range gs {
 			c := n.with(x.t, ann{val: g.val, good: g.ws, stuck: g.stuck})
 			c.neg = neg
-			sib.spawn(k == len(gs)-1, func(e *explorer) { e.child(n, p, c, x, g) })
-			if e.stopped() {
-				break
-			}
+			sib.add(func(e *explorer) { e.child(n, p, c, x, g) })
 		}
-		sib.wait()
+		sib.run()
 		if e.stopped() {
 			return nil
 		}

@@ -17,9 +17,16 @@ import (
 //   - leaves must reach Options.Leaf in the order of the sequential
 //     search (it may stop the exploration). Every subtree explored by
 //     another goroutine gets its own stream of leaves, placed in its
-//     parent's stream where the sequential search would have reported it;
-//     a cursor walks the streams in that order and hands each leaf to
-//     Options.Leaf as soon as every leaf before it has been handed over.
+//     parent's stream where the sequential search would have reported it
+//     (when the goroutine that owns the sibling set comes to it); a cursor
+//     walks the streams in that order and hands each leaf to Options.Leaf
+//     as soon as every leaf before it has been handed over.
+//
+// Which goroutine explores what: sibling subtrees wait in a pool until
+// their owner comes to them, and a free worker takes the last one not
+// begun of the set nearest the root (siblings, dispatch). The owner
+// never waits for a worker, so the leftmost unfinished subtree is always
+// being explored and the streams always drain.
 
 // shared is the state the goroutines of one exploration share.
 type shared struct {
@@ -38,13 +45,17 @@ type shared struct {
 	errMu   sync.Mutex
 	err     error
 
-	// tokens limits the goroutines that explore at once: a goroutine
-	// takes one (without waiting) to start a subtree on another
-	// goroutine, and gives it back while it waits for its subtrees; after
-	// the wait it takes one again if one is free and goes on without
+	// tokens limits the goroutines that explore at once: dispatch takes
+	// one (without waiting) to start a goroutine on a subtree of the
+	// pool; a goroutine gives its token back when it ends and while it
+	// waits for subtrees other goroutines took from its sibling sets;
+	// after the wait it takes one again if one is free and goes on without
 	// otherwise (no goroutine ever waits for a token).
 	tokens chan struct{}
 	ids    locIDs
+
+	poolMu sync.Mutex
+	pool   []*siblings // sibling sets with subtrees other goroutines may take
 }
 
 // stream is the leaves of one subtree in order; an entry is a leaf or the
@@ -112,13 +123,12 @@ func (sh *shared) emitErr(s *stream, err error) {
 	sh.mu.Unlock()
 }
 
-// open appends a new stream for a subtree to s.
-func (sh *shared) open(s *stream) *stream {
-	c := &stream{}
+// link appends stream c of a subtree explored by another goroutine to s.
+func (sh *shared) link(s, c *stream) {
 	sh.mu.Lock()
 	s.items = append(s.items, entry{child: c})
+	sh.pump()
 	sh.mu.Unlock()
-	return c
 }
 
 // close ends stream s.
@@ -196,60 +206,97 @@ func (sh *shared) setErr(err error) {
 	sh.errMu.Unlock()
 }
 
-// fork returns an explorer for a subtree explored by another goroutine:
-// the same path (frames are shared), its own stream, statistics and
-// search buffers.
-func (e *explorer) fork(out *stream) *explorer {
-	return &explorer{ctx: e.ctx, run: e.run, opts: e.opts, sh: e.sh, out: out, obsID: e.obsID,
-		stack: append([]*frame(nil), e.stack...), token: true}
-}
-
-// siblings explores sibling subtrees, some of them on other goroutines
-// when a worker is free. Call spawn(f) for each subtree in order, then
-// wait.
+// siblings explores sibling subtrees in order, some of them on other
+// goroutines: add each subtree's exploration, then run. The subtrees wait
+// in a pool of the exploration (shared.pool) until this goroutine comes
+// to them; a goroutine that is free meanwhile (a worker token is free)
+// takes one (steal). It takes the last subtree not begun of the set with
+// the fewest sets above it on its goroutine's path, the subtree most
+// likely to be large, so that a free core finds work as soon as there is
+// any rather than when the goroutines that hold it next reach a branch.
 type siblings struct {
-	e    *explorer
-	wg   sync.WaitGroup
-	subs []*explorer
+	e     *explorer
+	tasks []func(e *explorer)
+	// under shared.poolMu:
+	state []sibState // per task
+	outs  []*stream  // the streams of stolen tasks
+	subs  []*explorer
+	depth int      // sets above this one on its goroutine's path
+	stack []*frame // the path for a stolen task (its owner's, fixed)
+	wg    sync.WaitGroup
 }
 
-// spawn explores a subtree with f: on another goroutine if a worker is
-// free and this is not the last sibling (last), else here.
-func (s *siblings) spawn(last bool, f func(e *explorer)) {
+type sibState uint8
+
+const (
+	sibPending sibState = iota // not begun
+	sibOwned                   // explored (or given up) by the owner
+	sibStolen                  // explored by another goroutine
+)
+
+// add appends a subtree, explored by f.
+func (s *siblings) add(f func(e *explorer)) { s.tasks = append(s.tasks, f) }
+
+// run explores the subtrees in order and returns when all have been
+// explored (or the exploration stopped).
+func (s *siblings) run() {
 	e := s.e
-	if !last && e.sh.tokens != nil {
-		select {
-		case e.sh.tokens <- struct{}{}:
-			sub := e.fork(e.sh.open(e.out))
-			s.subs = append(s.subs, sub)
-			s.wg.Add(1)
-			go func() {
-				defer func() {
-					e.sh.close(sub.out)
-					if sub.token {
-						<-e.sh.tokens
-					}
-					s.wg.Done()
-				}()
-				f(sub)
-			}()
-			return
-		default:
+	sh := e.sh
+	if sh.tokens == nil || len(s.tasks) < 2 {
+		for _, f := range s.tasks {
+			if e.stopped() {
+				return
+			}
+			f(e)
 		}
-	}
-	f(e)
-}
-
-// wait waits for the subtrees on other goroutines and adds up their
-// statistics.
-func (s *siblings) wait() {
-	if len(s.subs) == 0 {
 		return
 	}
+	s.state = make([]sibState, len(s.tasks))
+	s.outs = make([]*stream, len(s.tasks))
+	s.depth, s.stack = e.sibDepth, e.stack[:len(e.stack):len(e.stack)]
+	sh.poolMu.Lock()
+	sh.pool = append(sh.pool, s)
+	sh.poolMu.Unlock()
+	sh.dispatch()
+	e.sibDepth++
+	for k, f := range s.tasks {
+		if e.stopped() {
+			break
+		}
+		sh.poolMu.Lock()
+		st := s.state[k]
+		if st == sibPending {
+			s.state[k] = sibOwned
+		}
+		sh.poolMu.Unlock()
+		if st == sibStolen {
+			sh.link(e.out, s.outs[k])
+			continue
+		}
+		f(e)
+	}
+	e.sibDepth--
+	sh.poolMu.Lock()
+	for k, st := range s.state {
+		if st == sibPending {
+			s.state[k] = sibOwned // stopped: nobody explores it
+		}
+	}
+	sh.unpool(s)
+	subs := s.subs
+	sh.poolMu.Unlock()
+	if len(subs) > 0 {
+		s.wait()
+	}
+}
+
+// wait waits for the stolen subtrees and adds up their statistics.
+func (s *siblings) wait() {
 	e := s.e
 	// Give this goroutine's token back while it waits.
 	if e.token {
 		<-e.sh.tokens
+		e.sh.dispatch()
 	}
 	s.wg.Wait()
 	select {
@@ -261,7 +308,84 @@ func (s *siblings) wait() {
 	for _, sub := range s.subs {
 		e.stats.add(sub.stats)
 	}
-	s.subs = s.subs[:0]
+}
+
+// unpool removes s from the pool (poolMu held).
+func (sh *shared) unpool(s *siblings) {
+	for i, x := range sh.pool {
+		if x == s {
+			last := len(sh.pool) - 1
+			sh.pool[i] = sh.pool[last]
+			sh.pool[last] = nil
+			sh.pool = sh.pool[:last]
+			return
+		}
+	}
+}
+
+// dispatch starts a goroutine on a subtree of the pool for every free
+// worker token while there are subtrees not begun. Every change that may
+// allow one (subtrees added, a token given back) calls it.
+func (sh *shared) dispatch() {
+	for !sh.stopped.Load() {
+		select {
+		case sh.tokens <- struct{}{}:
+		default:
+			return
+		}
+		s, k, sub := sh.steal()
+		if s == nil {
+			<-sh.tokens
+			return
+		}
+		go s.explore(k, sub)
+	}
+}
+
+// steal takes the last subtree not begun of the set with the fewest sets
+// above it, with the explorer for it, or returns nil if there is none.
+func (sh *shared) steal() (*siblings, int, *explorer) {
+	sh.poolMu.Lock()
+	defer sh.poolMu.Unlock()
+	var best *siblings
+	bestK := -1
+	for _, s := range sh.pool {
+		if best != nil && s.depth >= best.depth {
+			continue
+		}
+		for k := len(s.state) - 1; k >= 0; k-- {
+			if s.state[k] == sibPending {
+				best, bestK = s, k
+				break
+			}
+		}
+	}
+	if best == nil {
+		return nil, -1, nil
+	}
+	s := best
+	s.state[bestK] = sibStolen
+	out := &stream{}
+	s.outs[bestK] = out
+	e := s.e
+	sub := &explorer{ctx: e.ctx, run: e.run, opts: e.opts, sh: sh, out: out, obsID: e.obsID,
+		stack: append([]*frame(nil), s.stack...), token: true, sibDepth: s.depth + 1}
+	s.subs = append(s.subs, sub)
+	s.wg.Add(1)
+	return s, bestK, sub
+}
+
+// explore explores stolen subtree k of s with sub on this goroutine,
+// which holds a worker token.
+func (s *siblings) explore(k int, sub *explorer) {
+	sh := sub.sh
+	s.tasks[k](sub)
+	sh.close(sub.out)
+	if sub.token {
+		<-sh.tokens
+	}
+	s.wg.Done()
+	sh.dispatch()
 }
 
 func (s *Stats) add(o Stats) {
