@@ -26,9 +26,10 @@ const headroomFactor = 2
 // cache) is collected no more often than under GOGC=200. The limit never
 // exceeds bound: the machine-wide bound the process had before.
 //
-// The collector runs when either bound, defaultGCPercent's or the limit,
-// is reached. The limit is always at least minHeadroom above the live
-// heap, so it cannot make the collector run back to back.
+// The CLI turns the collector's percentage target off while the tuner
+// runs (main), so the collector runs when the limit is reached. The limit
+// is always at least minHeadroom above the live heap, so it cannot make
+// the collector run back to back.
 type gcTuner struct {
 	bound   int64
 	samples []metrics.Sample

@@ -80,6 +80,14 @@ type exitPanic int
 // machine's memory (unless GOMEMLIMIT is set): lastzero N=15 peaked at
 // 165 MB (sc) and 214 MB (tso) without it, 119 and 127 MB with it, at the
 // same CPU time; hashtable-mixed-6 155 -> 94 MB, 49 -> 47 CPU s.
+//
+// With the tuner (GOMEMLIMIT not set) the target is off and the limit
+// alone paces the collector: a live heap of a few MB (fib_bench) was
+// collected every 15 MB allocated under 400, and with two workers, whose
+// cores the collector's marking then takes from the exploration, that
+// cost 10-15% CPU (fib_bench NUM=5 tso, two workers: 25.6/23.5 -> 22.6/21.3
+// CPU s, peak 69 -> 99 MB; lastzero N=15 unchanged in memory, 104 and 112
+// MB). defaultGCPercent remains the target when GOMEMLIMIT is set.
 const defaultGCPercent = 400
 
 // frontEndGCPercent is the collector's target while a front end builds a
@@ -128,9 +136,12 @@ func withFrontEndGC(load func() (*ir.Program, error)) (*ir.Program, error) {
 
 func main() {
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(defaultGCPercent)
 		if os.Getenv("GOMEMLIMIT") == "" {
+			// The tuner's limit alone paces the collector (gctune.go).
+			debug.SetGCPercent(-1)
 			startGCTuner(totalMemory() / 2)
+		} else {
+			debug.SetGCPercent(defaultGCPercent)
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
