@@ -220,8 +220,9 @@ type frame struct {
 	blk    []int32
 	excl   []bool
 	mu     sync.Mutex // guards newW (subtrees on other goroutines mark it)
-	cur    int        // the read being branched on
-	groups [][]group  // the value groups of the reads branched on so far
+	// groups are the value groups of the reads branched on so far (set
+	// before the subtrees of a read are added).
+	groups [][]group
 }
 
 type explorer struct {
@@ -236,6 +237,9 @@ type explorer struct {
 	token bool    // holds a worker token (parallel exploration)
 	// sibDepth: sibling sets above this goroutine's current one (steal).
 	sibDepth int
+	// curs[k] is the read of frame stack[k] whose value group this
+	// goroutine's path takes (the read being branched on there).
+	curs []int
 	// halted: this goroutine's search failed (fail); its subtree ends.
 	halted bool
 	obsID  []int32 // dense ids of opts.Observed
@@ -905,7 +909,7 @@ func (e *explorer) exploreNode(n *node) *node {
 		sib := siblings{e: e}
 		for k := 0; k < f.n; k++ {
 			c := n.with(f.t, ann{choice: true, val: int64(k)})
-			sib.add(func(e *explorer) {
+			sib.add(-1, func(e *explorer) {
 				if tr.choiceAt(f.t, f.k) == k {
 					c.tr, c.wit = tr, n.wit
 					e.stats.Reused++
@@ -963,8 +967,8 @@ func (e *explorer) exploreNode(n *node) *node {
 		if k := len(e.stack); k > 0 {
 			fr.mono = geq(fr.ext, e.stack[k-1].ext)
 		}
-		e.stack = append(e.stack, fr)
-		defer func() { e.stack = e.stack[:len(e.stack)-1] }()
+		e.stack, e.curs = append(e.stack, fr), append(e.curs, 0)
+		defer func() { e.stack, e.curs = e.stack[:len(e.stack)-1], e.curs[:len(e.curs)-1] }()
 	}
 	neg := n.neg
 	before := e.stats.Children
@@ -983,24 +987,12 @@ func (e *explorer) exploreNode(n *node) *node {
 		}
 		e.opts.Debug("vmcr %*s node %v", len(e.stack), "", sb)
 	}
-	for i, x := range reads {
-		if i > 0 {
-			all := true
-			for _, b := range fr.newW[:i] {
-				all = all && b
+	if len(reads) == 1 {
+		x := reads[0]
+		if gs := e.frontCands(n, p, x); len(gs) == 1 {
+			if e.opts.Debug != nil {
+				e.opts.Debug("vmcr %*s read t%d.%d groups %v", len(e.stack), "", x.t, x.step, gs)
 			}
-			if !all {
-				break
-			}
-		}
-		xr := Ref{int32(x.t), int32(x.step)}
-		fr.cur = i
-		fr.groups[i] = e.frontCands(n, p, x)
-		if e.opts.Debug != nil {
-			e.opts.Debug("vmcr %*s read t%d.%d groups %v", len(e.stack), "", x.t, x.step, fr.groups[i])
-		}
-		gs := fr.groups[i]
-		if len(reads) == 1 && len(gs) == 1 {
 			g := gs[0]
 			c := n.with(x.t, ann{val: g.val, good: g.ws, stuck: g.stuck})
 			c.neg = neg
@@ -1011,21 +1003,66 @@ func (e *explorer) exploreNode(n *node) *node {
 			e.realize(n, p, c, x, g)
 			return nil
 		}
-		sib := siblings{e: e}
-		for _, g := range gs {
+	}
+	// The reads' value groups are subtrees of one sibling set, read by
+	// read. Read i is branched on only if every read before it has a mark
+	// (frame.newW), which runs in the subtrees of the reads before it may
+	// set: when the marks are there already, its subtrees are added at
+	// once (marks never go back, so the sequential search would branch on
+	// it too) and other goroutines may take them while the earlier reads'
+	// subtrees are explored; otherwise the earlier subtrees are waited for
+	// first.
+	sib := siblings{e: e}
+	if e.sh.tokens != nil {
+		n.clocks() // other goroutines read n.vc (reuse) while reads are added
+	}
+	addRead := func(i int) {
+		x := reads[i]
+		cur := i // the read branched on at fr (not on the path with one read)
+		if len(reads) == 1 {
+			cur = -1
+		}
+		if sib.pooled && (p.have == nil || !p.have[x.t]) {
+			// Subtrees on other goroutines may read p's candidates
+			// (childPart): compute them without caching.
+			fr.groups[i] = e.candidates(n, p, x, n.neg.of(Ref{int32(x.t), int32(x.step)}))
+		} else {
+			fr.groups[i] = e.frontCands(n, p, x)
+		}
+		if e.opts.Debug != nil {
+			e.opts.Debug("vmcr %*s read t%d.%d groups %v", len(e.stack), "", x.t, x.step, fr.groups[i])
+		}
+		for _, g := range fr.groups[i] {
 			c := n.with(x.t, ann{val: g.val, good: g.ws, stuck: g.stuck})
 			c.neg = neg
-			sib.add(func(e *explorer) { e.child(n, p, c, x, g) })
-		}
-		sib.run()
-		if e.stopped() {
-			return nil
+			sib.add(cur, func(e *explorer) { e.child(n, p, c, x, g) })
 		}
 		// Later siblings let x read only writes not in this partial trace.
 		if i < len(reads)-1 {
-			neg = &negAnn{r: xr, ext: p.ext, next: neg}
+			neg = &negAnn{r: Ref{int32(x.t), int32(x.step)}, ext: p.ext, next: neg}
 		}
 	}
+	marked := func(i int) bool {
+		fr.mu.Lock()
+		defer fr.mu.Unlock()
+		return !slices.Contains(fr.newW[:i], false)
+	}
+	addRead(0)
+	for next := 1; ; {
+		for next < len(reads) && marked(next) {
+			addRead(next)
+			next++
+		}
+		sib.runPending()
+		if next == len(reads) || e.stopped() {
+			break
+		}
+		sib.waitStolen()
+		if !marked(next) {
+			break
+		}
+	}
+	sib.finish()
 	return nil
 }
 
@@ -1565,8 +1602,8 @@ func (e *explorer) validate(c *node) bool {
 // subtree holds it.
 func (e *explorer) duplicate(n *node) (bool, error) {
 	tr := n.tr
-	for _, f := range e.stack {
-		for j := 0; j < f.cur; j++ {
+	for k, f := range e.stack {
+		for j := 0; j < e.curs[k]; j++ {
 			x := f.reads[j]
 			st := &tr.Threads[x.t].Steps[x.step]
 			for _, g := range f.groups[j] {

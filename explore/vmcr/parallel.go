@@ -207,23 +207,35 @@ func (sh *shared) setErr(err error) {
 }
 
 // siblings explores sibling subtrees in order, some of them on other
-// goroutines: add each subtree's exploration, then run. The subtrees wait
-// in a pool of the exploration (shared.pool) until this goroutine comes
-// to them; a goroutine that is free meanwhile (a worker token is free)
-// takes one (steal). It takes the last subtree not begun of the set with
-// the fewest sets above it on its goroutine's path, the subtree most
-// likely to be large, so that a free core finds work as soon as there is
-// any rather than when the goroutines that hold it next reach a branch.
+// goroutines: add subtrees, explore the ones added (runPending), add more
+// if they are due, and finish. The subtrees wait in a pool of the
+// exploration (shared.pool) until this goroutine comes to them; a
+// goroutine that is free meanwhile (a worker token is free) takes one
+// (steal). It takes the last subtree not begun of the set with the fewest
+// sets above it on its goroutine's path, the subtree most likely to be
+// large, so that a free core finds work as soon as there is any rather
+// than when the goroutines that hold it next reach a branch.
 type siblings struct {
-	e     *explorer
-	tasks []func(e *explorer)
-	// under shared.poolMu:
-	state []sibState // per task
-	outs  []*stream  // the streams of stolen tasks
-	subs  []*explorer
-	depth int      // sets above this one on its goroutine's path
-	stack []*frame // the path for a stolen task (its owner's, fixed)
-	wg    sync.WaitGroup
+	e *explorer
+	// under shared.poolMu once pooled:
+	tasks  []sibTask
+	state  []sibState // per task
+	outs   []*stream  // the streams of stolen tasks
+	subs   []*explorer
+	next   int // the owner's next task
+	pooled bool
+	waited int      // subs whose statistics are added
+	depth  int      // sets above this one on its goroutine's path
+	stack  []*frame // the path for a stolen task (its owner's, fixed)
+	curs   []int    // the path's reads being branched on (explorer.curs)
+	wg     sync.WaitGroup
+}
+
+// sibTask is a subtree: f explores it; cur (-1: none) is the read of the
+// frame on top of the path whose value group it is (explorer.curs).
+type sibTask struct {
+	f   func(e *explorer)
+	cur int
 }
 
 type sibState uint8
@@ -234,80 +246,135 @@ const (
 	sibStolen                  // explored by another goroutine
 )
 
-// add appends a subtree, explored by f.
-func (s *siblings) add(f func(e *explorer)) { s.tasks = append(s.tasks, f) }
-
-// run explores the subtrees in order and returns when all have been
-// explored (or the exploration stopped).
-func (s *siblings) run() {
+// add appends a subtree, explored by f; cur as in sibTask.
+func (s *siblings) add(cur int, f func(e *explorer)) {
 	e := s.e
 	sh := e.sh
-	if sh.tokens == nil || len(s.tasks) < 2 {
-		for _, f := range s.tasks {
-			if e.stopped() {
-				return
-			}
-			f(e)
-		}
+	t := sibTask{f: f, cur: cur}
+	if s.pooled {
+		sh.poolMu.Lock()
+		s.tasks = append(s.tasks, t)
+		s.state = append(s.state, sibPending)
+		s.outs = append(s.outs, nil)
+		sh.poolMu.Unlock()
+		sh.dispatch()
 		return
 	}
+	s.tasks = append(s.tasks, t)
+	if sh.tokens == nil || len(s.tasks)-s.next < 2 {
+		return
+	}
+	// Two subtrees not begun: others may take one.
 	s.state = make([]sibState, len(s.tasks))
+	for k := range s.next {
+		s.state[k] = sibOwned
+	}
 	s.outs = make([]*stream, len(s.tasks))
-	s.depth, s.stack = e.sibDepth, e.stack[:len(e.stack):len(e.stack)]
+	s.depth = e.sibDepth
+	s.stack, s.curs = e.stack[:len(e.stack):len(e.stack)], e.curs[:len(e.curs):len(e.curs)]
+	s.pooled = true
 	sh.poolMu.Lock()
 	sh.pool = append(sh.pool, s)
 	sh.poolMu.Unlock()
 	sh.dispatch()
-	e.sibDepth++
-	for k, f := range s.tasks {
-		if e.stopped() {
-			break
+}
+
+// runPending explores, in order, every subtree added and not begun, and
+// links the streams of those others took; it returns when each has been
+// begun (or the exploration stopped).
+func (s *siblings) runPending() {
+	e := s.e
+	sh := e.sh
+	for !e.stopped() {
+		var t sibTask
+		if s.pooled {
+			sh.poolMu.Lock()
+			if s.next == len(s.tasks) {
+				sh.poolMu.Unlock()
+				return
+			}
+			k := s.next
+			s.next++
+			t = s.tasks[k]
+			st, out := s.state[k], s.outs[k]
+			if st == sibPending {
+				s.state[k] = sibOwned
+			}
+			sh.poolMu.Unlock()
+			if st == sibStolen {
+				sh.link(e.out, out)
+				continue
+			}
+		} else {
+			if s.next == len(s.tasks) {
+				return
+			}
+			t = s.tasks[s.next]
+			s.next++
 		}
-		sh.poolMu.Lock()
-		st := s.state[k]
-		if st == sibPending {
-			s.state[k] = sibOwned
+		if t.cur >= 0 {
+			e.curs[len(e.curs)-1] = t.cur
 		}
-		sh.poolMu.Unlock()
-		if st == sibStolen {
-			sh.link(e.out, s.outs[k])
-			continue
-		}
-		f(e)
-	}
-	e.sibDepth--
-	sh.poolMu.Lock()
-	for k, st := range s.state {
-		if st == sibPending {
-			s.state[k] = sibOwned // stopped: nobody explores it
-		}
-	}
-	sh.unpool(s)
-	subs := s.subs
-	sh.poolMu.Unlock()
-	if len(subs) > 0 {
-		s.wait()
+		e.sibDepth++
+		t.f(e)
+		e.sibDepth--
 	}
 }
 
-// wait waits for the stolen subtrees and adds up their statistics.
-func (s *siblings) wait() {
+// waitStolen waits for the subtrees others took (runPending has begun
+// every subtree, so no more are taken) and adds up their statistics.
+func (s *siblings) waitStolen() {
+	if !s.pooled {
+		return
+	}
 	e := s.e
+	sh := e.sh
+	sh.poolMu.Lock()
+	subs := s.subs
+	sh.poolMu.Unlock()
+	if s.waited == len(subs) {
+		return
+	}
 	// Give this goroutine's token back while it waits.
 	if e.token {
-		<-e.sh.tokens
-		e.sh.dispatch()
+		<-sh.tokens
+		sh.dispatch()
 	}
 	s.wg.Wait()
 	select {
-	case e.sh.tokens <- struct{}{}:
+	case sh.tokens <- struct{}{}:
 		e.token = true
 	default:
 		e.token = false
 	}
-	for _, sub := range s.subs {
+	for _, sub := range subs[s.waited:] {
 		e.stats.add(sub.stats)
 	}
+	s.waited = len(subs)
+}
+
+// finish ends the set: the subtrees not begun (the exploration stopped)
+// are given up, and finish waits for those others took.
+func (s *siblings) finish() {
+	if !s.pooled {
+		return
+	}
+	sh := s.e.sh
+	sh.poolMu.Lock()
+	for k, st := range s.state {
+		if st == sibPending {
+			s.state[k] = sibOwned
+		}
+	}
+	sh.unpool(s)
+	sh.poolMu.Unlock()
+	s.waitStolen()
+}
+
+// run explores the subtrees added, in order, and finishes the set.
+func (s *siblings) run() {
+	s.runPending()
+	s.finish()
 }
 
 // unpool removes s from the pool (poolMu held).
@@ -368,8 +435,17 @@ func (sh *shared) steal() (*siblings, int, *explorer) {
 	out := &stream{}
 	s.outs[bestK] = out
 	e := s.e
+	// The owner sets the top entry of its curs for each subtree with a
+	// cur of its own (runPending), so that entry is not read here; the
+	// entries below stay as they are while the owner explores the set.
+	var curs []int
+	if c := s.tasks[bestK].cur; c >= 0 {
+		curs = append(append(curs, s.curs[:len(s.curs)-1]...), c)
+	} else {
+		curs = append(curs, s.curs...)
+	}
 	sub := &explorer{ctx: e.ctx, run: e.run, opts: e.opts, sh: sh, out: out, obsID: e.obsID,
-		stack: append([]*frame(nil), s.stack...), token: true, sibDepth: s.depth + 1}
+		stack: append([]*frame(nil), s.stack...), curs: curs, token: true, sibDepth: s.depth + 1}
 	s.subs = append(s.subs, sub)
 	s.wg.Add(1)
 	return s, bestK, sub
@@ -379,7 +455,10 @@ func (sh *shared) steal() (*siblings, int, *explorer) {
 // which holds a worker token.
 func (s *siblings) explore(k int, sub *explorer) {
 	sh := sub.sh
-	s.tasks[k](sub)
+	sh.poolMu.Lock()
+	f := s.tasks[k].f
+	sh.poolMu.Unlock()
+	f(sub)
 	sh.close(sub.out)
 	if sub.token {
 		<-sh.tokens
