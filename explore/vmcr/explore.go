@@ -217,9 +217,9 @@ type frame struct {
 	// thread's earlier stores beyond ext), so a new write found only at a
 	// blocked read's own step does not count for it (docs/vmcr.md,
 	// "Blocked reads do not make backtrack points").
-	blk    []int32
-	excl   []bool
-	mu     sync.Mutex // guards newW (subtrees on other goroutines mark it)
+	blk  []int32
+	excl []bool
+	mu   sync.Mutex // guards newW (subtrees on other goroutines mark it)
 	// groups are the value groups of the reads branched on so far (set
 	// before the subtrees of a read are added).
 	groups [][]group
