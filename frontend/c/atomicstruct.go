@@ -10,37 +10,44 @@ import (
 // exchange, a compare-exchange and a plain assignment of an _Atomic struct
 // one atomic operation on the whole object. ncmc's memory has a cell per
 // scalar, so the front end lowers such an operation to accesses of every
-// cell made indivisible in one of two ways:
+// cell, made indivisible in one of two ways:
 //
-//   - Under sc, tso and pso: an atomic section (IAtomicBegin ... IAtomicEnd)
-//     between two seq_cst fences. No other thread moves inside it, and under
-//     tso and pso the fences and the exchanges (xchgCells) put the thread's
-//     stores into memory inside it, so no thread sees a torn object (the
-//     trailing fence is inside the section) and the operation is seq_cst.
-//     This is exact for these interleaving models (the operation is one step
-//     of an interleaving) and cheaper than the lock form: no lock events, and
-//     no other thread's steps interleave with the cell accesses.
-//   - Under ra and rc11 (Options.NoAtomicSections), whose graph explorers have
-//     no atomic sections: as gcc's libatomic does for objects it cannot access
-//     lock-free, a hidden lock protects the object (lockFor): an optional
-//     seq_cst fence (for a seq_cst operation), ILock, relaxed loads and
-//     stores of the cells, IUnlock, an optional seq_cst fence. The lock's
-//     acquire and release order every operation on the object after or
-//     before every other, so a read sees every cell of one write; a relaxed,
-//     acquire or release operation gets that acquire-release
-//     synchronisation too (as with libatomic's lock), and a seq_cst one the
-//     two seq_cst fences libatomic adds where the mutex is only
-//     acquire-release (POWER, ARM): seq_cst whole-object operations then
-//     forbid store buffering and IRIW among themselves and with the
-//     program's other seq_cst accesses and fences.
+//   - Under sc, tso and pso: an atomic section (IAtomicBegin ... IAtomicEnd).
+//     No other thread moves inside it, and a write ends with a seq_cst
+//     fence inside it (writeCells), so that under tso and pso the stores
+//     reach memory inside the section and no thread sees a torn object.
+//     This is exact for these interleaving models (the operation is one
+//     step of an interleaving, and seq_cst) and cheaper than the lock form:
+//     no lock events, and no other thread's steps between the cell
+//     accesses.
+//   - Under ra and rc11 (Options.NoAtomicSections), whose graph explorers
+//     have no atomic sections: as gcc's libatomic does for objects it cannot
+//     access lock-free, a hidden lock protects the object (lockFor): ILock,
+//     relaxed loads and stores of the cells, IUnlock. Every two operations
+//     on one object are then ordered by happens-before (the lock's release
+//     and acquire), so a read sees every cell of one write, and whatever the
+//     memory orders the operations on an object are sequentially consistent
+//     among themselves, with acquire-release synchronisation: a relaxed
+//     operation synchronises as libatomic's lock makes it (C11's relaxed
+//     would not). Against the program's other seq_cst accesses they keep
+//     C11's seq_cst guarantees (store buffering, 2+2W, IRIW and R with a
+//     whole-object operation and a scalar seq_cst access stay forbidden:
+//     RC11's seq_cst order contains po;hb;po, and the lock gives the hb);
+//     they are not fences, though: relaxed accesses of the thread around
+//     them are not ordered by them, as C11 allows. libatomic adds seq_cst
+//     fences around a seq_cst operation where the mutex is only
+//     acquire-release (POWER, ARM) for its hardware mapping; here they
+//     would only forbid what C11 allows (store buffering through relaxed
+//     accesses around operations on two distinct objects), so none is
+//     emitted.
 //
 // The locks are a hidden global table of atomicLockSlots mutexes
 // ("atomic.locks"); the object at cell offset off of memory block b uses
-// slot (b*atomicLockMul + off) mod atomicLockSlots (lockFor). Objects of
-// distinct blocks less than atomicLockSlots apart, and the elements of an
-// array of fewer than atomicLockSlots/gcd(stride, atomicLockSlots) of them,
-// get distinct locks; two objects that share a slot (as libatomic's
-// objects in one cache line do) only synchronise more, never lose
+// slot (b*atomicLockMul + off) mod atomicLockSlots (lockFor). Objects at
+// offset 0 of blocks less than atomicLockSlots apart, and the elements of
+// an array of fewer than atomicLockSlots/gcd(stride, atomicLockSlots) of
+// them, get distinct locks; two objects that share a slot (as libatomic's
+// objects in one 64-byte line do) only synchronise more, never lose
 // atomicity.
 
 // Lock table of whole-object atomic operations under ra and rc11 (lockFor).
@@ -74,7 +81,7 @@ func (l *fnl) lockFor(ptr *ir.Expr, pos ir.Pos) *ir.Expr {
 		base, off = base.A, base.Offset
 	}
 	if base.Kind == ir.EGlobalAddr {
-		b := l.tr.prog.Globals[base.Global].Block
+		b := base.Global + 1 // its block, as the interpreter evaluates it
 		return fieldAddr(table, lockSlot(ir.MakePtr(b, off)), pos)
 	}
 	p := retype(ptr, ir.Int)
@@ -89,19 +96,14 @@ func lockSlot(p int64) int {
 }
 
 // whole runs body, the cell accesses of one whole-object atomic operation
-// with memory order o on the object at ptr, indivisibly: in an atomic
-// section (sc, tso, pso), or under the object's lock (ra, rc11), between
-// seq_cst fences when o is seq_cst (postFence false leaves the trailing
-// fence to the caller: a compare-exchange's depends on its outcome).
-func (l *fnl) whole(ptr *ir.Expr, o ir.Order, postFence bool, pos ir.Pos, body func()) {
+// on the object at ptr, indivisibly: in an atomic section (sc, tso, pso),
+// or under the object's lock (ra, rc11).
+func (l *fnl) whole(ptr *ir.Expr, pos ir.Pos, body func()) {
 	if !l.tr.opts.NoAtomicSections {
 		l.emit(l.ins(ir.IAtomicBegin, pos))
 		body()
 		l.emit(l.ins(ir.IAtomicEnd, pos))
 		return
-	}
-	if o == ir.OrderSC {
-		l.scFence(pos)
 	}
 	lk := l.lockFor(ptr, pos)
 	if lk.Kind == ir.EBinary {
@@ -113,16 +115,6 @@ func (l *fnl) whole(ptr *ir.Expr, o ir.Order, postFence bool, pos ir.Pos, body f
 	body()
 	in = l.ins(ir.IUnlock, pos)
 	in.Addr = lk
-	l.emit(in)
-	if o == ir.OrderSC && postFence {
-		l.scFence(pos)
-	}
-}
-
-// scFence emits a seq_cst fence.
-func (l *fnl) scFence(pos ir.Pos) {
-	in := l.ins(ir.IFence, pos)
-	in.Order = ir.OrderSC
 	l.emit(in)
 }
 
@@ -147,7 +139,9 @@ func (l *fnl) writeCells(addr *ir.Expr, vals []*ir.Expr, o ir.Order, pos ir.Pos)
 		return
 	}
 	l.storeCells(addr, vals, o, pos)
-	l.scFence(pos)
+	in := l.ins(ir.IFence, pos)
+	in.Order = ir.OrderSC
+	l.emit(in)
 }
 
 // stable returns e, or a local holding its value when e is not a constant
@@ -205,18 +199,18 @@ func (l *fnl) atomicStructBuiltin(name string, t cc.Type, args []cc.ExpressionNo
 		o := order(2)
 		out := l.stable(l.expr(args[1]), pos)
 		var vals []*ir.Expr
-		l.whole(ptr, o, true, pos, func() { vals = l.readCells(ptr, n, o, pos) })
+		l.whole(ptr, pos, func() { vals = l.readCells(ptr, n, o, pos) })
 		l.storeCells(out, vals, ir.OrderNA, pos)
 	case "__atomic_store":
 		o := order(2)
 		vals := l.loadCells(l.stable(l.expr(args[1]), pos), n, ir.OrderNA, pos)
-		l.whole(ptr, o, true, pos, func() { l.writeCells(ptr, vals, o, pos) })
+		l.whole(ptr, pos, func() { l.writeCells(ptr, vals, o, pos) })
 	case "__atomic_exchange":
 		o := order(3)
 		vals := l.loadCells(l.stable(l.expr(args[1]), pos), n, ir.OrderNA, pos)
 		out := l.stable(l.expr(args[2]), pos)
 		var old []*ir.Expr
-		l.whole(ptr, o, true, pos, func() {
+		l.whole(ptr, pos, func() {
 			old = l.readCells(ptr, n, o, pos)
 			l.writeCells(ptr, vals, o, pos)
 		})
@@ -232,7 +226,7 @@ func (l *fnl) atomicStructBuiltin(name string, t cc.Type, args []cc.ExpressionNo
 		des := l.loadCells(l.stable(l.expr(args[2]), pos), n, ir.OrderNA, pos)
 		ok := l.temp(ir.Bool, pos)
 		var old []*ir.Expr
-		l.whole(ptr, succ, false, pos, func() {
+		l.whole(ptr, pos, func() {
 			o := succ
 			if fail.IsAcquire() && !succ.IsAcquire() {
 				o = ir.OrderSC
@@ -249,23 +243,11 @@ func (l *fnl) atomicStructBuiltin(name string, t cc.Type, args []cc.ExpressionNo
 			l.writeCells(ptr, des, succ, pos)
 			l.bind(no)
 		})
-		// Under the lock, the trailing seq_cst fence of the outcome's
-		// order (libatomic's post_seq_barrier(ret ? smodel : fmodel)).
-		post := l.tr.opts.NoAtomicSections
 		done, failed := l.newLabel(), l.newLabel()
 		l.branch(l.local(ok, pos), done, failed, pos)
 		l.bind(failed)
-		if post && fail == ir.OrderSC {
-			l.scFence(pos)
-		}
 		l.storeCells(exp, old, ir.OrderNA, pos)
-		end := l.newLabel()
-		l.jump(end, pos)
 		l.bind(done)
-		if post && succ == ir.OrderSC {
-			l.scFence(pos)
-		}
-		l.bind(end)
 		return l.local(ok, pos)
 	}
 	return cnst(0, ir.Bool, pos)

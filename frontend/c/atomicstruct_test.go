@@ -190,8 +190,9 @@ int main(void) {
 	return 0;
 }`}},
 		// Store buffering through two objects with seq_cst operations:
-		// forbidden (under ra and rc11 by the seq_cst fences around
-		// each operation).
+		// forbidden (under ra and rc11 each thread's second operation
+		// comes after its first, and the lock of one of the objects
+		// orders one thread's operation on it after the other's).
 		{syncCase: syncCase{name: "store-buffering-seq-cst", want: ncmc.Verified, src: `
 struct P { int a; int b; };
 _Atomic struct P x, y;
@@ -250,6 +251,61 @@ int main(void) {
 	}
 	return 0;
 }`}, wantBy: map[string]ncmc.Verdict{"rc11": ncmc.Violation}},
+		// Against a scalar seq_cst access, a seq_cst whole-object
+		// operation keeps C11's guarantees: store buffering and 2+2W
+		// stay forbidden.
+		{syncCase: syncCase{name: "store-buffering-with-a-scalar", want: ncmc.Verified, src: `
+struct P { int a; int b; };
+_Atomic struct P x;
+atomic_int y;
+int r1 = -1, r2 = -1;
+void *w(void *arg) { struct P v = { 1, 1 }; atomic_store(&x, v); r1 = atomic_load(&y); return 0; }
+int main(void) {
+	pthread_t t; pthread_create(&t, 0, w, 0);
+	atomic_store(&y, 1); struct P r = atomic_load(&x); r2 = r.a;
+	pthread_join(t, 0);
+	assert(r1 == 1 || r2 == 1);
+	return 0;
+}`}},
+		{syncCase: syncCase{name: "2+2w-with-a-scalar", want: ncmc.Verified, src: `
+struct P { int a; int b; };
+_Atomic struct P x;
+atomic_int y;
+void *w(void *arg) { struct P v = { 1, 1 }; atomic_store(&x, v); atomic_store(&y, 2); return 0; }
+int main(void) {
+	pthread_t t; pthread_create(&t, 0, w, 0);
+	atomic_store(&y, 1); struct P v = { 2, 2 }; atomic_store(&x, v);
+	pthread_join(t, 0);
+	struct P r = atomic_load(&x);
+	assert(!(r.a == 1 && atomic_load(&y) == 1));
+	return 0;
+}`}},
+		// A seq_cst whole-object operation is no fence: under ra and
+		// rc11 store buffering through relaxed accesses around
+		// operations on two distinct objects is allowed, as C11 allows
+		// it (libatomic's seq_cst fences on POWER and ARM would forbid
+		// it; ncmc emits none). Under tso and pso the atomic section's
+		// fence forbids it, as x86's locked instructions do.
+		{syncCase: syncCase{name: "seq-cst-operation-is-no-fence", want: ncmc.Verified, msg: "r1 == 1 || r2 == 1", src: `
+struct P { int a; int b; };
+_Atomic struct P x, z;
+atomic_int y, w;
+int r1 = -1, r2 = -1;
+void *t1(void *arg) {
+	atomic_store_explicit(&y, 1, memory_order_relaxed);
+	struct P v = { 1, 1 }; atomic_store(&x, v);
+	r1 = atomic_load_explicit(&w, memory_order_relaxed);
+	return 0;
+}
+int main(void) {
+	pthread_t t; pthread_create(&t, 0, t1, 0);
+	atomic_store_explicit(&w, 1, memory_order_relaxed);
+	struct P v = { 1, 1 }; atomic_store(&z, v);
+	r2 = atomic_load_explicit(&y, memory_order_relaxed);
+	pthread_join(t, 0);
+	assert(r1 == 1 || r2 == 1);
+	return 0;
+}`}, wantBy: map[string]ncmc.Verdict{"ra": ncmc.Violation, "rc11": ncmc.Violation}},
 		// Relaxed operations on a whole object are made atomic by the
 		// lock, whose acquire and release also synchronise: the message
 		// is passed although the orders are relaxed (libatomic's lock

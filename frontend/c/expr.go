@@ -1341,13 +1341,13 @@ func (l *fnl) structCopy(lhs, rhs cc.ExpressionNode, pos ir.Pos) {
 		}
 		if l.tr.opts.NoAtomicSections {
 			if src.atomic {
-				l.whole(src.addr, ir.OrderSC, true, pos, func() { vals = l.readCells(src.addr, n, ir.OrderSC, pos) })
+				l.whole(src.addr, pos, func() { vals = l.readCells(src.addr, n, ir.OrderSC, pos) })
 			}
 			if dst.atomic {
-				l.whole(dst.addr, ir.OrderSC, true, pos, func() { l.writeCells(dst.addr, vals, ir.OrderSC, pos) })
+				l.whole(dst.addr, pos, func() { l.writeCells(dst.addr, vals, ir.OrderSC, pos) })
 			}
 		} else {
-			l.whole(dst.addr, ir.OrderSC, true, pos, func() {
+			l.whole(dst.addr, pos, func() {
 				if src.atomic {
 					vals = l.readCells(src.addr, n, ir.OrderSC, pos)
 				}
