@@ -34,6 +34,9 @@ func TestAtomicStructs(t *testing.T) {
 		syncCase
 		wantBy map[string]ncmc.Verdict
 		msgBy  map[string]string
+		// trustOnly: under ra and rc11 the default explorer only (no
+		// graph explorer, no differential).
+		trustOnly bool
 	}{
 		{syncCase: syncCase{name: "no-tearing", want: ncmc.Verified, src: `
 struct P { int a; int b; };
@@ -176,6 +179,27 @@ int main(void) {
 	assert(r.a == 7 && r.b == 7);
 	return 0;
 }`}},
+		{syncCase: syncCase{name: "union", want: ncmc.Verified, src: `
+union U { struct { int a, b; } p; struct { int c, d; } q; };
+_Atomic union U s;
+void *w(void *arg) { union U v; v.p.a = 1; v.p.b = 1; atomic_store(&s, v); return 0; }
+int main(void) {
+	pthread_t t; pthread_create(&t, 0, w, 0);
+	union U r = atomic_load(&s); assert(r.q.c == r.q.d);
+	union U e = { { 0, 0 } }, d = { { 2, 2 } };
+	if (!atomic_compare_exchange_strong(&s, &e, d)) assert(e.p.a == 1 && e.q.d == 1);
+	return 0;
+}`}},
+		{syncCase: syncCase{name: "union-buggy", want: ncmc.Violation, msg: "e.p.a == 0", src: `
+union U { struct { int a, b; } p; struct { int c, d; } q; };
+_Atomic union U s;
+void *w(void *arg) { union U v; v.p.a = 1; v.p.b = 1; atomic_store(&s, v); return 0; }
+int main(void) {
+	pthread_t t; pthread_create(&t, 0, w, 0);
+	union U e = { { 0, 0 } }, d = { { 2, 2 } };
+	if (!atomic_compare_exchange_strong(&s, &e, d)) assert(e.p.a == 0);
+	return 0;
+}`}},
 		// Message passing: the data written before a release store of
 		// the struct is seen after an acquire load that reads it.
 		{syncCase: syncCase{name: "message-passing", want: ncmc.Verified, src: `
@@ -226,6 +250,30 @@ int main(void) {
 	assert(r1 == 1 || r2 == 1);
 	return 0;
 }`}},
+		// IRIW through two objects with release stores and acquire loads:
+		// the readers agree on the order of the writes (the graph
+		// explorer takes minutes on these four threads: trust only).
+		{syncCase: syncCase{name: "iriw-release-acquire", want: ncmc.Verified, src: `
+struct P { int a; int b; };
+_Atomic struct P x, y;
+int r1 = -1, r2 = -1, r3 = -1, r4 = -1;
+struct P one = { 1, 1 };
+void *wx(void *a) { atomic_store_explicit(&x, one, memory_order_release); return 0; }
+void *wy(void *a) { atomic_store_explicit(&y, one, memory_order_release); return 0; }
+void *rd(void *a) {
+	struct P r = atomic_load_explicit(&x, memory_order_acquire); r1 = r.a;
+	r = atomic_load_explicit(&y, memory_order_acquire); r2 = r.a;
+	return 0;
+}
+int main(void) {
+	pthread_t t1, t2, t3;
+	pthread_create(&t1, 0, wx, 0); pthread_create(&t2, 0, wy, 0); pthread_create(&t3, 0, rd, 0);
+	struct P r = atomic_load_explicit(&y, memory_order_acquire); r3 = r.a;
+	r = atomic_load_explicit(&x, memory_order_acquire); r4 = r.a;
+	pthread_join(t1, 0); pthread_join(t2, 0); pthread_join(t3, 0);
+	assert(!(r1 == 1 && r2 == 0 && r3 == 1 && r4 == 0));
+	return 0;
+}`}, trustOnly: true},
 		// Distinct objects have distinct locks (here two elements of an
 		// array): an operation on a[1] does not synchronise with one on
 		// a[0], so under rc11 the relaxed flag passes no message (were
@@ -343,7 +391,11 @@ int main(void) {
 				if want == ncmc.Verified {
 					msg = ""
 				}
-				for _, x := range explorersFor(m) {
+				xs := explorersFor(m)
+				if c.trustOnly && (m == "ra" || m == "rc11") {
+					xs = xs[:1]
+				}
+				for _, x := range xs {
 					res, err := ncmc.Verify(context.Background(), p, ncmc.Options{Model: m, Explorer: x, Unroll: unroll, Timeout: 60 * time.Second})
 					if err != nil {
 						t.Fatalf("verify (%s): %v", x, err)
@@ -353,7 +405,7 @@ int main(void) {
 						t.Errorf("%s explorer: got %s (%s), want %s (%s)", x, res.Verdict, res.Reason, want, msg)
 					}
 				}
-				if m == "ra" || m == "rc11" {
+				if (m == "ra" || m == "rc11") && !c.trustOnly {
 					graphDiff(t, p, m, unroll, want, c.msg)
 				}
 			})
