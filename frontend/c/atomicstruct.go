@@ -8,42 +8,140 @@ import (
 
 // Whole _Atomic struct and union objects. C11 makes a load, a store, an
 // exchange, a compare-exchange and a plain assignment of an _Atomic struct
-// one atomic operation on the whole object (gcc calls libatomic, which
-// takes a lock for sizes it cannot access lock-free). ncmc's memory has a
-// cell per scalar, so such an operation is an atomic section (IAtomicBegin
-// ... IAtomicEnd) that accesses every cell, between two seq_cst fences: no
-// other thread moves inside it, and under tso and pso the fences flush the
-// thread's stores before and inside it, so no thread sees a torn object
-// (the trailing fence is inside the section) and the operation is
-// seq_cst, as libatomic's lock makes it. The graph explorers of ra and
-// rc11 do not support atomic sections: there the operation is reported as
-// unsupported under that model, with its position.
+// one atomic operation on the whole object. ncmc's memory has a cell per
+// scalar, so the front end lowers such an operation to accesses of every
+// cell, made indivisible in one of two ways:
+//
+//   - Under sc, tso and pso: an atomic section (IAtomicBegin ... IAtomicEnd).
+//     No other thread moves inside it, and a write ends with a seq_cst
+//     fence inside it (writeCells), so that under tso and pso the stores
+//     reach memory inside the section and no thread sees a torn object.
+//     This is exact for these interleaving models (the operation is one
+//     step of an interleaving, and seq_cst) and cheaper than the lock form:
+//     no lock events, and no other thread's steps between the cell
+//     accesses.
+//   - Under ra and rc11 (Options.NoAtomicSections), whose graph explorers
+//     have no atomic sections: as gcc's libatomic does for objects it cannot
+//     access lock-free, a hidden lock protects the object (lockFor): ILock,
+//     relaxed loads and stores of the cells, IUnlock. Every two operations
+//     on one object are then ordered by happens-before (the lock's release
+//     and acquire), so a read sees every cell of one write, and whatever the
+//     memory orders the operations on an object are sequentially consistent
+//     among themselves, with acquire-release synchronisation: a relaxed
+//     operation synchronises as libatomic's lock makes it (C11's relaxed
+//     would not). Against the program's other seq_cst accesses they keep
+//     C11's seq_cst guarantees (store buffering, 2+2W, IRIW and R with a
+//     whole-object operation and a scalar seq_cst access stay forbidden:
+//     RC11's seq_cst order contains po;hb;po, and the lock gives the hb);
+//     they are not fences, though: relaxed accesses of the thread around
+//     them are not ordered by them, as C11 allows. libatomic adds seq_cst
+//     fences around a seq_cst operation where the mutex is only
+//     acquire-release (POWER, ARM) for its hardware mapping; here they
+//     would only forbid what C11 allows (store buffering through relaxed
+//     accesses around operations on two distinct objects), so none is
+//     emitted.
+//
+// The locks are a hidden global table of atomicLockSlots mutexes
+// ("atomic.locks"); the object at cell offset off of memory block b uses
+// slot (b*atomicLockMul + off) mod atomicLockSlots (lockFor). Objects at
+// offset 0 of blocks less than atomicLockSlots apart, and the elements of
+// an array of fewer than atomicLockSlots/gcd(stride, atomicLockSlots) of
+// them, get distinct locks; two objects that share a slot (as libatomic's
+// objects in one 64-byte line do) only synchronise more, never lose
+// atomicity.
 
-// atomicSection runs body as the atomic section of a whole-object atomic
-// operation on an object of C type t; it is unsupported under ra and rc11.
-func (l *fnl) atomicSection(t cc.Type, pos ir.Pos, body func()) {
-	if l.tr.opts.NoAtomicSections {
-		l.tr.unsupported(pos, "atomic operation on a whole %s under ra and rc11 (ncmc makes it an atomic section, which the ra and rc11 explorers do not support; it is supported under sc, tso and pso)", t)
-		return
+// Lock table of whole-object atomic operations under ra and rc11 (lockFor).
+const (
+	atomicLockSlots = 64 // mutexes in the table (libatomic has 64 too)
+	atomicLockMul   = 23 // odd: blocks less than atomicLockSlots apart get distinct slots
+)
+
+// lockTable returns the index (in prog.Globals) of the hidden lock table of
+// whole-object atomic operations, adding it on first use.
+func (tr *translator) lockTable(pos ir.Pos) int {
+	if tr.atomicLocks == 0 {
+		t := ir.ArrayOf(ir.Mutex, atomicLockSlots)
+		g := &ir.Global{Name: "atomic.locks", Type: t, Init: make([]int64, t.Size()), Pos: pos, Hidden: true}
+		tr.atomicLocks = len(tr.prog.Globals) + 1
+		g.Block = tr.atomicLocks
+		tr.prog.Globals = append(tr.prog.Globals, g)
 	}
-	l.emit(l.ins(ir.IAtomicBegin, pos))
-	body()
-	l.emit(l.ins(ir.IAtomicEnd, pos))
+	return tr.atomicLocks - 1
 }
 
-// xchgCells writes vals into the cells at addr inside an atomic section:
-// each is an exchange (an IRMW, whose old value is dropped) rather than a
-// store, so that under tso and pso it drains the thread's store buffer and
-// writes memory at once: the object's new value is visible as a whole when
-// the section ends (buffered stores would reach memory one cell at a time,
-// and another thread could read a torn object).
-func (l *fnl) xchgCells(addr *ir.Expr, vals []*ir.Expr, o ir.Order, pos ir.Pos) {
-	for i, v := range vals {
-		in := l.ins(ir.IRMW, pos)
-		in.Dst = l.temp(ir.Int, pos)
-		in.Addr, in.A, in.RMW, in.Order = fieldAddr(addr, i, pos), v, ir.RMWXchg, o
-		l.emit(in)
+// lockFor is the address of the lock-table mutex of the object at ptr
+// (an encoded pointer: block << 32 | cell offset): slot
+// (block*atomicLockMul + offset) mod atomicLockSlots. A global's slot is a
+// constant (the same value the run-time computation gives).
+func (l *fnl) lockFor(ptr *ir.Expr, pos ir.Pos) *ir.Expr {
+	g := l.tr.lockTable(pos)
+	table := &ir.Expr{Kind: ir.EGlobalAddr, Global: g, Type: ptrOf(ir.Mutex), Pos: pos}
+	base, off := ptr, 0
+	if base.Kind == ir.EField && base.A.Kind == ir.EGlobalAddr {
+		base, off = base.A, base.Offset
 	}
+	if base.Kind == ir.EGlobalAddr {
+		b := base.Global + 1 // its block, as the interpreter evaluates it
+		return fieldAddr(table, lockSlot(ir.MakePtr(b, off)), pos)
+	}
+	p := retype(ptr, ir.Int)
+	slot := bin(ir.OpAnd, bin(ir.OpAdd, bin(ir.OpMul, bin(ir.OpShr, p, cnst(32, ir.Int, pos), ir.Int, pos), cnst(atomicLockMul, ir.Int, pos), ir.Int, pos), p, ir.Int, pos), cnst(atomicLockSlots-1, ir.Int, pos), ir.Int, pos)
+	return bin(ir.OpAdd, table, slot, table.Type, pos)
+}
+
+// lockSlot is the lock-table slot of the object at encoded pointer p (the
+// computation lockFor emits for a pointer known only at run time).
+func lockSlot(p int64) int {
+	return int(((p>>32)*atomicLockMul + p) & (atomicLockSlots - 1))
+}
+
+// whole runs body, the cell accesses of one whole-object atomic operation
+// on the object at ptr, indivisibly: in an atomic section (sc, tso, pso),
+// or under the object's lock (ra, rc11).
+func (l *fnl) whole(ptr *ir.Expr, pos ir.Pos, body func()) {
+	if !l.tr.opts.NoAtomicSections {
+		l.emit(l.ins(ir.IAtomicBegin, pos))
+		body()
+		l.emit(l.ins(ir.IAtomicEnd, pos))
+		return
+	}
+	lk := l.lockFor(ptr, pos)
+	if lk.Kind == ir.EBinary {
+		lk = l.stable(lk, pos) // computed once for the lock and the unlock
+	}
+	in := l.ins(ir.ILock, pos)
+	in.Addr = lk
+	l.emit(in)
+	body()
+	in = l.ins(ir.IUnlock, pos)
+	in.Addr = lk
+	l.emit(in)
+}
+
+// readCells loads the n cells of a whole-object operation with order o at
+// addr: with order o in an atomic section, relaxed under the lock.
+func (l *fnl) readCells(addr *ir.Expr, n int, o ir.Order, pos ir.Pos) []*ir.Expr {
+	if l.tr.opts.NoAtomicSections {
+		o = ir.OrderRlx
+	}
+	return l.loadCells(addr, n, o, pos)
+}
+
+// writeCells writes vals into the cells of a whole-object operation with
+// order o at addr: relaxed stores under the lock; in an atomic section,
+// stores with order o and then a seq_cst fence, so that under tso and pso
+// the stores leave the store buffer inside the section: the object's new
+// value reaches memory as a whole (buffered stores would reach it one cell
+// at a time, and another thread could read a torn object).
+func (l *fnl) writeCells(addr *ir.Expr, vals []*ir.Expr, o ir.Order, pos ir.Pos) {
+	if l.tr.opts.NoAtomicSections {
+		l.storeCells(addr, vals, ir.OrderRlx, pos)
+		return
+	}
+	l.storeCells(addr, vals, o, pos)
+	in := l.ins(ir.IFence, pos)
+	in.Order = ir.OrderSC
+	l.emit(in)
 }
 
 // stable returns e, or a local holding its value when e is not a constant
@@ -101,20 +199,20 @@ func (l *fnl) atomicStructBuiltin(name string, t cc.Type, args []cc.ExpressionNo
 		o := order(2)
 		out := l.stable(l.expr(args[1]), pos)
 		var vals []*ir.Expr
-		l.atomicSection(t, pos, func() { vals = l.loadCells(ptr, n, o, pos) })
+		l.whole(ptr, pos, func() { vals = l.readCells(ptr, n, o, pos) })
 		l.storeCells(out, vals, ir.OrderNA, pos)
 	case "__atomic_store":
 		o := order(2)
 		vals := l.loadCells(l.stable(l.expr(args[1]), pos), n, ir.OrderNA, pos)
-		l.atomicSection(t, pos, func() { l.xchgCells(ptr, vals, o, pos) })
+		l.whole(ptr, pos, func() { l.writeCells(ptr, vals, o, pos) })
 	case "__atomic_exchange":
 		o := order(3)
 		vals := l.loadCells(l.stable(l.expr(args[1]), pos), n, ir.OrderNA, pos)
 		out := l.stable(l.expr(args[2]), pos)
 		var old []*ir.Expr
-		l.atomicSection(t, pos, func() {
-			old = l.loadCells(ptr, n, o, pos)
-			l.xchgCells(ptr, vals, o, pos)
+		l.whole(ptr, pos, func() {
+			old = l.readCells(ptr, n, o, pos)
+			l.writeCells(ptr, vals, o, pos)
 		})
 		l.storeCells(out, old, ir.OrderNA, pos)
 	case "__atomic_compare_exchange":
@@ -128,12 +226,12 @@ func (l *fnl) atomicStructBuiltin(name string, t cc.Type, args []cc.ExpressionNo
 		des := l.loadCells(l.stable(l.expr(args[2]), pos), n, ir.OrderNA, pos)
 		ok := l.temp(ir.Bool, pos)
 		var old []*ir.Expr
-		l.atomicSection(t, pos, func() {
+		l.whole(ptr, pos, func() {
 			o := succ
 			if fail.IsAcquire() && !succ.IsAcquire() {
 				o = ir.OrderSC
 			}
-			old = l.loadCells(ptr, n, o, pos)
+			old = l.readCells(ptr, n, o, pos)
 			eq := cnst(1, ir.Bool, pos)
 			for i := range old {
 				eq = bin(ir.OpLAnd, eq, bin(ir.OpEq, old[i], want[i], ir.Bool, pos), ir.Bool, pos)
@@ -142,7 +240,7 @@ func (l *fnl) atomicStructBuiltin(name string, t cc.Type, args []cc.ExpressionNo
 			yes, no := l.newLabel(), l.newLabel()
 			l.branch(l.local(ok, pos), yes, no, pos)
 			l.bind(yes)
-			l.xchgCells(ptr, des, succ, pos)
+			l.writeCells(ptr, des, succ, pos)
 			l.bind(no)
 		})
 		done, failed := l.newLabel(), l.newLabel()

@@ -61,7 +61,9 @@ type Options struct {
 	// NoAtomicSections says the program is explored under ra or rc11,
 	// where the front end adds no atomic sections (IAtomicBegin) of its
 	// own (those of __VERIFIER_atomic_begin and __VERIFIER_atomic_
-	// functions stay); pthread_mutex_destroy is a no-op
+	// functions stay): an atomic operation on a whole _Atomic struct or
+	// union takes a hidden lock of the object instead (atomicstruct.go);
+	// pthread_mutex_destroy is a no-op
 	// (their graphs let a lock read only from an unlock); dead loads are
 	// kept (DropDeadLoads). An atomic add or sub on an integer narrower
 	// than 64 bits (and gcc's atomic min and max) is a compare-exchange

@@ -395,7 +395,7 @@ func (l *fnl) initCells(t cc.Type, init *cc.Initializer, base int, cells []*ir.E
 				// Reading a whole _Atomic struct: one atomic operation
 				// (atomicstruct.go).
 				var vals []*ir.Expr
-				l.atomicSection(src.t, l.tr.pos(e), func() { vals = l.loadCells(src.addr, n, ir.OrderSC, pos) })
+				l.whole(src.addr, l.tr.pos(e), func() { vals = l.readCells(src.addr, n, ir.OrderSC, pos) })
 				for i := 0; i < len(vals) && off+i < len(cells); i++ {
 					cells[off+i] = vals[i]
 				}

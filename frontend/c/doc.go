@@ -101,11 +101,23 @@
 //
 // Whole _Atomic struct and union objects (atomicstruct.go): atomic_load,
 // atomic_store, atomic_exchange, atomic_compare_exchange_* of the whole
-// object and plain assignment to or from it are each an atomic section
-// (ir.IAtomicBegin, IAtomicEnd) that loads every cell or writes every cell
-// with an exchange (so that under tso and pso the new value reaches memory
-// inside the section), under sc, tso and pso; under ra and rc11
-// (Options.NoAtomicSections) they are unsupported, with their position.
+// object and plain assignment to or from it are each one atomic operation.
+// Under sc, tso and pso each is an atomic section (ir.IAtomicBegin,
+// IAtomicEnd) that loads every cell or stores every cell and then fences
+// (so that under tso and pso the new value reaches memory inside the
+// section). Under ra and rc11 (Options.NoAtomicSections), as gcc's
+// libatomic does, each takes a hidden lock of the object (ir.ILock, relaxed
+// cell accesses, ir.IUnlock); the locks are a hidden table of 64 mutexes
+// ("atomic.locks") indexed by a hash of the object's address, so that
+// distinct objects almost always have distinct locks (objects that share a
+// lock only synchronise more). The operations on one object are then
+// sequentially consistent among themselves and synchronise as acquire and
+// release whatever their memory orders (stronger than C11 for relaxed
+// ones, as with libatomic); against other seq_cst accesses they keep C11's
+// seq_cst guarantees, but are no fences. A compare-exchange compares the
+// representations cell by cell under the lock and on failure copies the
+// object into *expected. TestAtomicStructs runs each case under every
+// model, and under ra and rc11 compares the trust and graph explorers.
 //
 // Globals (and function-local statics) are IR globals, initialized with
 // their constant initializers (scalars, nested braces with brace elision,

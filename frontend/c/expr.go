@@ -1332,19 +1332,31 @@ func (l *fnl) structCopy(lhs, rhs cc.ExpressionNode, pos ir.Pos) {
 	if dst.atomic || src.atomic {
 		// An _Atomic struct read or written as a whole: one atomic
 		// operation (atomicstruct.go).
+		// Both _Atomic (s = t): an atomic load of t, then an atomic
+		// store to s; one atomic section under sc, tso and pso, two
+		// operations under their two locks under ra and rc11.
 		var vals []*ir.Expr
 		if !src.atomic {
 			vals = l.loadCells(src.addr, n, ir.OrderNA, pos)
 		}
-		l.atomicSection(dst.t, pos, func() {
+		if l.tr.opts.NoAtomicSections {
 			if src.atomic {
-				vals = l.loadCells(src.addr, n, ir.OrderSC, pos)
+				l.whole(src.addr, pos, func() { vals = l.readCells(src.addr, n, ir.OrderSC, pos) })
 			}
 			if dst.atomic {
-				l.xchgCells(dst.addr, vals, ir.OrderSC, pos)
+				l.whole(dst.addr, pos, func() { l.writeCells(dst.addr, vals, ir.OrderSC, pos) })
 			}
-		})
-		if !dst.atomic && vals != nil {
+		} else {
+			l.whole(dst.addr, pos, func() {
+				if src.atomic {
+					vals = l.readCells(src.addr, n, ir.OrderSC, pos)
+				}
+				if dst.atomic {
+					l.writeCells(dst.addr, vals, ir.OrderSC, pos)
+				}
+			})
+		}
+		if !dst.atomic {
 			l.storeCells(dst.addr, vals, ir.OrderNA, pos)
 		}
 		return

@@ -36,6 +36,10 @@ type translator struct {
 	// keys created (keys.go); nil until a key function is lowered.
 	keySlots   []int
 	keyCounter int
+	// atomicLocks is 1 + the index of the hidden lock table of whole
+	// _Atomic struct operations under ra and rc11 (atomicstruct.go); 0
+	// until one is lowered.
+	atomicLocks int
 	// strs maps the bytes of a string literal to its global (strings.go).
 	strs map[string]int
 
