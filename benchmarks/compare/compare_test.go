@@ -348,3 +348,25 @@ func TestCompareTiny(t *testing.T) {
 		t.Errorf("-out file: %v\n%s", err, written)
 	}
 }
+
+// TestMedianRun: the run with the median wall time, unfinished runs last.
+func TestMedianRun(t *testing.T) {
+	r := func(wall time.Duration, timedOut bool) row {
+		return row{Tool: "x", Run: runResult{Wall: wall}, TimedOut: timedOut}
+	}
+	tests := []struct {
+		rs   []row
+		want time.Duration
+	}{
+		{[]row{r(3, false), r(1, false), r(2, false)}, 2},
+		{[]row{r(1, true), r(5, false), r(4, false)}, 5},
+		{[]row{r(9, false)}, 9},
+		{[]row{r(4, false), r(2, false)}, 2},
+		{[]row{r(1, true), r(2, true), r(7, false)}, 1}, // two of three timed out: the median did
+	}
+	for i, tc := range tests {
+		if got := medianRun(tc.rs).Run.Wall; got != tc.want {
+			t.Errorf("case %d: median wall %v, want %v", i, got, tc.want)
+		}
+	}
+}

@@ -39,6 +39,7 @@ type config struct {
 	Explorers       []string // values of ncmc's --explorer; "default" passes none
 	Programs        map[string]bool
 	Timeout         time.Duration
+	Repeat          int // runs of each tool per program (measureRepeated)
 	ClassesTimeout  time.Duration
 	Classes         bool
 	ClassesFallback bool
@@ -74,6 +75,7 @@ func parseFlags(args []string) (config, error) {
 	explorers := fs.String("explorers", "default,ncmc", "ncmc --explorer values to compare, comma-separated (default: no --explorer flag)")
 	programs := fs.String("programs", "all", "programs, comma-separated: all, genmc (GenMC's tests), examples, a test name (casw), a test at one setting (casw:N=4) or an example's base name (peterson)")
 	timeout := fs.Duration("timeout", 60*time.Second, "wall-clock limit of every run")
+	repeat := fs.Int("repeat", 1, "run every tool this many times per program, the tools' runs interleaved, and report each tool's run with the median wall time (a machine whose speed varies from minute to minute needs 3 or more)")
 	classesTimeout := fs.Duration("classes-timeout", 0, "limit of the reference explorer's class count (0: -timeout)")
 	noClasses := fs.Bool("no-classes", false, "do not count value classes")
 	noFallback := fs.Bool("no-classes-fallback", false, "count classes with the reference explorer only (by default, where it does not finish, with --explorer ncmc under sc and the default explorer under the other models)")
@@ -100,7 +102,7 @@ func parseFlags(args []string) (config, error) {
 	cfg := config{
 		Explorers: splitList(*explorers),
 		Programs:  map[string]bool{},
-		Timeout:   *timeout, ClassesTimeout: *classesTimeout, Classes: !*noClasses, ClassesFallback: !*noFallback,
+		Timeout:   *timeout, Repeat: max(*repeat, 1), ClassesTimeout: *classesTimeout, Classes: !*noClasses, ClassesFallback: !*noFallback,
 		Quick: *quick, Ncmc: *ncmcBin, NcmcArgs: strings.Fields(*ncmcArgs), Unroll: *unroll,
 		Anchors: *anchors, Tarball: *tarball, Examples: *examples, Out: *out,
 		Suite: genmcSuite,
@@ -217,7 +219,7 @@ func compare(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 				return ctx.Err()
 			}
 			fmt.Fprintf(stderr, "compare: %s %s\n", model, pr.Label)
-			rows := measure(ctx, cfg, tl, model, pr)
+			rows := measureRepeated(ctx, cfg, tl, model, pr)
 			s := formatRows(pr, rows)
 			fmt.Fprint(stdout, s)
 			all += s
@@ -367,6 +369,9 @@ func header(b *strings.Builder, cfg config, tl tools, notes []string) {
 	fmt.Fprintf(b, "### ncmc against GenMC and Nidhugg (`make compare`), %s\n\n", now.Format("2006-01-02 15:04 UTC"))
 	fmt.Fprintf(b, "- machine: %s\n", machine())
 	fmt.Fprintf(b, "- load average at start: %s\n", loadAvg())
+	if cfg.Repeat > 1 {
+		fmt.Fprintf(b, "- every tool ran %d times per program, the tools in turn; each row is its run with the median wall time\n", cfg.Repeat)
+	}
 	fmt.Fprintf(b, "- ncmc: %s (`ncmc version`: %s; checkout at commit %s)\n", tl.Ncmc, tl.Version, commit(cfg.Root))
 	gm, nd := "absent", "absent"
 	if tl.GenMC != "" {

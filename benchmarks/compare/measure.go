@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -106,6 +108,51 @@ func measure(ctx context.Context, cfg config, tl tools, model string, pr program
 		}
 	}
 	return m
+}
+
+// measureRepeated measures pr cfg.Repeat times, each time every tool once
+// in turn (so that a change in the machine's speed meets every tool
+// alike), and keeps per tool the run with the median wall time (an
+// unfinished run counts as the slowest). Classes are counted once.
+func measureRepeated(ctx context.Context, cfg config, tl tools, model string, pr program) measured {
+	m := measure(ctx, cfg, tl, model, pr)
+	if cfg.Repeat <= 1 {
+		return m
+	}
+	runs := map[string][]row{}
+	for _, r := range m.Rows {
+		if !r.Classes {
+			runs[r.Tool] = append(runs[r.Tool], r)
+		}
+	}
+	again := cfg
+	again.Classes = false
+	for i := 1; i < cfg.Repeat && ctx.Err() == nil; i++ {
+		for _, r := range measure(ctx, again, tl, model, pr).Rows {
+			runs[r.Tool] = append(runs[r.Tool], r)
+		}
+	}
+	for i, r := range m.Rows {
+		if !r.Classes {
+			m.Rows[i] = medianRun(runs[r.Tool])
+		}
+	}
+	return m
+}
+
+// medianRun returns the run of rs with the median wall time, unfinished
+// runs last (the lower median of an even count).
+func medianRun(rs []row) row {
+	slices.SortStableFunc(rs, func(a, b row) int {
+		if fa, fb := a.finished(), b.finished(); fa != fb {
+			if fa {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a.Run.Wall, b.Run.Wall)
+	})
+	return rs[(len(rs)-1)/2]
 }
 
 // anchorRow reads an anchor's run.
