@@ -28,12 +28,26 @@ import (
 // outcomes in the order first seen, the first counterexample, an
 // execution bound, stopping at the first violation) is what one worker
 // does (TestTrustWorkersDeterministic).
+//
+// Memory. Every task but the one the consumer takes results from holds
+// its results until the consumer gets to it, and the subtree a task was
+// given is often most of the exploration (big20 under rc11: 15 million
+// executions, a task held 1.7 million results, 2 GB). So a task folds each
+// result into the earlier one it holds with the same fold key (for the
+// collector: the same outcome, violation or block, which the collector
+// counts the same wherever it comes; trustParOpts.Key): what a task holds
+// is at most one result per key, and for programs with few outcomes a few
+// results whatever the size of its subtree (TestTrustParallelFoldBound).
+// Where results do not fold (class keys, an execution bound, many
+// distinct outcomes) a task holding maxOut results makes its worker wait
+// (hold). A finished task keeps its results only, not its explorer.
 
 // trustResult is what a worker hands on of one execution.
 type trustResult struct {
 	s any // the caller's summary of the execution
 	// more: how many executions after it the caller's merge folded into s
-	// (they follow it in the sequential order)
+	// (they follow it in the sequential order, not necessarily right
+	// after it: see trustParOpts.Key)
 	more int
 	// g: the graph of the task's first complete execution (nil for the
 	// others, which cannot be the first complete one of the exploration)
@@ -41,16 +55,99 @@ type trustResult struct {
 	// cex: the graph to replay of the task's first violation (nil for the
 	// others)
 	cex *trust.Snapshot
+	// key: the fold key of s (nil: s does not fold)
+	key any
+}
+
+// foldable reports whether later results with r's key may fold into r.
+func (r *trustResult) foldable() bool { return r.key != nil && r.g == nil && r.cex == nil }
+
+// trustResults is a list of results, each later result folded into the
+// earlier one with its key if there is one.
+type trustResults struct {
+	list []trustResult
+	idx  map[any]int // the result of list a result with this key folds into
+}
+
+// add appends r, or folds it into the result with its key (merge).
+func (rs *trustResults) add(r trustResult, merge func(prev, cur any)) {
+	if r.foldable() {
+		if i, ok := rs.idx[r.key]; ok {
+			merge(rs.list[i].s, r.s)
+			rs.list[i].more += r.more + 1
+			return
+		}
+		if rs.idx == nil {
+			rs.idx = map[any]int{}
+		}
+		rs.idx[r.key] = len(rs.list)
+	}
+	rs.list = append(rs.list, r)
+}
+
+// take returns the results and empties rs (later results fold into later
+// ones only).
+func (rs *trustResults) take() []trustResult {
+	l := rs.list
+	rs.list = nil
+	clear(rs.idx)
+	return l
 }
 
 // trustTask is a part of the exploration that one worker explores.
 type trustTask struct {
-	r    *trustRunner
-	out  []trustResult // results not yet taken by the consumer
-	kids []*trustTask  // tasks split off, in the order split off
+	r    *trustRunner // nil once the task is done
+	out  trustResults // results not yet taken by the consumer
+	kids []*trustTask // tasks split off, in the order split off
 	done bool
 	// firsts taken (trustResult.g, .cex)
 	gotGraph, gotCex bool
+}
+
+// trustParOpts is what a parallel exploration hands on and how.
+type trustParOpts struct {
+	// workers: the goroutines exploring
+	workers int
+	// maxOut: a task holding this many results not taken yet makes its
+	// worker wait (0: maxOutResults)
+	maxOut int
+	// summarize turns an execution into the caller's summary and tells
+	// whether it has a violation and whether it is complete (in the
+	// workers)
+	summarize func(x *interp.Execution) (sum any, violation, complete bool)
+	// key, if not nil, returns a summary's fold key (false: it does not
+	// fold): a task folds a result into the earlier result it holds with
+	// the same key (merge(prev, cur) adds cur to prev, and
+	// trustResult.more counts the folded ones), so the consumer gets it
+	// before the results in between. The caller makes sure that this
+	// changes nothing: what it does with a result of a key must not
+	// depend on whether the results in between came before (for the
+	// collector: counts, and firsts the earlier result already set).
+	key   func(sum any) (any, bool)
+	merge func(prev, cur any)
+	// firstViolation: the consumer stops at the first violation (a task
+	// ends at its first one: nothing after it would be taken; and no
+	// result folds over it)
+	firstViolation bool
+	// keepGraphs asks for every complete execution's reads-from and
+	// coherence (classes)
+	keepGraphs bool
+	// consume gets the results in the order of the sequential
+	// exploration and returns false to stop
+	consume func(r trustResult) bool
+	// progress, if not nil, gets the pending revisits now and then
+	progress func(pending int)
+	// stats, if not nil, gets the bookkeeping of the exploration at its
+	// end (tests)
+	stats func(parStats)
+}
+
+// parStats is the bookkeeping of a parallel exploration (the bounds its
+// tests check).
+type parStats struct {
+	// tasks: how many there were; maxHeld: the most results a task held
+	// (after folding)
+	tasks, maxHeld int
 }
 
 // trustPar is the shared state of a parallel exploration.
@@ -69,38 +166,34 @@ type trustPar struct {
 	stopped atomic.Bool
 	err     error
 	stats   trust.Stats
+	ps      parStats
 }
 
 // runTrustParallel explores prog's consistent graphs under model with
-// workers goroutines. summarize turns an execution into the caller's
-// summary and tells whether it has a violation and whether it is complete
-// (in the workers); merge, if not nil, may fold the summary cur of the
-// next execution into prev (it reports whether it did: then consume gets
-// one result for both, with trustResult.more counting the folded ones),
-// which keeps the results a worker holds for later small; consume gets the results in the order of the sequential
-// exploration and returns false to stop. keepGraphs asks for every
-// complete execution's reads-from and coherence (classes). It returns why
-// it stopped as runTrust does. maxOut bounds the results a task holds
-// before its worker waits (0: maxOutResults).
-func runTrustParallel(ctx context.Context, prog *ir.Program, names *interp.Names, cfg interp.Config, model string, workers, maxOut int,
-	summarize func(x *interp.Execution) (sum any, violation, complete bool), merge func(prev, cur any) bool, keepGraphs bool,
-	consume func(r trustResult) bool, progress func(pending int)) (stopped string, st trust.Stats, err error) {
+// o.workers goroutines, handing the results to o.consume in the order of
+// the sequential exploration. It returns why it stopped as runTrust does.
+func runTrustParallel(ctx context.Context, prog *ir.Program, names *interp.Names, cfg interp.Config, model string, o trustParOpts) (stopped string, st trust.Stats, err error) {
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	maxOut := o.maxOut
 	if maxOut <= 0 {
 		maxOut = maxOutResults
 	}
-	p := &trustPar{workers: workers, maxOut: maxOut}
+	if o.merge == nil {
+		o.key = nil
+	}
+	p := &trustPar{workers: o.workers, maxOut: maxOut}
 	p.cond = sync.NewCond(&p.mu)
 	root := &trustTask{r: newTrustRunner(prog, names, cfg, model, nil)}
 	p.queue = []*trustTask{root}
+	p.ps.tasks = 1
 	var wg sync.WaitGroup
-	for range workers {
+	for range o.workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p.work(ctx, prog, names, cfg, model, summarize, merge, keepGraphs)
+			p.work(ctx, prog, names, cfg, model, &o)
 		}()
 	}
 	stop := func() {
@@ -110,40 +203,44 @@ func runTrustParallel(ctx context.Context, prog *ir.Program, names *interp.Names
 		p.cond.Broadcast()
 		p.mu.Unlock()
 		wg.Wait()
+		if o.stats != nil {
+			o.stats(p.ps)
+		}
 	}
 	// consume the tasks' results depth first: a task's own results, then
 	// its children from the last split off
 	stack := []*trustTask{root}
+	root = nil
 	n := 0
 	for len(stack) > 0 {
 		t := stack[len(stack)-1]
 		p.mu.Lock()
-		for len(t.out) == 0 && !t.done && p.err == nil {
+		for len(t.out.list) == 0 && !t.done && p.err == nil {
 			p.cond.Wait()
 		}
 		if p.err != nil {
 			p.mu.Unlock()
 			break
 		}
-		batch := t.out
-		t.out = nil
+		batch := t.out.take()
 		if p.held > 0 {
 			p.cond.Broadcast()
 		}
 		if len(batch) == 0 {
+			stack[len(stack)-1] = nil
 			stack = stack[:len(stack)-1]
 			stack = append(stack, t.kids...)
 			t.kids = nil
 		}
 		p.mu.Unlock()
 		for _, r := range batch {
-			if !consume(r) {
+			if !o.consume(r) {
 				stop()
 				return "stopped by the caller", p.stats, nil
 			}
 			n++
-			if progress != nil && n&255 == 0 {
-				progress(p.pending())
+			if o.progress != nil && n&255 == 0 {
+				o.progress(p.pending())
 			}
 		}
 	}
@@ -170,8 +267,7 @@ func (p *trustPar) pending() int {
 }
 
 // work takes tasks from the queue until the exploration is over.
-func (p *trustPar) work(ctx context.Context, prog *ir.Program, names *interp.Names, cfg interp.Config, model string,
-	summarize func(x *interp.Execution) (any, bool, bool), merge func(prev, cur any) bool, keepGraphs bool) {
+func (p *trustPar) work(ctx context.Context, prog *ir.Program, names *interp.Names, cfg interp.Config, model string, o *trustParOpts) {
 	for {
 		p.mu.Lock()
 		var t *trustTask
@@ -183,6 +279,7 @@ func (p *trustPar) work(ctx context.Context, prog *ir.Program, names *interp.Nam
 			}
 			if len(p.queue) > 0 {
 				t = p.queue[0]
+				p.queue[0] = nil
 				p.queue = p.queue[1:]
 				p.busy++
 				break
@@ -192,7 +289,7 @@ func (p *trustPar) work(ctx context.Context, prog *ir.Program, names *interp.Nam
 			p.idle.Add(-1)
 		}
 		p.mu.Unlock()
-		err := p.explore(ctx, t, prog, names, cfg, model, summarize, merge, keepGraphs)
+		err := p.explore(ctx, t, prog, names, cfg, model, o)
 		p.mu.Lock()
 		t.done = true
 		p.busy--
@@ -206,6 +303,7 @@ func (p *trustPar) work(ctx context.Context, prog *ir.Program, names *interp.Nam
 		p.stats.NotMax += s.NotMax
 		p.stats.PSCChecks += s.PSCChecks
 		p.stats.MaxPending = max(p.stats.MaxPending, s.MaxPending)
+		t.r = nil // its explorer, graphs and executions
 		p.cond.Broadcast()
 		p.mu.Unlock()
 	}
@@ -223,11 +321,11 @@ const maxOutResults = 1 << 12
 // explored or held (the consumer takes its results, which wakes its
 // worker), always makes progress.
 func (p *trustPar) hold(t *trustTask) {
-	if len(t.out) < p.maxOut || p.held+1 >= p.workers {
+	if len(t.out.list) < p.maxOut || p.held+1 >= p.workers {
 		return
 	}
 	p.held++
-	for len(t.out) >= (p.maxOut+1)/2 && !p.stopped.Load() && p.err == nil {
+	for len(t.out.list) >= (p.maxOut+1)/2 && !p.stopped.Load() && p.err == nil {
 		p.cond.Wait()
 	}
 	p.held--
@@ -236,20 +334,23 @@ func (p *trustPar) hold(t *trustTask) {
 // explore runs task t to its end (or until the exploration stops),
 // handing its results on in batches and splitting off work for idle
 // workers.
-func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, names *interp.Names, cfg interp.Config, model string,
-	summarize func(x *interp.Execution) (any, bool, bool), merge func(prev, cur any) bool, keepGraphs bool) error {
-	const batch = 64
-	var buf []trustResult
+func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, names *interp.Names, cfg interp.Config, model string, o *trustParOpts) error {
+	const batch = 64 // executions
+	var buf trustResults
+	n := 0
 	flush := func() {
 		p.mu.Lock()
-		t.out = append(t.out, buf...)
+		for _, r := range buf.take() {
+			t.out.add(r, o.merge)
+		}
+		p.ps.maxHeld = max(p.ps.maxHeld, len(t.out.list))
 		p.cond.Broadcast()
 		p.hold(t)
 		p.mu.Unlock()
-		buf = buf[:0]
+		n = 0
 	}
 	defer flush()
-	graphs := func() bool { return keepGraphs || !t.gotGraph }
+	graphs := func() bool { return o.keepGraphs || !t.gotGraph }
 	for !p.stopped.Load() {
 		x, err := t.r.next(ctx, graphs)
 		if err != nil {
@@ -259,7 +360,7 @@ func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, 
 			return nil
 		}
 		tg := x.GraphDriver().(*trustGlue)
-		sum, violation, complete := summarize(x)
+		sum, violation, complete := o.summarize(x)
 		res := trustResult{s: sum}
 		if violation && !t.gotCex {
 			res.cex, t.gotCex = tg.ex.Save(), true
@@ -268,12 +369,16 @@ func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, 
 			res.g, t.gotGraph = explore.KeepGraph(x.G), true
 		}
 		tg.release()
-		if k := len(buf) - 1; k >= 0 && merge != nil && res.g == nil && res.cex == nil && buf[k].g == nil && buf[k].cex == nil && merge(buf[k].s, res.s) {
-			buf[k].more++
-		} else {
-			buf = append(buf, res)
+		if o.key != nil {
+			if k, ok := o.key(sum); ok {
+				res.key = k
+			}
 		}
-		if len(buf) >= batch {
+		buf.add(res, o.merge)
+		if violation && o.firstViolation {
+			return nil // the consumer stops here (if it gets here)
+		}
+		if n++; n >= batch {
 			flush()
 		}
 		if p.idle.Load() > 0 {
@@ -284,6 +389,7 @@ func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, 
 				p.mu.Lock()
 				t.kids = append(t.kids, kid)
 				p.queue = append(p.queue, kid)
+				p.ps.tasks++
 				p.cond.Broadcast()
 				p.mu.Unlock()
 			}

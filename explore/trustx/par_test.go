@@ -52,8 +52,8 @@ func TestTrustParallelHeld(t *testing.T) {
 			for _, workers := range []int{2, 3} {
 				var got []string
 				summarize := func(x *interp.Execution) (any, bool, bool) { return key(x), false, true }
-				if _, _, err := runTrustParallel(context.Background(), prog, names, icfg, model, workers, 1, summarize, nil, true,
-					func(r trustResult) bool { got = append(got, r.s.(string)); return true }, nil); err != nil {
+				if _, _, err := runTrustParallel(context.Background(), prog, names, icfg, model, trustParOpts{workers: workers, maxOut: 1, summarize: summarize, keepGraphs: true,
+					consume: func(r trustResult) bool { got = append(got, r.s.(string)); return true }}); err != nil {
 					t.Fatal(err)
 				}
 				if !slices.Equal(got, seq) {

@@ -963,20 +963,18 @@ func exploreTrust(ctx context.Context, t *explore.Task) error {
 			}
 			return true
 		}
-		// consecutive complete executions with the same state, each counted
-		// as the collector counts it, fold into one result (not with an
-		// execution bound, which may stop between them, nor with classes)
-		var merge func(prev, cur any) bool
-		if opts.MaxExecutions == 0 && !opts.Classes {
-			merge = func(prev, cur any) bool {
-				return prev.(*explore.Summary).Fold(cur.(*explore.Summary))
-			}
-		}
-		summarize := func(x *interp.Execution) (any, bool, bool) {
+		// executions the collector counts the same wherever they come
+		// (Summary.FoldKey) fold into one result (not with an execution
+		// bound, which may stop between them, nor with classes)
+		o := trustParOpts{workers: workers, summarize: func(x *interp.Execution) (any, bool, bool) {
 			s := t.Summarize(x)
 			return s, s.Violation() != "", s.PlainComplete()
+		}, firstViolation: !opts.KeepGoing, keepGraphs: opts.Classes, consume: consume, progress: func(p int) { t.Progress(p) }}
+		if opts.MaxExecutions == 0 && !opts.Classes {
+			o.key = func(s any) (any, bool) { return s.(*explore.Summary).FoldKey() }
+			o.merge = func(prev, cur any) { prev.(*explore.Summary).Fold(cur.(*explore.Summary)) } // same key: it folds
 		}
-		stopped, _, err = runTrustParallel(ctx, prog, names, cfg, opts.Model, workers, 0, summarize, merge, opts.Classes, consume, func(p int) { t.Progress(p) })
+		stopped, _, err = runTrustParallel(ctx, prog, names, cfg, opts.Model, o)
 	}
 	if err != nil {
 		return err
