@@ -140,6 +140,10 @@ type trustParOpts struct {
 	// stats, if not nil, gets the bookkeeping of the exploration at its
 	// end (tests)
 	stats func(parStats)
+	// late: the consumer takes nothing until every task is done, so that
+	// each holds all its results (tests: the worst case for memory; needs
+	// a maxOut no task reaches)
+	late bool
 }
 
 // parStats is the bookkeeping of a parallel exploration (the bounds its
@@ -211,6 +215,13 @@ func runTrustParallel(ctx context.Context, prog *ir.Program, names *interp.Names
 	// its children from the last split off
 	stack := []*trustTask{root}
 	root = nil
+	if o.late {
+		p.mu.Lock()
+		for (p.busy > 0 || len(p.queue) > 0) && p.err == nil {
+			p.cond.Wait()
+		}
+		p.mu.Unlock()
+	}
 	n := 0
 	for len(stack) > 0 {
 		t := stack[len(stack)-1]
