@@ -55,12 +55,11 @@ type trustResult struct {
 	// cex: the graph to replay of the task's first violation (nil for the
 	// others)
 	cex *trust.Snapshot
-	// key: the fold key of s (nil: s does not fold)
+	// key: the fold key of s once computed (nil: not yet, or s does not
+	// fold); a result of a list with a key is the one later results with
+	// that key fold into
 	key any
 }
-
-// foldable reports whether later results with r's key may fold into r.
-func (r *trustResult) foldable() bool { return r.key != nil && r.g == nil && r.cex == nil }
 
 // trustResults is a list of results, each later result folded into the
 // earlier one with its key if there is one.
@@ -69,19 +68,34 @@ type trustResults struct {
 	idx  map[any]int // the result of list a result with this key folds into
 }
 
-// add appends r, or folds it into the result with its key (merge).
-func (rs *trustResults) add(r trustResult, merge func(prev, cur any)) {
-	if r.foldable() {
-		if i, ok := rs.idx[r.key]; ok {
-			merge(rs.list[i].s, r.s)
-			rs.list[i].more += r.more + 1
+// add appends r, or folds it into the result with its key (o.key,
+// o.merge): the last one if it folds there, which spares most results
+// their key, else the one idx gives.
+func (rs *trustResults) add(r trustResult, o *trustParOpts) {
+	if o.key == nil || r.g != nil || r.cex != nil {
+		rs.list = append(rs.list, r)
+		return
+	}
+	if n := len(rs.list); n > 0 && rs.list[n-1].key != nil && o.merge(rs.list[n-1].s, r.s) {
+		rs.list[n-1].more += r.more + 1
+		return
+	}
+	if r.key == nil {
+		k, ok := o.key(r.s)
+		if !ok {
+			rs.list = append(rs.list, r)
 			return
 		}
-		if rs.idx == nil {
-			rs.idx = map[any]int{}
-		}
-		rs.idx[r.key] = len(rs.list)
+		r.key = k
 	}
+	if i, ok := rs.idx[r.key]; ok && o.merge(rs.list[i].s, r.s) {
+		rs.list[i].more += r.more + 1
+		return
+	}
+	if rs.idx == nil {
+		rs.idx = map[any]int{}
+	}
+	rs.idx[r.key] = len(rs.list)
 	rs.list = append(rs.list, r)
 }
 
@@ -117,14 +131,15 @@ type trustParOpts struct {
 	summarize func(x *interp.Execution) (sum any, violation, complete bool)
 	// key, if not nil, returns a summary's fold key (false: it does not
 	// fold): a task folds a result into the earlier result it holds with
-	// the same key (merge(prev, cur) adds cur to prev, and
-	// trustResult.more counts the folded ones), so the consumer gets it
-	// before the results in between. The caller makes sure that this
-	// changes nothing: what it does with a result of a key must not
-	// depend on whether the results in between came before (for the
-	// collector: counts, and firsts the earlier result already set).
+	// the same key (merge(prev, cur) adds cur to prev if they have the
+	// same key and reports whether it did, and trustResult.more counts the
+	// folded ones), so the consumer gets it before the results in
+	// between. The caller makes sure that this changes nothing: what it
+	// does with a result of a key must not depend on whether the results
+	// in between came before (for the collector: counts, and firsts the
+	// earlier result already set).
 	key   func(sum any) (any, bool)
-	merge func(prev, cur any)
+	merge func(prev, cur any) bool
 	// firstViolation: the consumer stops at the first violation (a task
 	// ends at its first one: nothing after it would be taken; and no
 	// result folds over it)
@@ -150,8 +165,11 @@ type trustParOpts struct {
 // tests check).
 type parStats struct {
 	// tasks: how many there were; maxHeld: the most results a task held
-	// (after folding)
-	tasks, maxHeld int
+	// (after folding); maxAlive: the most tasks not consumed yet;
+	// maxTotal: the most results all tasks held
+	tasks, maxHeld, maxAlive, maxTotal int
+	// alive, total: now
+	alive, total int
 }
 
 // trustPar is the shared state of a parallel exploration.
@@ -191,7 +209,7 @@ func runTrustParallel(ctx context.Context, prog *ir.Program, names *interp.Names
 	p.cond = sync.NewCond(&p.mu)
 	root := &trustTask{r: newTrustRunner(prog, names, cfg, model, nil)}
 	p.queue = []*trustTask{root}
-	p.ps.tasks = 1
+	p.ps.tasks, p.ps.alive, p.ps.maxAlive = 1, 1, 1
 	var wg sync.WaitGroup
 	for range o.workers {
 		wg.Add(1)
@@ -234,11 +252,13 @@ func runTrustParallel(ctx context.Context, prog *ir.Program, names *interp.Names
 			break
 		}
 		batch := t.out.take()
+		p.ps.total -= len(batch)
 		if p.held > 0 {
 			p.cond.Broadcast()
 		}
 		if len(batch) == 0 {
 			stack[len(stack)-1] = nil
+			p.ps.alive--
 			stack = stack[:len(stack)-1]
 			stack = append(stack, t.kids...)
 			t.kids = nil
@@ -351,10 +371,13 @@ func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, 
 	n := 0
 	flush := func() {
 		p.mu.Lock()
+		k := len(t.out.list)
 		for _, r := range buf.take() {
-			t.out.add(r, o.merge)
+			t.out.add(r, o)
 		}
+		p.ps.total += len(t.out.list) - k
 		p.ps.maxHeld = max(p.ps.maxHeld, len(t.out.list))
+		p.ps.maxTotal = max(p.ps.maxTotal, p.ps.total)
 		p.cond.Broadcast()
 		p.hold(t)
 		p.mu.Unlock()
@@ -380,12 +403,7 @@ func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, 
 			res.g, t.gotGraph = explore.KeepGraph(x.G), true
 		}
 		tg.release()
-		if o.key != nil {
-			if k, ok := o.key(sum); ok {
-				res.key = k
-			}
-		}
-		buf.add(res, o.merge)
+		buf.add(res, o)
 		if violation && o.firstViolation {
 			return nil // the consumer stops here (if it gets here)
 		}
@@ -401,6 +419,8 @@ func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, 
 				t.kids = append(t.kids, kid)
 				p.queue = append(p.queue, kid)
 				p.ps.tasks++
+				p.ps.alive++
+				p.ps.maxAlive = max(p.ps.maxAlive, p.ps.alive)
 				p.cond.Broadcast()
 				p.mu.Unlock()
 			}

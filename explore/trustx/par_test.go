@@ -173,7 +173,7 @@ func TestTrustParallelFoldBound(t *testing.T) {
 					return s, s.Violation() != "", s.PlainComplete()
 				},
 				key:   func(s any) (any, bool) { return s.(*explore.Summary).FoldKey() },
-				merge: func(prev, cur any) { prev.(*explore.Summary).Fold(cur.(*explore.Summary)) },
+				merge: func(prev, cur any) bool { return prev.(*explore.Summary).Fold(cur.(*explore.Summary)) },
 				consume: func(r trustResult) bool {
 					s := r.s.(*explore.Summary)
 					col.AddSummary(s, r.g)
@@ -194,7 +194,7 @@ func TestTrustParallelFoldBound(t *testing.T) {
 			if ps.maxHeld > len(keys)+2 {
 				t.Errorf("%s, %d workers: a task held %d results, more than the %d keys + 2 (%d tasks)", model, workers, ps.maxHeld, len(keys), ps.tasks)
 			}
-			t.Logf("%s, %d workers: %d executions, %d keys, %d tasks, at most %d results held", model, workers, seq.Stats.Executions, len(keys), ps.tasks, ps.maxHeld)
+			t.Logf("%s, %d workers: %d executions, %d keys, %d tasks (at most %d not consumed), at most %d results held by a task, %d by all", model, workers, seq.Stats.Executions, len(keys), ps.tasks, ps.maxAlive, ps.maxHeld, ps.maxTotal)
 		}
 	}
 }

@@ -972,7 +972,7 @@ func exploreTrust(ctx context.Context, t *explore.Task) error {
 		}, firstViolation: !opts.KeepGoing, keepGraphs: opts.Classes, consume: consume, progress: func(p int) { t.Progress(p) }}
 		if opts.MaxExecutions == 0 && !opts.Classes {
 			o.key = func(s any) (any, bool) { return s.(*explore.Summary).FoldKey() }
-			o.merge = func(prev, cur any) { prev.(*explore.Summary).Fold(cur.(*explore.Summary)) } // same key: it folds
+			o.merge = func(prev, cur any) bool { return prev.(*explore.Summary).Fold(cur.(*explore.Summary)) }
 		}
 		stopped, _, err = runTrustParallel(ctx, prog, names, cfg, opts.Model, o)
 	}
