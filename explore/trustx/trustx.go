@@ -2,6 +2,18 @@
 // explore/trust on the interpreter: the trust explorer (--explorer trust,
 // the default under ra and rc11), its parallel exploration (par.go) and
 // Enumerate, herd's entry point to graph exploration (enumerate.go).
+//
+// Memory of the parallel exploration: each task (a part of the worklist a
+// worker explores) holds its results until the caller's goroutine gets to
+// them in the sequential order, folded by outcome (explore.Summary.FoldKey):
+// at most one result per outcome, violation or kind of blocked or cut
+// execution, plus its first complete graph and first counterexample,
+// whatever the size of its subtree (TestTrustParallelFoldBound). Where
+// that is not small (many outcomes; --classes and --max-executions, under
+// which results do not fold) a task holding maxOutResults results makes
+// its worker wait, except the last worker that does not wait, whose task
+// is not bounded (so that the task the caller waits for always moves on).
+// A finished task drops its explorer.
 package trustx
 
 import (
