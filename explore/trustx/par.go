@@ -3,6 +3,7 @@ package trustx
 import (
 	"context"
 	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -29,18 +30,23 @@ import (
 // execution bound, stopping at the first violation) is what one worker
 // does (TestTrustWorkersDeterministic).
 //
-// Memory. Every task but the one the consumer takes results from holds
-// its results until the consumer gets to it, and the subtree a task was
-// given is often most of the exploration (big20 under rc11: 15 million
-// executions, a task held 1.7 million results, 2 GB). So a task folds each
-// result into the earlier one it holds with the same fold key (for the
-// collector: the same outcome, violation or block, which the collector
-// counts the same wherever it comes; trustParOpts.Key): what a task holds
-// is at most one result per key, and for programs with few outcomes a few
-// results whatever the size of its subtree (TestTrustParallelFoldBound).
-// Where results do not fold (class keys, an execution bound, many
-// distinct outcomes) a task holding maxOut results makes its worker wait
-// (hold). A finished task keeps its results only, not its explorer.
+// Memory. Every task but the one the consumer takes results from (the
+// front) holds its results until the consumer gets to it, and the subtree
+// a task was given is often most of the exploration (big20 under rc11: 15
+// million executions, a task held 1.7 million results, 2 GB). So a task
+// folds each result into the earlier one it holds with the same fold key
+// (for the collector: the same outcome, violation or block, which the
+// collector counts the same wherever it comes; trustParOpts.key): a task
+// holds at most one result per key, plus its first complete graph and
+// first counterexample, whatever the size of its subtree
+// (TestTrustParallelFoldBound). Where that is not small (many outcomes;
+// --classes and --max-executions, under which results do not fold), a
+// task other than the front holding maxOut results makes its worker wait
+// (hold) until the consumer takes them, or, if the front is queued, park
+// the task (back in the queue, explorer and results kept) and take the
+// front: so the front always moves on, and no other task holds more than
+// maxOut results and a batch. A finished task keeps its results only, not
+// its explorer.
 
 // trustResult is what a worker hands on of one execution.
 type trustResult struct {
@@ -114,6 +120,8 @@ type trustTask struct {
 	out  trustResults // results not yet taken by the consumer
 	kids []*trustTask // tasks split off, in the order split off
 	done bool
+	// queued: in the queue (new, or parked: see hold)
+	queued bool
 	// firsts taken (trustResult.g, .cex)
 	gotGraph, gotCex bool
 }
@@ -179,8 +187,10 @@ type trustPar struct {
 	queue []*trustTask // tasks no worker has taken yet
 	busy  int          // workers exploring a task
 	idle  atomic.Int32 // workers waiting for a task
+	// front: the task the consumer takes results from
+	front *trustTask
 	// held: workers waiting for the consumer to take their results;
-	// workers: how many there are (at most workers-1 are ever held)
+	// workers: how many there are
 	held, workers int
 	// maxOut: a task holding this many results not taken yet makes its
 	// worker wait
@@ -209,6 +219,7 @@ func runTrustParallel(ctx context.Context, prog *ir.Program, names *interp.Names
 	p.cond = sync.NewCond(&p.mu)
 	root := &trustTask{r: newTrustRunner(prog, names, cfg, model, nil)}
 	p.queue = []*trustTask{root}
+	root.queued = true
 	p.ps.tasks, p.ps.alive, p.ps.maxAlive = 1, 1, 1
 	var wg sync.WaitGroup
 	for range o.workers {
@@ -244,6 +255,10 @@ func runTrustParallel(ctx context.Context, prog *ir.Program, names *interp.Names
 	for len(stack) > 0 {
 		t := stack[len(stack)-1]
 		p.mu.Lock()
+		if p.front != t {
+			p.front = t // a worker held on t goes on; one held elsewhere may take it (hold)
+			p.cond.Broadcast()
+		}
 		for len(t.out.list) == 0 && !t.done && p.err == nil {
 			p.cond.Wait()
 		}
@@ -253,7 +268,7 @@ func runTrustParallel(ctx context.Context, prog *ir.Program, names *interp.Names
 		}
 		batch := t.out.take()
 		p.ps.total -= len(batch)
-		if p.held > 0 {
+		if p.held > 0 || t.queued {
 			p.cond.Broadcast()
 		}
 		if len(batch) == 0 {
@@ -308,10 +323,7 @@ func (p *trustPar) work(ctx context.Context, prog *ir.Program, names *interp.Nam
 				p.mu.Unlock()
 				return
 			}
-			if len(p.queue) > 0 {
-				t = p.queue[0]
-				p.queue[0] = nil
-				p.queue = p.queue[1:]
+			if t = p.take(); t != nil {
 				p.busy++
 				break
 			}
@@ -320,10 +332,17 @@ func (p *trustPar) work(ctx context.Context, prog *ir.Program, names *interp.Nam
 			p.idle.Add(-1)
 		}
 		p.mu.Unlock()
-		err := p.explore(ctx, t, prog, names, cfg, model, o)
+		parked, err := p.explore(ctx, t, prog, names, cfg, model, o)
 		p.mu.Lock()
-		t.done = true
 		p.busy--
+		if parked && err == nil {
+			t.queued = true
+			p.queue = append(p.queue, t)
+			p.cond.Broadcast()
+			p.mu.Unlock()
+			continue
+		}
+		t.done = true
 		if err != nil && p.err == nil {
 			p.err = err
 		}
@@ -341,35 +360,63 @@ func (p *trustPar) work(ctx context.Context, prog *ir.Program, names *interp.Nam
 }
 
 // maxOutResults bounds the results a task holds while the consumer takes
-// an earlier task's: its worker then waits until half of them are taken, so
-// that memory stays bounded (lastzero N=15 under rc11 held 330 MB with two
-// workers before).
+// an earlier task's: its worker then waits until half of them are taken
+// (or parks it), so that memory stays bounded (lastzero N=15 under rc11,
+// 16,384 outcomes, held 330 MB with two workers before).
 const maxOutResults = 1 << 12
 
 // hold makes the worker of task t wait while t holds too many results not
-// taken yet (p.mu held). At least one worker is never held: it explores on
-// and takes queued tasks, so the consumer's current task, whether queued,
-// explored or held (the consumer takes its results, which wakes its
-// worker), always makes progress.
-func (p *trustPar) hold(t *trustTask) {
-	if len(t.out.list) < p.maxOut || p.held+1 >= p.workers {
-		return
+// taken yet (p.mu held), unless t is the task the consumer takes results
+// from (the front), which is never held. It returns true if the worker is
+// to park t (put it back in the queue, its results and explorer kept) and
+// take the front, which is queued: the front always moves on, so a held
+// worker always gets to go on, while no task but the front holds more
+// than maxOut results (and a batch).
+func (p *trustPar) hold(t *trustTask) (park bool) {
+	if len(t.out.list) < p.maxOut || t == p.front {
+		return false
 	}
 	p.held++
-	for len(t.out.list) >= (p.maxOut+1)/2 && !p.stopped.Load() && p.err == nil {
+	defer func() { p.held-- }()
+	for len(t.out.list) >= (p.maxOut+1)/2 && t != p.front && !p.stopped.Load() && p.err == nil {
+		if f := p.front; f != nil && f.queued {
+			return true
+		}
 		p.cond.Wait()
 	}
-	p.held--
+	return false
+}
+
+// take removes from the queue and returns the task a worker is to explore
+// next (p.mu held): the front if it is queued, else the first task that
+// holds fewer than half of maxOut results (a parked task waits for the
+// consumer), nil if there is none.
+func (p *trustPar) take() *trustTask {
+	i := -1
+	if f := p.front; f != nil && f.queued {
+		i = slices.Index(p.queue, f)
+	} else {
+		i = slices.IndexFunc(p.queue, func(t *trustTask) bool { return len(t.out.list) < (p.maxOut+1)/2 })
+	}
+	if i < 0 {
+		return nil
+	}
+	t := p.queue[i]
+	p.queue = slices.Delete(p.queue, i, i+1)
+	t.queued = false
+	return t
 }
 
 // explore runs task t to its end (or until the exploration stops),
 // handing its results on in batches and splitting off work for idle
-// workers.
-func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, names *interp.Names, cfg interp.Config, model string, o *trustParOpts) error {
+// workers; it returns true if the worker is to park t (hold).
+func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, names *interp.Names, cfg interp.Config, model string, o *trustParOpts) (parked bool, err error) {
 	const batch = 64 // executions
 	var buf trustResults
 	n := 0
-	flush := func() {
+	// flush hands the results on; at the end of the task (last) it does
+	// not hold: a finished task waits for nothing
+	flush := func(last bool) (park bool) {
 		p.mu.Lock()
 		k := len(t.out.list)
 		for _, r := range buf.take() {
@@ -379,19 +426,26 @@ func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, 
 		p.ps.maxHeld = max(p.ps.maxHeld, len(t.out.list))
 		p.ps.maxTotal = max(p.ps.maxTotal, p.ps.total)
 		p.cond.Broadcast()
-		p.hold(t)
+		if !last {
+			park = p.hold(t)
+		}
 		p.mu.Unlock()
 		n = 0
+		return park
 	}
-	defer flush()
+	defer func() {
+		if !parked {
+			flush(true)
+		}
+	}()
 	graphs := func() bool { return o.keepGraphs || !t.gotGraph }
 	for !p.stopped.Load() {
 		x, err := t.r.next(ctx, graphs)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if x == nil {
-			return nil
+			return false, nil
 		}
 		tg := x.GraphDriver().(*trustGlue)
 		sum, violation, complete := o.summarize(x)
@@ -405,10 +459,10 @@ func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, 
 		tg.release()
 		buf.add(res, o)
 		if violation && o.firstViolation {
-			return nil // the consumer stops here (if it gets here)
+			return false, nil // the consumer stops here (if it gets here)
 		}
-		if n++; n >= batch {
-			flush()
+		if n++; n >= batch && flush(false) {
+			return true, nil
 		}
 		if p.idle.Load() > 0 {
 			kid := &trustTask{}
@@ -418,6 +472,7 @@ func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, 
 				p.mu.Lock()
 				t.kids = append(t.kids, kid)
 				p.queue = append(p.queue, kid)
+				kid.queued = true
 				p.ps.tasks++
 				p.ps.alive++
 				p.ps.maxAlive = max(p.ps.maxAlive, p.ps.alive)
@@ -426,5 +481,5 @@ func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, 
 			}
 		}
 	}
-	return nil
+	return false, nil
 }

@@ -11,9 +11,9 @@
 // whatever the size of its subtree (TestTrustParallelFoldBound). Where
 // that is not small (many outcomes; --classes and --max-executions, under
 // which results do not fold) a task holding maxOutResults results makes
-// its worker wait, except the last worker that does not wait, whose task
-// is not bounded (so that the task the caller waits for always moves on).
-// A finished task drops its explorer.
+// its worker wait, or park it and take the task the caller waits for if
+// that one is queued, unless it is that task (see par.go). A finished task
+// drops its explorer.
 package trustx
 
 import (
