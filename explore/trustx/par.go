@@ -174,8 +174,9 @@ type trustParOpts struct {
 type parStats struct {
 	// tasks: how many there were; maxHeld: the most results a task held
 	// (after folding); maxAlive: the most tasks not consumed yet;
-	// maxTotal: the most results all tasks held
-	tasks, maxHeld, maxAlive, maxTotal int
+	// maxTotal: the most results all tasks held; maxOther: the most
+	// results a task other than the front held
+	tasks, maxHeld, maxAlive, maxTotal, maxOther int
 	// alive, total: now
 	alive, total int
 }
@@ -359,6 +360,10 @@ func (p *trustPar) work(ctx context.Context, prog *ir.Program, names *interp.Nam
 	}
 }
 
+// parBatch is how many executions a worker explores before it hands their
+// results on.
+const parBatch = 64
+
 // maxOutResults bounds the results a task holds while the consumer takes
 // an earlier task's: its worker then waits until half of them are taken
 // (or parks it), so that memory stays bounded (lastzero N=15 under rc11,
@@ -411,7 +416,7 @@ func (p *trustPar) take() *trustTask {
 // handing its results on in batches and splitting off work for idle
 // workers; it returns true if the worker is to park t (hold).
 func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, names *interp.Names, cfg interp.Config, model string, o *trustParOpts) (parked bool, err error) {
-	const batch = 64 // executions
+	const batch = parBatch
 	var buf trustResults
 	n := 0
 	// flush hands the results on; at the end of the task (last) it does
@@ -425,6 +430,9 @@ func (p *trustPar) explore(ctx context.Context, t *trustTask, prog *ir.Program, 
 		p.ps.total += len(t.out.list) - k
 		p.ps.maxHeld = max(p.ps.maxHeld, len(t.out.list))
 		p.ps.maxTotal = max(p.ps.maxTotal, p.ps.total)
+		if t != p.front {
+			p.ps.maxOther = max(p.ps.maxOther, len(t.out.list))
+		}
 		p.cond.Broadcast()
 		if !last {
 			park = p.hold(t)

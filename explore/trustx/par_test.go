@@ -16,9 +16,11 @@ import (
 )
 
 // TestTrustParallelHeld: with a bound of one result per task, workers wait
-// for the consumer nearly all the time; the results still come in the
-// sequential order, none is lost, and the exploration ends (no deadlock
-// between held workers, queued tasks and the consumer).
+// for the consumer (or park their tasks) nearly all the time; the results
+// still come in the sequential order, none is lost, the exploration ends
+// (no deadlock between held workers, queued tasks and the consumer), and
+// no task but the one the consumer takes from holds more than the bound
+// and a batch.
 func TestTrustParallelHeld(t *testing.T) {
 	cfg := progen.Default()
 	cfg.Nondet, cfg.Mutexes, cfg.Lock, cfg.Cond = 0, 1, 6, 0
@@ -52,10 +54,14 @@ func TestTrustParallelHeld(t *testing.T) {
 			}
 			for _, workers := range []int{2, 3} {
 				var got []string
+				var ps parStats
 				summarize := func(x *interp.Execution) (any, bool, bool) { return key(x), false, true }
 				if _, _, err := runTrustParallel(context.Background(), prog, names, icfg, model, trustParOpts{workers: workers, maxOut: 1, summarize: summarize, keepGraphs: true,
-					consume: func(r trustResult) bool { got = append(got, r.s.(string)); return true }}); err != nil {
+					consume: func(r trustResult) bool { got = append(got, r.s.(string)); return true }, stats: func(s parStats) { ps = s }}); err != nil {
 					t.Fatal(err)
+				}
+				if ps.maxOther > parBatch {
+					t.Errorf("seed %d, %s, %d workers: a task other than the front held %d results, more than maxOut 1 - 1 + a batch of %d", seed, model, workers, ps.maxOther, parBatch)
 				}
 				if !slices.Equal(got, seq) {
 					for i := range min(len(seq), len(got)) {
