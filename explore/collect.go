@@ -104,11 +104,34 @@ func (s *Summary) PlainComplete() bool {
 	return s.complete && s.msg == "" && s.internal == "" && s.boundHit == "" && !s.blocked
 }
 
-// Fold adds b to s when both are plain complete executions with the same
-// final state and no class keys (so that adding s and then Again(s) for b
-// counts what adding both would); it reports whether it did.
+// SummaryKey is what a Summary tells the collector apart from its steps
+// (FoldKey).
+type SummaryKey struct {
+	msg, kind, internal, boundHit, state string
+	blocked, complete                    bool
+}
+
+// FoldKey returns the key of s, and false if s has class keys (Options.Classes)
+// and does not fold. Two summaries with the same key differ only in their
+// steps, and adding the later one does nothing that adding the earlier one
+// has not done but count (the firsts it would record, violation, internal
+// error, bound hit, outcome, are the earlier one's): so adding s, then the
+// summaries in between, then Again(s) for b (after s.Fold(b)), counts what
+// adding them in their order would, except where the caller stops in
+// between (an execution bound, the first violation).
+func (s *Summary) FoldKey() (SummaryKey, bool) {
+	if s.rv != "" || s.rc != "" || s.hasSeg {
+		return SummaryKey{}, false
+	}
+	return SummaryKey{msg: s.msg, kind: s.kind, internal: s.internal, boundHit: s.boundHit, state: s.state, blocked: s.blocked, complete: s.complete}, true
+}
+
+// Fold adds b to s when both have the same key (FoldKey), so that adding
+// s and then Again(s) for b counts what adding both would; it reports
+// whether it did.
 func (s *Summary) Fold(b *Summary) bool {
-	if !s.PlainComplete() || !b.PlainComplete() || s.state != b.state || s.rv != "" || b.rv != "" {
+	ks, ok := s.FoldKey()
+	if kb, okb := b.FoldKey(); !ok || !okb || ks != kb {
 		return false
 	}
 	s.steps += b.steps

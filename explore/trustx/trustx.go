@@ -2,6 +2,18 @@
 // explore/trust on the interpreter: the trust explorer (--explorer trust,
 // the default under ra and rc11), its parallel exploration (par.go) and
 // Enumerate, herd's entry point to graph exploration (enumerate.go).
+//
+// Memory of the parallel exploration: each task (a part of the worklist a
+// worker explores) holds its results until the caller's goroutine gets to
+// them in the sequential order, folded by outcome (explore.Summary.FoldKey):
+// at most one result per outcome, violation or kind of blocked or cut
+// execution, plus its first complete graph and first counterexample,
+// whatever the size of its subtree (TestTrustParallelFoldBound). Where
+// that is not small (many outcomes; --classes and --max-executions, under
+// which results do not fold) a task holding maxOutResults results makes
+// its worker wait, or park it and take the task the caller waits for if
+// that one is queued, unless it is that task (see par.go). A finished task
+// drops its explorer.
 package trustx
 
 import (
@@ -963,20 +975,18 @@ func exploreTrust(ctx context.Context, t *explore.Task) error {
 			}
 			return true
 		}
-		// consecutive complete executions with the same state, each counted
-		// as the collector counts it, fold into one result (not with an
-		// execution bound, which may stop between them, nor with classes)
-		var merge func(prev, cur any) bool
-		if opts.MaxExecutions == 0 && !opts.Classes {
-			merge = func(prev, cur any) bool {
-				return prev.(*explore.Summary).Fold(cur.(*explore.Summary))
-			}
-		}
-		summarize := func(x *interp.Execution) (any, bool, bool) {
+		// executions the collector counts the same wherever they come
+		// (Summary.FoldKey) fold into one result (not with an execution
+		// bound, which may stop between them, nor with classes)
+		o := trustParOpts{workers: workers, summarize: func(x *interp.Execution) (any, bool, bool) {
 			s := t.Summarize(x)
 			return s, s.Violation() != "", s.PlainComplete()
+		}, firstViolation: !opts.KeepGoing, keepGraphs: opts.Classes, consume: consume, progress: func(p int) { t.Progress(p) }}
+		if opts.MaxExecutions == 0 && !opts.Classes {
+			o.key = func(s any) (any, bool) { return s.(*explore.Summary).FoldKey() }
+			o.merge = func(prev, cur any) bool { return prev.(*explore.Summary).Fold(cur.(*explore.Summary)) }
 		}
-		stopped, _, err = runTrustParallel(ctx, prog, names, cfg, opts.Model, workers, 0, summarize, merge, opts.Classes, consume, func(p int) { t.Progress(p) })
+		stopped, _, err = runTrustParallel(ctx, prog, names, cfg, opts.Model, o)
 	}
 	if err != nil {
 		return err
