@@ -854,10 +854,14 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 	}
 	vo := vmcr.Options{Observed: observed, Leaf: leaf, Summary: summary, Workers: workers, Failures: opts.KeepGoing,
 		Oracle: oracle, Queries: opts.VMCRQueries, MaxSearch: opts.VMCRMaxSearch}
-	// Complete executions that the collector counts alike (no violation,
-	// the same final state, no class keys: with NoFinalStates every such
-	// execution) wait as one leaf for their turn (vmcr.Options.Fold). Not
-	// with an execution bound, which may stop between them.
+	// Executions that the collector counts alike (the same key,
+	// explore.Summary.FoldKey: the same violation or none, the same final
+	// state, no class keys; with NoFinalStates every complete execution
+	// without a violation) wait as one leaf for their turn
+	// (vmcr.Options.Fold): the first of them is added, then the others by
+	// Again, which is what adding each would do. Without --keep-going the
+	// first violation stops the exploration there, as it would without
+	// folding. Not with an execution bound, which may stop between them.
 	if opts.MaxExecutions == 0 && !opts.Classes {
 		vo.Fold = func(prev, cur any) bool {
 			p := prev.(*vmcrLeaf)
