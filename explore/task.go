@@ -114,6 +114,18 @@ func (t *Task) AddSummary(s *Summary, g *seg.Graph) bool { return t.col.AddSumma
 // execution (Result.Graph) already.
 func (t *Task) HasFirstGraph() bool { return t.col.HasFirstGraph() }
 
+// AddFolded records n further executions that Summary.Fold folded into
+// s (their steps are counted in s already): what adding each would record.
+func (t *Task) AddFolded(s *Summary, n int) {
+	if n <= 0 {
+		return
+	}
+	z := s.Again()
+	for range n {
+		t.col.AddSummary(z, nil)
+	}
+}
+
 // BoundHit records that an execution not passed to Add hit a bound
 // (Collector.BoundHit).
 func (t *Task) BoundHit(reason string) { t.col.BoundHit(reason) }

@@ -967,12 +967,7 @@ func exploreTrust(ctx context.Context, t *explore.Task) error {
 					return false
 				}
 			}
-			if r.more > 0 { // complete executions with s's state, steps in s
-				z := s.Again()
-				for range r.more {
-					t.AddSummary(z, nil)
-				}
-			}
+			t.AddFolded(s, r.more) // executions with s's key (Summary.FoldKey)
 			return true
 		}
 		// executions the collector counts the same wherever they come

@@ -824,12 +824,7 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 				return true
 			}
 		}
-		if l.more > 0 { // executions folded into l (fold), steps in l.sum
-			z := l.sum.Again()
-			for range l.more {
-				t.AddSummary(z, nil)
-			}
-		}
+		t.AddFolded(l.sum, l.more) // executions folded into l (vo.Fold)
 		t.Progress(0)
 		if opts.MaxExecutions > 0 && t.Stats().Executions >= opts.MaxExecutions {
 			stopped, stopKind = fmt.Sprintf("execution bound %d hit", opts.MaxExecutions), "executions"
