@@ -219,8 +219,6 @@ type siblings struct {
 	e *explorer
 	// under shared.poolMu once pooled:
 	tasks  []sibTask
-	state  []sibState // per task
-	outs   []*stream  // the streams of stolen tasks
 	subs   []*explorer
 	next   int // the owner's next task
 	pooled bool
@@ -234,8 +232,10 @@ type siblings struct {
 // sibTask is a subtree: f explores it; cur (-1: none) is the read of the
 // frame on top of the path whose value group it is (explorer.curs).
 type sibTask struct {
-	f   func(e *explorer)
-	cur int
+	f     func(e *explorer)
+	cur   int
+	state sibState // once the set is pooled
+	out   *stream  // the stream of a stolen task
 }
 
 type sibState uint8
@@ -254,8 +254,6 @@ func (s *siblings) add(cur int, f func(e *explorer)) {
 	if s.pooled {
 		sh.poolMu.Lock()
 		s.tasks = append(s.tasks, t)
-		s.state = append(s.state, sibPending)
-		s.outs = append(s.outs, nil)
 		sh.poolMu.Unlock()
 		sh.dispatch()
 		return
@@ -265,11 +263,9 @@ func (s *siblings) add(cur int, f func(e *explorer)) {
 		return
 	}
 	// Two subtrees not begun: others may take one.
-	s.state = make([]sibState, len(s.tasks))
 	for k := range s.next {
-		s.state[k] = sibOwned
+		s.tasks[k].state = sibOwned
 	}
-	s.outs = make([]*stream, len(s.tasks))
 	s.depth = e.sibDepth
 	s.stack, s.curs = e.stack[:len(e.stack):len(e.stack)], e.curs[:len(e.curs):len(e.curs)]
 	s.pooled = true
@@ -296,13 +292,12 @@ func (s *siblings) runPending() {
 			k := s.next
 			s.next++
 			t = s.tasks[k]
-			st, out := s.state[k], s.outs[k]
-			if st == sibPending {
-				s.state[k] = sibOwned
+			if t.state == sibPending {
+				s.tasks[k].state = sibOwned
 			}
 			sh.poolMu.Unlock()
-			if st == sibStolen {
-				sh.link(e.out, out)
+			if t.state == sibStolen {
+				sh.link(e.out, t.out)
 				continue
 			}
 		} else {
@@ -361,9 +356,9 @@ func (s *siblings) finish() {
 	}
 	sh := s.e.sh
 	sh.poolMu.Lock()
-	for k, st := range s.state {
-		if st == sibPending {
-			s.state[k] = sibOwned
+	for k := range s.tasks {
+		if s.tasks[k].state == sibPending {
+			s.tasks[k].state = sibOwned
 		}
 	}
 	sh.unpool(s)
@@ -420,8 +415,8 @@ func (sh *shared) steal() (*siblings, int, *explorer) {
 		if best != nil && s.depth >= best.depth {
 			continue
 		}
-		for k := len(s.state) - 1; k >= 0; k-- {
-			if s.state[k] == sibPending {
+		for k := len(s.tasks) - 1; k >= 0; k-- {
+			if s.tasks[k].state == sibPending {
 				best, bestK = s, k
 				break
 			}
@@ -431,9 +426,8 @@ func (sh *shared) steal() (*siblings, int, *explorer) {
 		return nil, -1, nil
 	}
 	s := best
-	s.state[bestK] = sibStolen
 	out := &stream{}
-	s.outs[bestK] = out
+	s.tasks[bestK].state, s.tasks[bestK].out = sibStolen, out
 	e := s.e
 	// The owner sets the top entry of its curs for each subtree with a
 	// cur of its own (runPending), so that entry is not read here; the
