@@ -15,6 +15,7 @@ import (
 
 	"ncmc/frontend/diag"
 	"ncmc/ir"
+	"ncmc/memmodel"
 )
 
 // DataModel names the sizes of C's integer and pointer types.
@@ -69,8 +70,8 @@ type Options struct {
 	// than 64 bits (and gcc's atomic min and max) is a compare-exchange
 	// loop whose failed iterations are discarded (a load, then a
 	// compare-exchange of the wrapped-around sum; see spin.go) under
-	// every model, with or without this option. ncmc verify sets it
-	// under ra and rc11.
+	// every model, with or without this option. ForModel sets it under ra
+	// and rc11.
 	NoAtomicSections bool
 	// KeepSpinIterations turns off the discarding of no-op loop iterations
 	// (spin.go): every loop iteration runs and counts against the loop
@@ -82,8 +83,8 @@ type Options struct {
 	// DropDeadLoads turns loads of globals whose values are never used
 	// into no-ops (deadload.go): exact under the interleaving models (sc,
 	// tso, pso) for everything but data races. It is ignored with
-	// NoAtomicSections (ra, rc11) or NoDataRace; ncmc verify sets it under
-	// sc, tso and pso without --races.
+	// NoAtomicSections (ra, rc11) or NoDataRace; ForModel sets it under
+	// sc, tso and pso unless data races are checked.
 	DropDeadLoads bool
 	// ZeroHeap makes malloc'd memory start zeroed, as calloc's, instead of
 	// uninitialized (a read before a write is then no violation): SV-COMP's
@@ -96,6 +97,26 @@ type Options struct {
 	// otherwise tried first. The result is the same; only the time differs.
 	// NCMC_HEADERS=system in the environment does the same.
 	SystemHeaders bool
+}
+
+// ForModel returns opts with the options that depend on the memory model
+// the program is explored under (a name of package memmodel) set as every
+// command of ncmc sets them (verify, test, bench, sweep and svcomp.Load), so
+// that one C program is translated the same way whichever command reads it:
+// NoAtomicSections under the graph-only models (ra, rc11), whose
+// explorers have no atomic sections; DropDeadLoads under the operational
+// ones (sc, tso, pso) unless keepDeadLoads (data races are checked, or the
+// explorer counts every load's reads-from choice, as the trust explorer
+// does under sc and tso). An unknown model name sets neither.
+func (opts Options) ForModel(model string, keepDeadLoads bool) Options {
+	opts.NoAtomicSections, opts.DropDeadLoads = false, false
+	m, err := memmodel.Lookup(model)
+	if err != nil {
+		return opts
+	}
+	opts.NoAtomicSections = !m.Operational()
+	opts.DropDeadLoads = m.Operational() && !keepDeadLoads
+	return opts
 }
 
 // Unsupported is the error of a valid C program that uses constructs the
