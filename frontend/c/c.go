@@ -73,6 +73,21 @@ type Options struct {
 	// every model, with or without this option. ForModel sets it under ra
 	// and rc11.
 	NoAtomicSections bool
+	// Hardware is "tso" or "pso" when the program is explored under that
+	// hardware model, which ignores the orders of accesses (docs/cir.md):
+	// the front end then compiles C11's atomic accesses with the fences of
+	// the usual mappings to that hardware, as a C compiler does, so that a
+	// program correct under C11 stays correct there. Under tso (x86) a
+	// seq_cst store is followed by a full fence (mov; mfence). Under pso
+	// (SPARC PSO, which also lets a thread's stores to different
+	// locations pass each other) a release store is preceded by a full
+	// fence (membar #StoreStore), a seq_cst store also followed by one, and
+	// a release, acq_rel or seq_cst fence is a full fence. Loads need
+	// none: neither model reorders a load with a later access. The
+	// front end's own stores (unlocks, barriers, pthread_once, ...) are
+	// release or seq_cst stores, so they get the same fences. ForModel
+	// sets it under tso and pso; "" adds none.
+	Hardware string
 	// KeepSpinIterations turns off the discarding of no-op loop iterations
 	// (spin.go): every loop iteration runs and counts against the loop
 	// bound. The outcomes are the same (TestSpinNoOpsDifferential); only
@@ -104,15 +119,19 @@ type Options struct {
 // command of ncmc sets them (verify, test, bench, sweep and svcomp.Load), so
 // that one C program is translated the same way whichever command reads it:
 // NoAtomicSections under the graph-only models (ra, rc11), whose
-// explorers have no atomic sections; DropDeadLoads under the operational
+// explorers have no atomic sections; Hardware under tso and pso (the fences
+// a compiler adds for them); DropDeadLoads under the operational
 // ones (sc, tso, pso) unless keepDeadLoads (data races are checked, or the
 // explorer counts every load's reads-from choice, as the trust explorer
 // does under sc and tso). An unknown model name sets neither.
 func (opts Options) ForModel(model string, keepDeadLoads bool) Options {
-	opts.NoAtomicSections, opts.DropDeadLoads = false, false
+	opts.NoAtomicSections, opts.DropDeadLoads, opts.Hardware = false, false, ""
 	m, err := memmodel.Lookup(model)
 	if err != nil {
 		return opts
+	}
+	if m.Exec == memmodel.StoreBuffer || m.Exec == memmodel.StoreBufferPerLoc {
+		opts.Hardware = model
 	}
 	opts.NoAtomicSections = !m.Operational()
 	opts.DropDeadLoads = m.Operational() && !keepDeadLoads

@@ -9,20 +9,21 @@ func TestForModel(t *testing.T) {
 		model                  string
 		keepDeadLoads          bool
 		noAtomicSections, dead bool
+		hardware               string
 	}{
-		{"sc", false, false, true},
-		{"tso", false, false, true},
-		{"pso", false, false, true},
-		{"sc", true, false, false},
-		{"ra", false, true, false},
-		{"rc11", false, true, false},
-		{"rc11", true, true, false},
-		{"nosuch", false, false, false},
+		{"sc", false, false, true, ""},
+		{"tso", false, false, true, "tso"},
+		{"pso", false, false, true, "pso"},
+		{"sc", true, false, false, ""},
+		{"ra", false, true, false, ""},
+		{"rc11", false, true, false, ""},
+		{"rc11", true, true, false, ""},
+		{"nosuch", false, false, false, ""},
 	}
 	for _, c := range cases {
 		// the options set before are replaced; the others are kept
-		o := Options{NoAtomicSections: true, DropDeadLoads: true, ZeroHeap: true, Defines: []string{"N=2"}}.ForModel(c.model, c.keepDeadLoads)
-		if o.NoAtomicSections != c.noAtomicSections || o.DropDeadLoads != c.dead || !o.ZeroHeap || len(o.Defines) != 1 {
+		o := Options{NoAtomicSections: true, DropDeadLoads: true, Hardware: "pso", ZeroHeap: true, Defines: []string{"N=2"}}.ForModel(c.model, c.keepDeadLoads)
+		if o.NoAtomicSections != c.noAtomicSections || o.DropDeadLoads != c.dead || o.Hardware != c.hardware || !o.ZeroHeap || len(o.Defines) != 1 {
 			t.Errorf("ForModel(%q, %v) = %+v", c.model, c.keepDeadLoads, o)
 		}
 	}

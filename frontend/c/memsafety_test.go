@@ -14,7 +14,7 @@ import (
 // kind, found in the executions where it happens and only there: a
 // correct and a buggy variant per kind, under the models each applies to.
 func TestMemorySafety(t *testing.T) {
-	all := []string{"sc", "tso", "rc11"}
+	all := allModels
 	cases := []struct {
 		name   string
 		src    string
@@ -256,7 +256,7 @@ int main(void) {
 	for _, c := range cases {
 		for _, m := range c.models {
 			t.Run(c.name+"/"+m, func(t *testing.T) {
-				p, err := Compile("t.c", []byte(syncPrelude+c.src), Options{NoAtomicSections: m == "ra" || m == "rc11"})
+				p, err := Compile("t.c", []byte(syncPrelude+c.src), Options{}.ForModel(m, false))
 				if err != nil {
 					t.Fatalf("compile: %v", err)
 				}

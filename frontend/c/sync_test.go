@@ -28,16 +28,37 @@ type syncCase struct {
 	msg    string // substring of the reason
 }
 
+// allModels are the memory models, in memmodel's order.
+var allModels = []string{"sc", "tso", "pso", "ra", "rc11"}
+
+// runSyncCases compiles each case for each of its models as ncmc verify
+// does (Options.ForModel) and checks the verdict; a case that wants
+// Verified runs under every model.
 func runSyncCases(t *testing.T, cases []syncCase) {
+	t.Helper()
+	runCases(t, cases, true)
+}
+
+// runSyncCasesExact is runSyncCases with exactly the models of each case.
+func runSyncCasesExact(t *testing.T, cases []syncCase) {
+	t.Helper()
+	runCases(t, cases, false)
+}
+
+func runCases(t *testing.T, cases []syncCase, everyModelIfVerified bool) {
 	t.Helper()
 	for _, c := range cases {
 		models := c.models
 		if len(models) == 0 {
 			models = []string{"sc"}
 		}
+		if c.want == ncmc.Verified && everyModelIfVerified {
+			// a correct program is correct under every model
+			models = allModels
+		}
 		for _, m := range models {
 			t.Run(c.name+"/"+m, func(t *testing.T) {
-				p, err := Compile("t.c", []byte(syncPrelude+c.src), Options{NoAtomicSections: m == "ra" || m == "rc11"})
+				p, err := Compile("t.c", []byte(syncPrelude+c.src), Options{}.ForModel(m, false))
 				if err != nil {
 					t.Fatalf("compile: %v", err)
 				}
