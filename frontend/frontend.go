@@ -40,12 +40,16 @@ type Unsupported = c.Unsupported
 // are an error for now. Malformed input yields an ErrorList, a C program
 // the C front end cannot translate an *Unsupported; an unreadable file
 // yields the error of os.ReadFile.
-func LoadFile(path string) (*ir.Program, error) {
+func LoadFile(path string) (*ir.Program, error) { return LoadFileWith(path, c.Options{}) }
+
+// LoadFileWith is LoadFile with the C front end's options copts (ignored
+// for CIR); c.Options.ForModel sets those that depend on the memory model.
+func LoadFileWith(path string, copts c.Options) (*ir.Program, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	switch ext {
 	case ".cir":
 	case ".c", ".i":
-		return c.CompileFile(path, c.Options{})
+		return c.CompileFile(path, copts)
 	case ".litmus":
 		return nil, fmt.Errorf("%s: LoadFile does not load litmus tests yet (ncmc reads .cir, .c and .i files; package frontend/litmus parses a litmus test together with its final condition)", path)
 	case ".h":

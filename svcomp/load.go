@@ -11,15 +11,31 @@ import (
 )
 
 // Load translates the program of a task, a C file (.c, .i) under
-// dataModel (ILP32 or LP64; "" is ILP32) or a CIR file, for property p.
-// For NoDataRace a call of the program's reach_error runs its body
-// (cfront.Options.NoDataRace): it is no error there, and a body such as {}
-// lets the program go on, maybe to a race.
+// dataModel (ILP32 or LP64; "" is ILP32) or a CIR file, for property p,
+// to be explored under sc (SV-COMP's tasks are sequentially consistent;
+// the stages of Check explore under sc). For NoDataRace a call of the
+// program's reach_error runs its body (cfront.Options.NoDataRace): it is
+// no error there, and a body such as {} lets the program go on, maybe to a
+// race.
 func Load(file, dataModel string, p Property) (*ir.Program, error) {
+	return LoadModel(file, dataModel, p, "sc")
+}
+
+// LoadModel is Load for a program explored under the memory model model
+// (a name of package memmodel): C is translated for the model as ncmc
+// verify translates it (cfront.Options.ForModel), so that the task's
+// program means the same whichever command reads it.
+func LoadModel(file, dataModel string, p Property, model string) (*ir.Program, error) {
 	if IsC(file) {
-		return cfront.CompileFile(file, cfront.Options{DataModel: CDataModel(dataModel), NoDataRace: p == NoDataRace, ZeroHeap: true})
+		return cfront.CompileFile(file, cOptions(dataModel, p, model))
 	}
 	return frontend.LoadFile(file)
+}
+
+// cOptions are the C front end's options for a task's program checked for
+// p under model.
+func cOptions(dataModel string, p Property, model string) cfront.Options {
+	return cfront.Options{DataModel: CDataModel(dataModel), NoDataRace: p == NoDataRace, ZeroHeap: true}.ForModel(model, p == NoDataRace)
 }
 
 // Program is a task's program as Check explores it.
@@ -55,7 +71,9 @@ func approx(file, dataModel string, p Property, err error) (*Program, error) {
 		// dereference of its own
 		return nil, err
 	}
-	prog, approx, err2 := cfront.CompileFileApprox(file, cfront.Options{DataModel: CDataModel(dataModel), UnderApproximate: true, NoDataRace: p == NoDataRace, ZeroHeap: true})
+	opts := cOptions(dataModel, p, "sc")
+	opts.UnderApproximate = true
+	prog, approx, err2 := cfront.CompileFileApprox(file, opts)
 	if err2 != nil {
 		return nil, err
 	}

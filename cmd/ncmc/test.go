@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"ncmc/frontend"
+	cfront "ncmc/frontend/c"
 	"ncmc/hunt"
 	"ncmc/interp"
 	"ncmc/ir"
@@ -54,7 +55,9 @@ func (c *testCmd) run(e *env) int {
 	}
 	start := time.Now()
 	prog, err := withFrontEndGC(func() (*ir.Program, error) {
-		return frontend.Bounded(nil, c.Timeout, func() (*ir.Program, error) { return frontend.LoadFile(c.File) })
+		return frontend.Bounded(nil, c.Timeout, func() (*ir.Program, error) {
+			return frontend.LoadFileWith(c.File, cfront.Options{}.ForModel(c.Model, false))
+		})
 	})
 	if err == frontend.ErrTimeBound {
 		reason := fmt.Sprintf("time bound %s hit in the front end (translating the program)", c.Timeout)

@@ -310,13 +310,12 @@ func (v *verifyCmd) load(property svcomp.Property) (*ir.Program, error) {
 			return nil, fmt.Errorf("ncmc: -D%s: %q is not a macro name", d, name)
 		}
 	}
-	return cfront.CompileFile(v.File, cfront.Options{DataModel: svcomp.CDataModel(v.DataModel), NoDataRace: property == svcomp.NoDataRace,
-		Defines: v.Define, IncludePaths: v.IncludeDir, NoAtomicSections: v.Model == "ra" || v.Model == "rc11",
-		// not for the trust explorer, a cross-check of graph exploration
-		// under sc and tso that counts graphs as GenMC does (one per
-		// reads-from choice of every load)
-		DropDeadLoads: !v.Races && v.Explorer != "trust" && (v.Model == "sc" || v.Model == "tso" || v.Model == "pso"),
-		ZeroHeap:      property != ""})
+	opts := cfront.Options{DataModel: svcomp.CDataModel(v.DataModel), NoDataRace: property == svcomp.NoDataRace,
+		Defines: v.Define, IncludePaths: v.IncludeDir, ZeroHeap: property != ""}
+	// Dead loads are kept for --races and for the trust explorer, a
+	// cross-check of graph exploration under sc and tso that counts graphs
+	// as GenMC does (one per reads-from choice of every load).
+	return cfront.CompileFile(v.File, opts.ForModel(v.Model, v.Races || v.Explorer == "trust"))
 }
 
 // cMacroName matches a C identifier (the name of a -D macro).

@@ -1,8 +1,10 @@
 package c
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"ncmc/ir"
 	"ncmc/ncmc"
@@ -94,9 +96,18 @@ int main(void) {
 		cond string
 		want ncmc.Verdict
 	}{{"t == &x || t == &y", ncmc.Verified}, {"t == &x", ncmc.Violation}} {
-		res := verify(t, strings.Replace(prog, "COND", c.cond, 1), 4)
-		if res.Verdict != c.want {
-			t.Errorf("%s: verdict %v (%s), want %v", c.cond, res.Verdict, res.Reason, c.want)
+		for _, m := range allModels {
+			p, err := Compile("t.c", []byte(strings.Replace(prog, "COND", c.cond, 1)), Options{}.ForModel(m, false))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := ncmc.Verify(context.Background(), p, ncmc.Options{Model: m, Unroll: 4, Timeout: 60 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Verdict != c.want {
+				t.Errorf("%s under %s: verdict %v (%s), want %v", c.cond, m, res.Verdict, res.Reason, c.want)
+			}
 		}
 	}
 }

@@ -101,8 +101,8 @@ var rmwOps = map[ir.RMWKind]ir.Operator{ir.RMWAdd: ir.OpAdd, ir.RMWSub: ir.OpSub
 func (l *fnl) rmw(addr *ir.Expr, t cc.Type, kind ir.RMWKind, v *ir.Expr, order ir.Order, pos ir.Pos) *ir.Expr {
 	it := l.tr.scalarType(t, pos)
 	if isPointer(t) && kind != ir.RMWXchg {
-		l.tr.unsupported(pos, "atomic arithmetic on a pointer")
-		return cnst(0, it, pos)
+		old, _ := l.pointerRMW(addr, t, kind, v, order, pos)
+		return old
 	}
 	if isFloat(t) && kind != ir.RMWXchg {
 		l.tr.unsupported(pos, "atomic %s on %s (C11 allows it on integers only; use a compound assignment or a compare-exchange loop)", kind, t)
@@ -117,6 +117,41 @@ func (l *fnl) rmw(addr *ir.Expr, t cc.Type, kind ir.RMWKind, v *ir.Expr, order i
 	}
 	l.emit(in)
 	return l.local(in.Dst, pos)
+}
+
+// pointerRMW is an atomic fetch-add or fetch-sub on the pointer of type t
+// at addr, with C11's meaning (as clang's, hence GenMC's): v counts
+// elements of the pointee type, as in p + v. It is a compare-exchange
+// loop (casLoop). It returns the old and the new pointer. Other
+// operations on pointers are unsupported.
+func (l *fnl) pointerRMW(addr *ir.Expr, t cc.Type, kind ir.RMWKind, v *ir.Expr, order ir.Order, pos ir.Pos) (old, nv *ir.Expr) {
+	it := l.tr.scalarType(t, pos)
+	elem := t.(*cc.PointerType).Elem()
+	if (kind != ir.RMWAdd && kind != ir.RMWSub) || elem.Kind() == cc.Void || elem.Kind() == cc.Function || elem.Size() <= 0 {
+		l.tr.unsupported(pos, "atomic %s on %s", kind, t)
+		return cnst(0, it, pos), cnst(0, it, pos)
+	}
+	if v.Kind != ir.ELocal && v.Kind != ir.EConst {
+		tmp := l.temp(v.Type, pos)
+		l.assignLocal(tmp, v, pos)
+		v = l.local(tmp, pos)
+	}
+	stride := l.tr.cells(elem, pos)
+	return l.casLoop(addr, t, func(o, n int) {
+		l.assignLocal(n, l.ptrAdd(l.local(o, pos), v, nil, stride, rmwOps[kind], pos), pos)
+	}, order, pos)
+}
+
+// flagCell is the type of the object an atomic_flag operation's pointer
+// argument p points to: atomic_flag is a struct of one _Bool (or unsigned
+// char), whose only cell the operation reads and writes.
+func (l *fnl) flagCell(p cc.ExpressionNode, pos ir.Pos) cc.Type {
+	if pt, ok := p.Type().(*cc.PointerType); ok {
+		if st, ok := pt.Elem().(*cc.StructType); ok && st.NumFields() == 1 && isInteger(st.FieldByIndex(0).Type()) {
+			return st.FieldByIndex(0).Type()
+		}
+	}
+	return l.pointeeOf(p, pos)
 }
 
 // atomicRMW is rmw on an lvalue with sc order (++/-- on _Atomic objects).
@@ -373,14 +408,14 @@ func (l *fnl) atomicBuiltin(name string, pe *cc.PostfixExpression, args []cc.Exp
 		if !need(2) {
 			return zero(), true
 		}
-		t := l.pointeeOf(args[0], pos)
+		t := l.flagCell(args[0], pos)
 		old := l.rmw(l.expr(args[0]), t, ir.RMWXchg, cnst(1, l.tr.scalarType(t, pos), pos), l.orderArg(args[1], pos), pos)
 		return bin(ir.OpNe, old, cnst(0, old.Type, pos), l.tr.scalarType(rt, pos), pos), true
 	case "__atomic_clear":
 		if !need(2) {
 			return zero(), true
 		}
-		t := l.pointeeOf(args[0], pos)
+		t := l.flagCell(args[0], pos)
 		store(args[0], cnst(0, l.tr.scalarType(t, pos), pos), l.orderArg(args[1], pos))
 		return zero(), true
 	case "__atomic_is_lock_free", "__atomic_always_lock_free":
@@ -449,6 +484,21 @@ func (l *fnl) atomicBuiltin(name string, pe *cc.PostfixExpression, args []cc.Exp
 	o, t, ok := operands()
 	if !ok {
 		return zero(), true
+	}
+	if isPointer(t) {
+		// gcc's builtins add bytes to a pointer, C11's atomic_fetch_add
+		// (which gcc's stdatomic.h expands to __atomic_fetch_add) adds
+		// elements: they agree on pointers to 1-byte objects only. The
+		// __atomic_ builtins get C11's meaning (clang's, GenMC's).
+		if sync && t.(*cc.PointerType).Elem().Size() != 1 {
+			l.tr.unsupported(pos, "%s on %s (gcc adds bytes to the pointer, not elements)", name, t)
+			return zero(), true
+		}
+		old, nv := l.pointerRMW(l.expr(args[0]), t, kind, l.expr(args[1]), o, pos)
+		if fetchFirst {
+			return old, true
+		}
+		return nv, true
 	}
 	v := l.convert(l.expr(args[1]), args[1].Type(), t, pos)
 	old := l.rmw(l.expr(args[0]), t, kind, v, o, pos)

@@ -15,6 +15,7 @@ import (
 
 	"ncmc/frontend/diag"
 	"ncmc/ir"
+	"ncmc/memmodel"
 )
 
 // DataModel names the sizes of C's integer and pointer types.
@@ -69,9 +70,24 @@ type Options struct {
 	// than 64 bits (and gcc's atomic min and max) is a compare-exchange
 	// loop whose failed iterations are discarded (a load, then a
 	// compare-exchange of the wrapped-around sum; see spin.go) under
-	// every model, with or without this option. ncmc verify sets it
-	// under ra and rc11.
+	// every model, with or without this option. ForModel sets it under ra
+	// and rc11.
 	NoAtomicSections bool
+	// Hardware is "tso" or "pso" when the program is explored under that
+	// hardware model, which ignores the orders of accesses (docs/cir.md):
+	// the front end then compiles C11's atomic accesses with the fences of
+	// the usual mappings to that hardware, as a C compiler does, so that a
+	// program correct under C11 stays correct there. Under tso (x86) a
+	// seq_cst store is followed by a full fence (mov; mfence). Under pso
+	// (SPARC PSO, which also lets a thread's stores to different
+	// locations pass each other) a release store is preceded by a full
+	// fence (membar #StoreStore), a seq_cst store also followed by one, and
+	// a release, acq_rel or seq_cst fence is a full fence. Loads need
+	// none: neither model reorders a load with a later access. The
+	// front end's own stores (unlocks, barriers, pthread_once, ...) are
+	// release or seq_cst stores, so they get the same fences. ForModel
+	// sets it under tso and pso; "" adds none.
+	Hardware string
 	// KeepSpinIterations turns off the discarding of no-op loop iterations
 	// (spin.go): every loop iteration runs and counts against the loop
 	// bound. The outcomes are the same (TestSpinNoOpsDifferential); only
@@ -82,8 +98,8 @@ type Options struct {
 	// DropDeadLoads turns loads of globals whose values are never used
 	// into no-ops (deadload.go): exact under the interleaving models (sc,
 	// tso, pso) for everything but data races. It is ignored with
-	// NoAtomicSections (ra, rc11) or NoDataRace; ncmc verify sets it under
-	// sc, tso and pso without --races.
+	// NoAtomicSections (ra, rc11) or NoDataRace; ForModel sets it under
+	// sc, tso and pso unless data races are checked.
 	DropDeadLoads bool
 	// ZeroHeap makes malloc'd memory start zeroed, as calloc's, instead of
 	// uninitialized (a read before a write is then no violation): SV-COMP's
@@ -96,6 +112,30 @@ type Options struct {
 	// otherwise tried first. The result is the same; only the time differs.
 	// NCMC_HEADERS=system in the environment does the same.
 	SystemHeaders bool
+}
+
+// ForModel returns opts with the options that depend on the memory model
+// the program is explored under (a name of package memmodel) set as every
+// command of ncmc sets them (verify, test, bench, sweep and svcomp.Load), so
+// that one C program is translated the same way whichever command reads it:
+// NoAtomicSections under the graph-only models (ra, rc11), whose
+// explorers have no atomic sections; Hardware under tso and pso (the fences
+// a compiler adds for them); DropDeadLoads under the operational
+// ones (sc, tso, pso) unless keepDeadLoads (data races are checked, or the
+// explorer counts every load's reads-from choice, as the trust explorer
+// does under sc and tso). An unknown model name sets neither.
+func (opts Options) ForModel(model string, keepDeadLoads bool) Options {
+	opts.NoAtomicSections, opts.DropDeadLoads, opts.Hardware = false, false, ""
+	m, err := memmodel.Lookup(model)
+	if err != nil {
+		return opts
+	}
+	if m.Exec == memmodel.StoreBuffer || m.Exec == memmodel.StoreBufferPerLoc {
+		opts.Hardware = model
+	}
+	opts.NoAtomicSections = !m.Operational()
+	opts.DropDeadLoads = m.Operational() && !keepDeadLoads
+	return opts
 }
 
 // Unsupported is the error of a valid C program that uses constructs the

@@ -227,6 +227,18 @@
 // (while (c); while (c) {}) is a spin loop: it becomes a spin-assume of !c
 // (see docs/cir.md, "await").
 //
+// Under tso and pso (Options.Hardware; every command sets it through
+// Options.ForModel) atomic accesses get the fences of the usual C11
+// mappings to that hardware, which itself ignores the orders: under tso a
+// seq_cst store is followed by fence(sc); under pso a release store is
+// preceded by fence(sc), a seq_cst store also followed by one, and a
+// release, acq_rel or seq_cst fence is fence(sc) (TestHardwareFences).
+// atomic_fetch_add/sub on an atomic pointer adds elements (C11, clang) as a
+// compare-exchange loop; gcc's __sync_ builtins on a pointer to an object
+// wider than a byte (which gcc counts in bytes) are unsupported.
+// atomic_flag_test_and_set and atomic_flag_clear access the flag's one
+// cell.
+//
 // With Options.DropDeadLoads (ncmc verify under sc, tso and pso without
 // --races), a load of a global (a constant address that cannot fail)
 // whose value no instruction reads is a no-op (deadload.go): under an

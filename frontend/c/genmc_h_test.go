@@ -12,7 +12,8 @@ import (
 )
 
 // TestGenMCHeader checks the meaning of each name of <genmc.h> (see
-// genmcHeader), each with a correct and a buggy program.
+// genmcHeader), each with a correct and a buggy program, under every model
+// with its default explorer (translated as ncmc verify translates, ForModel).
 func TestGenMCHeader(t *testing.T) {
 	const pre = "#include <stdatomic.h>\n#include <assert.h>\n#include <genmc.h>\n"
 	cases := []struct {
@@ -91,19 +92,21 @@ int main(void) {
 }`, ncmc.Violation},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			p, err := Compile("g.c", []byte(pre+c.src), Options{})
-			if err != nil {
-				t.Fatalf("compile: %v", err)
-			}
-			res, err := ncmc.Verify(context.Background(), p, ncmc.Options{Explorer: "reference", Unroll: 4, Timeout: 60 * time.Second})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Verdict != c.want {
-				t.Fatalf("verdict %v (%s), want %v", res.Verdict, res.Reason, c.want)
-			}
-		})
+		for _, m := range allModels {
+			t.Run(c.name+"/"+m, func(t *testing.T) {
+				p, err := Compile("g.c", []byte(pre+c.src), Options{}.ForModel(m, false))
+				if err != nil {
+					t.Fatalf("compile: %v", err)
+				}
+				res, err := ncmc.Verify(context.Background(), p, ncmc.Options{Model: m, Unroll: 4, Timeout: 60 * time.Second})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Verdict != c.want {
+					t.Fatalf("verdict %v (%s), want %v", res.Verdict, res.Reason, c.want)
+				}
+			})
+		}
 	}
 	// Names of GenMC's interface that are not modelled are rejected.
 	_, err := Compile("g.c", []byte(pre+"int main(void) { __VERIFIER_hp_t *hp = __VERIFIER_hp_alloc(); return 0; }\n"), Options{})

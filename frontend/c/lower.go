@@ -278,7 +278,29 @@ func (l *fnl) ins(op ir.Op, pos ir.Pos) ir.Instr {
 	return ir.Instr{Op: op, Pos: pos, Dst: -1, Dst2: -1}
 }
 
-func (l *fnl) emit(in ir.Instr) { l.body = append(l.body, in) }
+// emit appends in to the body. Under Options.Hardware it adds the fences
+// of the C11 mapping to that hardware model around atomic stores and
+// strengthens release fences (see Options.Hardware).
+func (l *fnl) emit(in ir.Instr) {
+	var before, after bool
+	switch hw := l.tr.opts.Hardware; {
+	case hw == "tso" && in.Op == ir.IStore:
+		after = in.Order == ir.OrderSC
+	case hw == "pso" && in.Op == ir.IStore:
+		before, after = in.Order.IsRelease(), in.Order == ir.OrderSC
+	case hw == "pso" && in.Op == ir.IFence && in.Order.IsRelease():
+		in.Order = ir.OrderSC
+	}
+	fence := l.ins(ir.IFence, in.Pos)
+	fence.Order = ir.OrderSC
+	if before {
+		l.body = append(l.body, fence)
+	}
+	l.body = append(l.body, in)
+	if after {
+		l.body = append(l.body, fence)
+	}
+}
 
 func (l *fnl) newLabel() int {
 	l.labels = append(l.labels, -1)

@@ -14,7 +14,7 @@ import (
 // kind, found in the executions where it happens and only there: a
 // correct and a buggy variant per kind, under the models each applies to.
 func TestMemorySafety(t *testing.T) {
-	all := []string{"sc", "tso", "rc11"}
+	all := allModels
 	cases := []struct {
 		name   string
 		src    string
@@ -230,7 +230,7 @@ int g(int *out) { int a[3] = {1, 2, 3}; int *p = a; *out = p[2]; return p[0]; }
 int main(void) { int v; int r = g(&v); assert(r == 1 && v == 3); return 0; }`},
 		{name: "calloc-is-zero", models: all, src: `
 int main(void) { int *p = calloc(3, sizeof(int)); assert(p[2] == 0); free(p); return 0; }`},
-		{name: "destroyed-mutex", models: []string{"sc", "tso"}, kind: interp.KindDestroyedMutex, msg: "destroyed mutex", src: `
+		{name: "destroyed-mutex", models: []string{"sc", "tso", "pso"}, kind: interp.KindDestroyedMutex, msg: "destroyed mutex", src: `
 pthread_mutex_t m;
 void *f(void *a) { pthread_mutex_lock(&m); pthread_mutex_unlock(&m); return 0; }
 int main(void) {
@@ -240,7 +240,7 @@ int main(void) {
 	pthread_join(t, 0);
 	return 0;
 }`},
-		{name: "destroy-after-join-and-reinit", models: []string{"sc", "tso"}, src: `
+		{name: "destroy-after-join-and-reinit", models: []string{"sc", "tso", "pso"}, src: `
 pthread_mutex_t m;
 void *f(void *a) { pthread_mutex_lock(&m); pthread_mutex_unlock(&m); return 0; }
 int main(void) {
@@ -256,7 +256,7 @@ int main(void) {
 	for _, c := range cases {
 		for _, m := range c.models {
 			t.Run(c.name+"/"+m, func(t *testing.T) {
-				p, err := Compile("t.c", []byte(syncPrelude+c.src), Options{NoAtomicSections: m == "ra" || m == "rc11"})
+				p, err := Compile("t.c", []byte(syncPrelude+c.src), Options{}.ForModel(m, false))
 				if err != nil {
 					t.Fatalf("compile: %v", err)
 				}
