@@ -17,6 +17,9 @@ const (
 // Stats count the work of an exploration.
 type Stats struct {
 	Restores  int // graphs taken from the worklist
+	// LockPruned counts the lock reads of a held mutex not explored
+	// (AddRead, tryRevisit).
+	LockPruned int
 	Forward   int // forward revisits pushed (other rf or co choices)
 	Backward  int // backward revisits pushed
 	NotMax    int // backward revisits dropped by the maximality test
@@ -376,6 +379,17 @@ func (e *Explorer) AddRead(t int32, loc int64, order ir.Order, excl *Excl) (lab 
 				e.push(item{kind: itemRead, rank: l.Rank, x: r, w: w, notMax: l.NotMax})
 				continue
 			}
+		}
+		if excl != nil && excl.Lock && l.Kind == Read && k > 0 {
+			// a lock that reads a held mutex other than the
+			// coherence-latest write is not maximal: no write revisits it
+			// and no revisit deletes it, so its thread stays blocked in
+			// every graph explored from this one, which are blocked
+			// executions or deadlocks that the lock reading the
+			// coherence-latest write reaches as well (the same final
+			// state). Not explored.
+			e.Stats.LockPruned++
+			continue
 		}
 		g.ev[t][r.I] = l
 		// reading the coherence-latest write keeps the graph consistent
