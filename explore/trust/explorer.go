@@ -16,14 +16,14 @@ const (
 
 // Stats count the work of an exploration.
 type Stats struct {
-	Restores  int // graphs taken from the worklist
+	Restores int // graphs taken from the worklist
 	// LockPruned counts the lock reads of a held mutex not explored
 	// (AddRead, tryRevisit).
 	LockPruned int
-	Forward   int // forward revisits pushed (other rf or co choices)
-	Backward  int // backward revisits pushed
-	NotMax    int // backward revisits dropped by the maximality test
-	PSCChecks int // full psc evaluations (ghb searches under TSO)
+	Forward    int // forward revisits pushed (other rf or co choices)
+	Backward   int // backward revisits pushed
+	NotMax     int // backward revisits dropped by the maximality test
+	PSCChecks  int // full psc evaluations (ghb searches under TSO)
 	// MaxPending is the largest number of graphs the worklist held.
 	MaxPending int
 }
