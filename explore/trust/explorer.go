@@ -16,11 +16,14 @@ const (
 
 // Stats count the work of an exploration.
 type Stats struct {
-	Restores  int // graphs taken from the worklist
-	Forward   int // forward revisits pushed (other rf or co choices)
-	Backward  int // backward revisits pushed
-	NotMax    int // backward revisits dropped by the maximality test
-	PSCChecks int // full psc evaluations (ghb searches under TSO)
+	Restores int // graphs taken from the worklist
+	// LockPruned counts the choices not explored that would make a lock
+	// read a held mutex without being maximal (AddRead, tryRevisit).
+	LockPruned int
+	Forward    int // forward revisits pushed (other rf or co choices)
+	Backward   int // backward revisits pushed (with those that make a lock wait)
+	NotMax     int // backward revisits dropped by the maximality test
+	PSCChecks  int // full psc evaluations (ghb searches under TSO)
 	// MaxPending is the largest number of graphs the worklist held.
 	MaxPending int
 }
@@ -74,6 +77,9 @@ const (
 	itemRead itemKind = iota // read x reads from w
 	itemCO                   // write x at coherence position p
 	itemBack                 // write x at coherence position p revisits read r
+	// itemWait: write x at coherence position p would make lock r read
+	// a held mutex; r is deleted instead and its thread waits (tryRevisit)
+	itemWait
 )
 
 // item is a revisit still to explore: rank is the rank of the event whose
@@ -152,17 +158,21 @@ func (e *Explorer) Next() bool {
 			l.WNotMax = true
 			e.moveCO(l.Loc, it.x, int(it.p))
 			e.fresh = InitRef
-		case itemBack:
+		case itemBack, itemWait:
 			l := g.Label(it.x)
 			l.WNotMax = int(it.p) != len(g.co[l.Loc])-1
 			e.moveCO(l.Loc, it.x, int(it.p))
-			ng := e.restrict(it.r, it.x, int(it.p))
+			wait := it.kind == itemWait
+			ng := e.restrict(it.r, it.x, int(it.p), wait)
 			if ng == nil {
 				continue
 			}
 			e.frames = append(e.frames, &frame{g: ng})
 			e.g = ng
 			e.fresh = it.r
+			if wait {
+				e.fresh = InitRef // no read changed
+			}
 		}
 		e.Stats.Restores++
 		return true
@@ -266,6 +276,21 @@ func (e *Explorer) Resume() (v any, last bool) {
 	return e.resume.v, e.resume.refs == 0
 }
 
+// Latest returns the value of the coherence-latest write of loc in the
+// current graph (the initial value if there is none): for a mutex, whether
+// it is held. A thread whose next lock would read a held mutex waits:
+// the interpreter runs such a lock only when no other thread can move
+// (then it reads the held mutex and blocks, and AddRead pushes its other
+// choices, the writes of the mutex that other locks took), so that a lock
+// normally takes the mutex, after the unlock that frees it.
+func (e *Explorer) Latest(loc int64) int64 {
+	co := e.g.co[loc]
+	if len(co) == 0 {
+		return e.initVal(loc)
+	}
+	return e.value(co[len(co)-1], loc)
+}
+
 // Pending is the number of revisits still to explore.
 func (e *Explorer) Pending() int { return e.pending }
 
@@ -284,7 +309,7 @@ func (e *Explorer) Len(t int32) int { return e.g.Len(t) }
 func (e *Explorer) Event(t int32, i int) *Label { return &e.g.ev[t][i] }
 
 func (e *Explorer) push(it item) {
-	if it.kind != itemBack && e.cp != nil {
+	if (it.kind == itemRead || it.kind == itemCO) && e.cp != nil {
 		it.cp = e.cp
 		e.cp.refs++
 	}
@@ -376,6 +401,17 @@ func (e *Explorer) AddRead(t int32, loc int64, order ir.Order, excl *Excl) (lab 
 				e.push(item{kind: itemRead, rank: l.Rank, x: r, w: w, notMax: l.NotMax})
 				continue
 			}
+		}
+		if excl != nil && excl.Lock && l.Kind == Read && k > 0 {
+			// a lock that reads a held mutex other than the
+			// coherence-latest write is not maximal: no write revisits it
+			// and no revisit deletes it, so its thread stays blocked in
+			// every graph explored from this one, which are blocked
+			// executions or deadlocks that the lock reading the
+			// coherence-latest write reaches as well (the same final
+			// state). Not explored.
+			e.Stats.LockPruned++
+			continue
 		}
 		g.ev[t][r.I] = l
 		// reading the coherence-latest write keeps the graph consistent
@@ -664,6 +700,27 @@ func (e *Explorer) tryRevisit(r, w Ref, p int) {
 	// consistency of r reading w in the restricted graph
 	nl := *rl
 	rmw := e.setRF(&nl, w)
+	if rl.Excl != nil && rl.Excl.Lock && !rmw {
+		// the lock would read a held mutex and block its thread. The
+		// revisit deletes the lock instead (itemWait): its thread waits
+		// for the mutex, as a thread whose lock comes while the mutex is
+		// held does (the interpreter does not run such a lock while other
+		// threads can move, see Latest), and runs its lock again once an
+		// unlock frees the mutex, reading that unlock. So the graph in
+		// which the lock reads the held mutex, and the executions after
+		// it that only wait for the unlock to revisit the lock, are not
+		// explored. The maximality test above is the one of the revisit
+		// of r by w. If a kept write is coherence-after w, the lock would
+		// not read the coherence-latest write: never maximal, its thread
+		// blocked in every graph after this one (see AddRead); not
+		// explored.
+		if coBeforeKept(w, loc) {
+			e.Stats.LockPruned++
+			return
+		}
+		e.push(item{kind: itemWait, rank: wl.wrank(), x: w, r: r, p: int32(p)})
+		return
+	}
 	if rmw && g.rmwReader(w, loc, r) {
 		return
 	}
@@ -676,9 +733,10 @@ func (e *Explorer) tryRevisit(r, w Ref, p int) {
 
 // restrict returns the graph of the backward revisit of read r by write w
 // at coherence position p (which the current graph has): the events added
-// after r that are not in w's (po ∪ rf)-prefix deleted, r reading w. It
-// returns nil if the graph violates psc.
-func (e *Explorer) restrict(r, w Ref, p int) *Graph {
+// after r that are not in w's (po ∪ rf)-prefix deleted, r reading w, or
+// with wait, r deleted too (a lock whose thread waits for the mutex w
+// holds). It returns nil if the graph violates psc.
+func (e *Explorer) restrict(r, w Ref, p int, wait bool) *Graph {
 	g := e.g
 	rl := g.Label(r)
 	sr := rl.Rank
@@ -694,6 +752,9 @@ func (e *Explorer) restrict(r, w Ref, p int) *Graph {
 		n := 0
 		for n < len(th) && (th[n].Rank <= sr || keepAll.has(Ref{int32(t), int32(n)})) {
 			n++
+		}
+		if wait && int32(t) == r.T {
+			n = int(r.I) // r's po-successors are not in w's prefix either
 		}
 		var evt []Label
 		var dt []derived
@@ -729,6 +790,13 @@ func (e *Explorer) restrict(r, w Ref, p int) *Graph {
 			}
 		}
 		ng.co[l] = kept
+	}
+	if wait {
+		// a (po ∪ rf)-closed part of the current graph, consistent
+		ng.stamp = g.stamp
+		ng.index()
+		e.Stats.Backward++
+		return ng
 	}
 	// r is replayed after w's prefix; it was added maximally if w is
 	// coherence-latest in the restricted graph

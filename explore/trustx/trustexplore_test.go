@@ -288,6 +288,7 @@ type blockSummary struct {
 	blocked    map[string]bool
 	nComplete  int
 	nBlocked   int
+	nViolating int
 	dupBlocked int
 }
 
@@ -300,6 +301,7 @@ func summariseBlocked(t *testing.T, p *ir.Program, opts trustx.EnumOptions, budg
 		switch {
 		case msg != "":
 			s.violations[msg] = true
+			s.nViolating++
 		case x.Complete():
 			s.nComplete++
 			s.addGraph(x)
