@@ -18,8 +18,9 @@ import (
 // and the _explicit forms. atomic_bool, pointers (fetch-add scales by the
 // pointee's size) and atomic_flag have their own cases. The buggy variants
 // replace an RMW by a load and a store (a lost update) or check a wrong
-// old value. The integer types run under sc and rc11, int, unsigned char
-// and unsigned long long and the other cases under every model.
+// old value. The integer types run under sc, and under rc11 once per base
+// type; int, unsigned char and unsigned long long and the other cases
+// under every model.
 func TestStdatomicEveryType(t *testing.T) {
 	types := []struct{ atomic, base string }{
 		{"atomic_char", "char"}, {"atomic_schar", "signed char"}, {"atomic_uchar", "unsigned char"},
@@ -76,9 +77,17 @@ int main(void) {
 	const lost = "atomic_store(&v, atomic_load(&v) + 3)"
 	const old = "atomic_fetch_add(&b, 1)"
 	var cases []syncCase
+	rc11Base := map[string]bool{} // base types run under rc11 already
 	for _, ty := range types {
 		name := strings.NewReplacer(" ", "-", "(", "-", ")", "").Replace(ty.atomic)
-		models := []string{"sc", "rc11"}
+		// Under rc11 once per base type (a typedef's spelling changes
+		// nothing the rc11 lowering sees; the front end's typedef
+		// resolution is the same under every model and sc checks it).
+		models := []string{"sc"}
+		if !rc11Base[ty.base] {
+			rc11Base[ty.base] = true
+			models = append(models, "rc11")
+		}
 		if ty.atomic == "atomic_int" || ty.atomic == "atomic_uchar" || ty.atomic == "atomic_ullong" {
 			models = allModels
 		}
