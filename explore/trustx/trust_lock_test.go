@@ -50,15 +50,21 @@ func exchangeN(n int) string {
 	for i := 1; i <= n; i++ {
 		fmt.Fprintf(&b, "global got%d: int;\nfn t%d() { lock(m); got%d = load(slot, rlx); store(slot, %d, rlx); unlock(m); }\n", i, i, i, i)
 	}
-	b.WriteString("fn main() {")
-	for i := 1; i <= n; i++ {
-		fmt.Fprintf(&b, " let h%d = spawn t%d();", i, i)
-	}
-	for i := 1; i <= n; i++ {
-		fmt.Fprintf(&b, " join(h%d);", i)
-	}
-	b.WriteString(" }\n")
+	writeSpawnJoinMain(&b, "t", n)
 	return b.String()
+}
+
+// writeSpawnJoinMain writes a CIR main that spawns fn1 … fnN and joins
+// them.
+func writeSpawnJoinMain(b *strings.Builder, fn string, n int) {
+	b.WriteString("\nfn main() {\n")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(b, "    let h%d = spawn %s%d();\n", i, fn, i)
+	}
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(b, "    join(h%d);\n", i)
+	}
+	b.WriteString("}\n")
 }
 
 // lockPrograms are mutex programs the trust explorer runs: lockinc-like

@@ -142,14 +142,7 @@ func tsoShapeProgram(rng *rand.Rand) string {
 		}
 		fmt.Fprintf(&b, "    o%d = r0 * 10 + r1;\n}\n", w)
 	}
-	b.WriteString("\nfn main() {\n")
-	for w := 1; w <= nw; w++ {
-		fmt.Fprintf(&b, "    let h%d = spawn w%d();\n", w, w)
-	}
-	for w := 1; w <= nw; w++ {
-		fmt.Fprintf(&b, "    join(h%d);\n", w)
-	}
-	b.WriteString("}\n")
+	writeSpawnJoinMain(&b, "w", nw)
 	return b.String()
 }
 
