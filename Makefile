@@ -67,6 +67,7 @@ test-short: deps
 # about 8 minutes), beyond the default sizes of make test.
 test-long: deps
 	$(GO) test -timeout 120m ./ncmc -run 'TestDeciderDifferential' -count=1 -decider.n 2000
+	$(GO) test -timeout 30m ./ncmc -run 'TestDeciderCyclicFixture' -count=1 -long
 	$(GO) test -timeout 180m ./explore/vmcrx -run 'TestVMCRDifferential' -count=1 -vmcr.n 2000 -vmcr.sbn 2000 -vmcr.fn 1000
 	$(GO) test -timeout 120m ./explore/vmcrx -run 'TestVMCROracle$$' -count=1 -oracle.n 2000
 	$(GO) test -timeout 60m ./frontend/c -run 'TestProgramDiff' -count=1 -progdiff.n 5000
