@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,7 +33,11 @@ func (b *benchCmd) run(e *env) int {
 	code := exitVerified
 	// C is translated for the model as ncmc verify translates it; dead
 	// loads are kept if the trust explorer, which counts them, is run.
-	copts := cfront.Options{}.ForModel(b.Model, strings.Contains(","+strings.ReplaceAll(b.Explorers, " ", "")+",", ",trust,"))
+	var explorers []string
+	for _, ex := range strings.Split(b.Explorers, ",") {
+		explorers = append(explorers, strings.TrimSpace(ex))
+	}
+	copts := cfront.Options{}.ForModel(b.Model, slices.Contains(explorers, "trust"))
 	for _, f := range b.Files {
 		prog, err := frontend.LoadFileWith(f, copts)
 		if err != nil {
@@ -40,8 +45,7 @@ func (b *benchCmd) run(e *env) int {
 			code = exitBadInput
 			continue
 		}
-		for _, ex := range strings.Split(b.Explorers, ",") {
-			ex = strings.TrimSpace(ex)
+		for _, ex := range explorers {
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
