@@ -932,6 +932,26 @@ func (e *explorer) exploreNode(n *node) *node {
 		sib.run()
 		return nil
 	}
+	// One read with one value group: its one child, without a frame (a
+	// frame with one read stays off the path).
+	if len(p.front) == 1 {
+		x := p.front[0]
+		if gs := e.frontCands(n, p, x); len(gs) == 1 {
+			if e.opts.Debug != nil {
+				e.debugNode(p.front)
+				e.opts.Debug("vmcr %*s read t%d.%d groups %v", len(e.stack), "", x.t, x.step, gs)
+			}
+			g := gs[0]
+			c := n.with(x.t, ann{val: g.val, good: g.ws, stuck: g.stuck})
+			c.neg = n.neg
+			e.stats.Children++
+			if e.reuse(n, p, c, x, g) {
+				return c
+			}
+			e.realize(n, p, c, x, g)
+			return nil
+		}
+	}
 	reads := append([]front(nil), p.front...)
 	rank := func(f front) int {
 		switch {
@@ -981,28 +1001,7 @@ func (e *explorer) exploreNode(n *node) *node {
 		}
 	}()
 	if e.opts.Debug != nil {
-		var sb []string
-		for _, x := range reads {
-			sb = append(sb, fmt.Sprintf("t%d.%d@%x%s", x.t, x.step, x.loc, map[bool]string{true: "N"}[x.hasNeg]))
-		}
-		e.opts.Debug("vmcr %*s node %v", len(e.stack), "", sb)
-	}
-	if len(reads) == 1 {
-		x := reads[0]
-		if gs := e.frontCands(n, p, x); len(gs) == 1 {
-			if e.opts.Debug != nil {
-				e.opts.Debug("vmcr %*s read t%d.%d groups %v", len(e.stack), "", x.t, x.step, gs)
-			}
-			g := gs[0]
-			c := n.with(x.t, ann{val: g.val, good: g.ws, stuck: g.stuck})
-			c.neg = neg
-			e.stats.Children++
-			if e.reuse(n, p, c, x, g) {
-				return c
-			}
-			e.realize(n, p, c, x, g)
-			return nil
-		}
+		e.debugNode(reads)
 	}
 	// The reads' value groups are subtrees of one sibling set, read by
 	// read. Read i is branched on only if every read before it has a mark
@@ -1064,6 +1063,15 @@ func (e *explorer) exploreNode(n *node) *node {
 	}
 	sib.finish()
 	return nil
+}
+
+// debugNode prints a node's frontier reads (Options.Debug).
+func (e *explorer) debugNode(reads []front) {
+	var sb []string
+	for _, x := range reads {
+		sb = append(sb, fmt.Sprintf("t%d.%d@%x%s", x.t, x.step, x.loc, map[bool]string{true: "N"}[x.hasNeg]))
+	}
+	e.opts.Debug("vmcr %*s node %v", len(e.stack), "", sb)
 }
 
 // blocked fills fr.blk with the frontier reads of node n (p is its

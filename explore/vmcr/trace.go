@@ -254,11 +254,17 @@ func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 		m = *p
 	}
 	var missing []int64
+	ndec := 0 // decisions: choices and reads
 	for t := range tr.Threads {
 		th := &tr.Threads[t]
 		total += len(th.Steps)
+		ndec += len(th.Tail)
 		for i := range th.Steps {
 			s := &th.Steps[i]
+			ndec += len(s.Pre)
+			if s.Op.IsRead() {
+				ndec++
+			}
 			if hasLoc(s.Op) {
 				c := &sp.lids[lidSlot(s.Loc)]
 				if c.ok && c.loc == s.Loc {
@@ -300,18 +306,6 @@ func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 	ibuf := sp.int32s(&tb.ibuf, 2*total)
 	tr.ibuf = ibuf
 	// The decisions of every thread share one array.
-	ndec := 0
-	for t := range tr.Threads {
-		th := &tr.Threads[t]
-		ndec += len(th.Tail)
-		for i := range th.Steps {
-			s := &th.Steps[i]
-			ndec += len(s.Pre)
-			if s.Op.IsRead() {
-				ndec++
-			}
-		}
-	}
 	dbuf := sp.decisions(&tb.dbuf, ndec)
 	tr.dbuf = dbuf
 	jb, db := tb.jbuf[:0], tb.dbuf2[:0] // the joins and deps of every thread

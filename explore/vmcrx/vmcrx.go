@@ -586,7 +586,8 @@ func (r *vmcrRunner) snapOK(x *interp.Execution) bool {
 	}
 	if r.sb {
 		flushes := 0
-		for _, l := range x.Log {
+		for li := range x.Log {
+			l := &x.Log[li]
 			if l.Action.Flush {
 				flushes++
 			}
@@ -664,7 +665,8 @@ func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled
 	}
 	tr.Order = refs[1][:len(x.Log)]
 	tr.Payload.(*vmcrRun).refs = refs
-	for k, l := range x.Log {
+	for k := range x.Log {
+		l := &x.Log[k]
 		t := l.Action.T
 		tr.Order[k] = vmcr.Ref{T: t, I: steps[t]}
 		if !l.Event.IsInit() {
@@ -711,7 +713,8 @@ func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled
 			tr.Threads[t].Steps = buf[k:k:len(buf)]
 		}
 	}
-	for _, l := range x.Log {
+	for li := range x.Log {
+		l := &x.Log[li]
 		t := l.Action.T
 		// The step is built in its slot (a Step is large: no copy).
 		vt := &tr.Threads[t]
@@ -1081,7 +1084,8 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 			count(id, 1)
 		}
 	}
-	for _, l := range x.Log {
+	for li := range x.Log {
+		l := &x.Log[li]
 		if !l.Action.Flush {
 			count(pid[l.Action.T], 1)
 		}
@@ -1201,7 +1205,8 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 	}
 	commits := x.Commits
 	ci := 0
-	for k, l := range x.Log {
+	for k := range x.Log {
+		l := &x.Log[k]
 		t := l.Action.T
 		for ci < len(commits) && commits[ci].Step == k {
 			addCommit(commits[ci].Event)
