@@ -1177,7 +1177,7 @@ func (e *explorer) realize(n *node, p *part, c *node, x front, g group) {
 		e.stats.Infeasible++
 		return
 	}
-	e.resumable(tr, w)
+	e.resumable(tr, n.wit, w)
 	ct, err := e.runW(w)
 	if err != nil {
 		e.fail(err)
@@ -1493,7 +1493,7 @@ func (e *explorer) observe(n *node, p *part) {
 					e.stats.Infeasible++
 					continue
 				}
-				e.resumable(tr, w)
+				e.resumable(tr, n.wit, w)
 				ct, err := e.runW(w)
 				if err != nil {
 					e.fail(err)

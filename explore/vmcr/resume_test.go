@@ -36,7 +36,7 @@ func TestResumable(t *testing.T) {
 			e := &explorer{}
 			base := runToy(t, p, &Witness{})
 			w := &Witness{Sched: append([]int32(nil), c.sched...)}
-			e.resumable(base, w)
+			e.resumable(base, nil, w)
 			if !slices.Equal(w.Sched, c.want) || w.Same != c.same {
 				t.Fatalf("sched %v same %d, want %v same %d", w.Sched, w.Same, c.want, c.same)
 			}
@@ -69,7 +69,16 @@ func TestResumableSameRun(t *testing.T) {
 		w := &Witness{Sched: randomSched(rng, lens, true)}
 		orig := runToy(t, p, w)
 		e := &explorer{}
-		e.resumable(base, w)
+		// The base run's witness, with a random snapshot point (0: the
+		// end of its schedule), or none.
+		var bw *Witness
+		if rng.Intn(3) > 0 {
+			bw = &Witness{Keep: rng.Intn(len(base.Order) + 1)}
+			for _, r := range base.Order {
+				bw.Sched = append(bw.Sched, r.T)
+			}
+		}
+		e.resumable(base, bw, w)
 		got := runToy(t, p, w)
 		for u := range orig.Threads {
 			if !slices.EqualFunc(orig.Threads[u].Steps, got.Threads[u].Steps, func(a, b Step) bool {
@@ -83,6 +92,38 @@ func TestResumableSameRun(t *testing.T) {
 				t.Fatalf("program %d: schedule %v does not begin with the base order %v (%d steps)", k, w.Sched, base.Order, w.Same)
 			}
 		}
+	}
+}
+
+// TestResumableShortcut checks that a witness whose schedule already
+// shares with the base run's order a prefix that reaches the base run's
+// snapshot point is kept as the search made it, and that one whose common
+// prefix stops short of it is rewritten.
+func TestResumableShortcut(t *testing.T) {
+	wx, rx, ry := op{store: true, loc: 1, val: 1}, op{loc: 1}, op{loc: 2}
+	// Base order (schedule 0 0 1): 0.0 (x = 1), 0.1 (read x), 1.0 (read y).
+	p := &toy{threads: []func(int, []int64) *op{straight(wx, rx), straight(ry)}}
+	base := runToy(t, p, &Witness{Sched: []int32{0, 0, 1}})
+	cases := []struct {
+		name string
+		keep int // the base witness's Keep (0: the end of its schedule)
+		want []int32
+		same int
+	}{
+		// The search's schedule 0 1 0 shares one step with the base order.
+		{"snapshot within the common prefix", 1, []int32{0, 1, 0}, 1},
+		{"snapshot beyond it: rewritten", 2, []int32{0, 0, 1}, 3},
+		{"snapshot at the end: rewritten", 0, []int32{0, 0, 1}, 3},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := &explorer{}
+			w := &Witness{Sched: []int32{0, 1, 0}}
+			e.resumable(base, &Witness{Sched: []int32{0, 0, 1}, Keep: c.keep}, w)
+			if !slices.Equal(w.Sched, c.want) || w.Same != c.same || w.Base != base {
+				t.Fatalf("sched %v same %d, want %v same %d (base set: %v)", w.Sched, w.Same, c.want, c.same, w.Base == base)
+			}
+		})
 	}
 }
 
