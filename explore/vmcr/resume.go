@@ -109,13 +109,7 @@ func (e *explorer) rewrite(tr *Trace, w *Witness) {
 		r := Ref{t, int32(len(wpos[t]))}
 		wpos[t] = append(wpos[t], int32(p))
 		st := tr.step(r)
-		keys[p] = -1
-		switch {
-		case st.Op == OpSpawn:
-			keys[p], writes[p] = int32(tr.nloc), true
-		case hasLoc(st.Op) && st.Op != OpOther:
-			keys[p], writes[p] = st.lid, mayWrite(st)
-		}
+		keys[p], writes[p] = conflictKey(tr, st)
 		if keys[p] >= 0 {
 			kcnt[keys[p]+1]++
 		}
@@ -203,16 +197,7 @@ func conflictsBefore(tr *Trace, sched []int32, from, p int, r Ref) bool {
 	for _, t := range sched[:from] {
 		cnt[t]++
 	}
-	key := func(st *Step) (k int32, writes bool) {
-		switch {
-		case st.Op == OpSpawn:
-			return int32(tr.nloc), true
-		case hasLoc(st.Op) && st.Op != OpOther:
-			return st.lid, mayWrite(st)
-		}
-		return -1, false
-	}
-	kr, wr := key(tr.step(r))
+	kr, wr := conflictKey(tr, tr.step(r))
 	fr := failingLast(tr, r)
 	for q := from; q < p; q++ {
 		u := sched[q]
@@ -221,11 +206,24 @@ func conflictsBefore(tr *Trace, sched []int32, from, p int, r Ref) bool {
 		if int(s.I) >= len(tr.Threads[u].Steps) {
 			continue
 		}
-		if kq, wq := key(tr.step(s)); kq >= 0 && kq == kr && (wr || wq) || fr && failingLast(tr, s) {
+		if kq, wq := conflictKey(tr, tr.step(s)); kq >= 0 && kq == kr && (wr || wq) || fr && failingLast(tr, s) {
 			return true
 		}
 	}
 	return false
+}
+
+// conflictKey is the key of step st of tr for resumable's conflicts (-1:
+// none): its location id, or for spawns one key after every location;
+// writes says whether it may write.
+func conflictKey(tr *Trace, st *Step) (key int32, writes bool) {
+	switch {
+	case st.Op == OpSpawn:
+		return int32(tr.nloc), true
+	case hasLoc(st.Op) && st.Op != OpOther:
+		return st.lid, mayWrite(st)
+	}
+	return -1, false
 }
 
 // snapAt is where the run of witness w keeps its snapshot (when it
