@@ -256,17 +256,19 @@ func (w *Witness) keepPoint() {
 	} else {
 		cnt = small[:len(w.need)]
 	}
+	need := w.need[:len(cnt)]
 	for p, t := range w.Sched {
-		if int(t) < len(cnt) && cnt[t] < w.need[t] {
+		if uint(t) >= uint(len(cnt)) {
+			continue
+		}
+		if cnt[t] < need[t] {
 			left--
 			if left == 0 {
 				w.Keep = p + 1
 				return
 			}
 		}
-		if int(t) < len(cnt) {
-			cnt[t]++
-		}
+		cnt[t]++
 	}
 	w.Keep = 0
 }
