@@ -508,6 +508,11 @@ func (tg *trustGlue) lock(t *interp.Thread, fr *interp.Frame, in *ir.Instr, addr
 		return
 	}
 	e.Kind = seg.KRead
+	if lab.RVal == interp.DestroyedMutex {
+		// the lock reads the store of pthread_mutex_destroy
+		x.RuntimeError(t, pos, interp.DestroyedMutexError(in.Op, name))
+		return
+	}
 	if in.Op == ir.ITryLock {
 		fr.Locals()[in.Dst] = 0
 		if x.Collecting() {
