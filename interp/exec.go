@@ -1565,7 +1565,7 @@ func (x *Execution) advance(t *Thread) {
 				}
 				t.status = Blocked
 				what := "assume fails: the thread blocks for good"
-				if in.Assume == ir.AssumeSpin {
+				if in.Assume.Spin() {
 					what = "await condition is false: the thread blocks (spin-assume)"
 				}
 				t.why = what

@@ -121,7 +121,7 @@ func (l *fnl) barrierWait(arg cc.ExpressionNode, pe *cc.PostfixExpression, pos i
 	l.emit(ld)
 	aw := l.ins(ir.IAssume, pos)
 	aw.A = bin(ir.OpGt, l.local(cur, pos), bin(ir.OpDiv, nv, t, ir.Int, pos), ir.Bool, pos)
-	aw.Assume = ir.AssumeSpin
+	aw.Assume = ir.AssumeBarrier
 	l.emit(aw)
 	l.assignLocal(res, cnst(0, rt, pos), pos)
 	l.bind(end)
