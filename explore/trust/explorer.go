@@ -25,9 +25,9 @@ type Stats struct {
 	// (AddAwaitRead).
 	AwaitPruned int
 	Forward     int // forward revisits pushed (other rf or co choices)
-	Backward   int // backward revisits pushed (with those that make a lock wait)
-	NotMax     int // backward revisits dropped by the maximality test
-	PSCChecks  int // full psc evaluations (ghb searches under TSO)
+	Backward    int // backward revisits pushed (with those that make a lock wait)
+	NotMax      int // backward revisits dropped by the maximality test
+	PSCChecks   int // full psc evaluations (ghb searches under TSO)
 	// MaxPending is the largest number of graphs the worklist held.
 	MaxPending int
 }
