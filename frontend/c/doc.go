@@ -346,8 +346,9 @@
 //     PTHREAD_BARRIER_SERIAL_THREAD per round) and read-write locks
 //     (pthread_rwlock_*, rwlock.go: no writer preference) are lowered onto
 //     seq_cst read-modify-writes, compare-exchange loops and
-//     spin-assumes; a thread that can never pass one is blocked, not a
-//     deadlock. C11 <threads.h> (thrd_*, mtx_* without mtx_recursive,
+//     spin-assumes (a barrier's wait is ir.AssumeBarrier, which the trust
+//     explorer runs only once the round is complete); a thread that can
+//     never pass one is blocked, not a deadlock. C11 <threads.h> (thrd_*, mtx_* without mtx_recursive,
 //     cnd_*) is the pthread model. Semaphores (sem_init, wait, trywait,
 //     post, getvalue, destroy) and spin locks (pthread_spin_*) are one
 //     cell each, lowered in the same way (sem.go); so is pthread_once (the
