@@ -1169,12 +1169,16 @@ func (x *Execution) exec(t *Thread) {
 	loc := func() string { return x.names.LocName(addr) }
 	destroyed := func() bool {
 		if (in.Op == ir.ILock || in.Op == ir.ITryLock) && *c == DestroyedMutex {
-			x.RuntimeError(t, pos, &RuntimeError{kind: KindDestroyedMutex, msg: in.Op.String() + " of destroyed mutex " + loc()})
+			x.RuntimeError(t, pos, DestroyedMutexError(in.Op, loc()))
 			return true
 		}
 		return false
 	}
-	if x.rx != nil && destroyed() {
+	// Under graph exploration the cell holds the mo-latest write, which a
+	// lock reads; the trust explorer's cells may hold a write the lock
+	// does not read (a replayed graph's), so its lock checks the value it
+	// reads itself (DestroyedMutexError).
+	if x.rx != nil && x.rx.tr == nil && destroyed() {
 		return
 	}
 	if x.rx != nil && x.rx.access(t, fr, in, addr, c) {
@@ -1561,7 +1565,7 @@ func (x *Execution) advance(t *Thread) {
 				}
 				t.status = Blocked
 				what := "assume fails: the thread blocks for good"
-				if in.Assume == ir.AssumeSpin {
+				if in.Assume.Spin() {
 					what = "await condition is false: the thread blocks (spin-assume)"
 				}
 				t.why = what

@@ -146,6 +146,12 @@ const Uninit int64 = -0x3a5c_e1f0_d00d_beef
 // (as in GenMC): locking it is a KindDestroyedMutex violation.
 const DestroyedMutex = ir.DestroyedMutex
 
+// DestroyedMutexError is the KindDestroyedMutex error of op (a lock or
+// trylock) on the destroyed mutex named mutex.
+func DestroyedMutexError(op ir.Op, mutex string) *RuntimeError {
+	return &RuntimeError{kind: KindDestroyedMutex, msg: op.String() + " of destroyed mutex " + mutex}
+}
+
 // IsMemorySafetyKind reports whether kind is one of the memory-safety
 // violation kinds.
 func IsMemorySafetyKind(kind string) bool {

@@ -314,7 +314,17 @@ type AssumeKind uint8
 const (
 	AssumeUser AssumeKind = iota // assume(c): a false c discards the execution (blocked)
 	AssumeSpin                   // await(c) or a side-effect-free spin loop: a failed iteration blocks (GenMC's spin-assume)
+	// AssumeBarrier is AssumeSpin for the wait of a front end's barrier
+	// (C's pthread_barrier_wait): the load right before it reads a cell
+	// that only the barrier's own atomic accesses touch, so no data race
+	// involves it, and a graph explorer may run that load only once the
+	// write it waits for is there (explore/trustx).
+	AssumeBarrier
 )
+
+// Spin reports whether a false assumption of kind k is a spin-assume's
+// failed iteration (AssumeSpin, AssumeBarrier) rather than a user's assume.
+func (k AssumeKind) Spin() bool { return k == AssumeSpin || k == AssumeBarrier }
 
 // Instr is one instruction. Unused operand fields are nil / -1 / zero.
 // The one-byte fields come first so that they share a word (a front end

@@ -112,7 +112,7 @@ func InstrString(in *Instr, f *Func, p *Program) string {
 	case IAssert:
 		return fmt.Sprintf("assert %s %q", x(in.A), in.Msg)
 	case IAssume:
-		if in.Assume == AssumeSpin {
+		if in.Assume.Spin() {
 			return "await " + x(in.A)
 		}
 		return "assume " + x(in.A)

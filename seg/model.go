@@ -613,7 +613,9 @@ func (e *WFError) Error() string {
 // Validate checks that g is a well-formed execution graph, independently of
 // any memory model: every event sits at its own (thread, index); every read
 // (KRead, KRMW, KLock) reads from Init or from an existing write to its
-// location, a KLock only from Init or a KUnlock; a KRead or KRMW that reads
+// location, a KLock only from Init, a KUnlock or a KWrite of 0 (the
+// unlocked state, stored by a front end that initializes a mutex again,
+// as the C front end's pthread_mutex_init after a destroy); a KRead or KRMW that reads
 // a KWrite, KRMW or Init sees the value written (InitVal, missing entries
 // meaning 0); and MO lists, for every location, only writes to it, each at
 // most once. A write that is not in MO yet (a store still in a TSO/PSO
@@ -644,8 +646,8 @@ func Validate(g *Graph) error {
 				return &WFError{e.ID, fmt.Sprintf("reads from %s, which is not a write", e.RF)}
 			case w.Loc != e.Loc:
 				return &WFError{e.ID, fmt.Sprintf("reads %s from %s, which writes %s", g.Loc(e.Loc), e.RF, g.Loc(w.Loc))}
-			case e.Kind == KLock && w.Kind != KUnlock:
-				return &WFError{e.ID, fmt.Sprintf("lock reads from %s, which is not an unlock", e.RF)}
+			case e.Kind == KLock && w.Kind != KUnlock && (w.Kind != KWrite || w.WVal != 0):
+				return &WFError{e.ID, fmt.Sprintf("lock reads from %s, which is not an unlock or a store of 0", e.RF)}
 			case (e.Kind == KRead || e.Kind == KRMW) && (w.Kind == KWrite || w.Kind == KRMW) && e.RVal != w.WVal:
 				return &WFError{e.ID, fmt.Sprintf("reads %d from %s, which wrote %d", e.RVal, e.RF, w.WVal)}
 			}

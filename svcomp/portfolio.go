@@ -28,7 +28,17 @@ type Limits struct {
 	// Auto beside it; no-data-race always uses the stateful reference
 	// explorer).
 	Explorer string
+	// Model is the memory model: "" or "sc" (SV-COMP's tasks are
+	// sequentially consistent) for the staged strategy; under another
+	// (tso, pso, ra, rc11) the program is translated for that model
+	// (LoadModel, exactly: no under-approximated retry) and checked by
+	// the explorer of Explorer alone under it (CheckExplorer, as `ncmc
+	// verify --property --model`).
+	Model string
 }
+
+// staged reports whether lim asks for the staged strategy (sc).
+func (lim Limits) staged() bool { return lim.Model == "" || lim.Model == "sc" }
 
 // Input is the task Check answers.
 type Input struct {
@@ -66,7 +76,9 @@ type Verdict struct {
 // never True) and runs the staged strategy (Solve). It writes what it
 // does to log (nil: nowhere). An internal error (a panic of an explorer)
 // is answered Unknown. Check gives the answers of `ncmc sweep` and `ncmc
-// verify --property`, except for their memory bound.
+// verify --property`, except for their memory bound. Under a memory model
+// other than sc (Limits.Model) it translates the program for that model
+// and checks it with one explorer instead (CheckExplorer).
 func Check(ctx context.Context, in Input, lim Limits, log io.Writer) (v *Verdict) {
 	if log == nil {
 		log = io.Discard
@@ -86,7 +98,7 @@ func Check(ctx context.Context, in Input, lim Limits, log io.Writer) (v *Verdict
 		var err error
 		var ltext strings.Builder // the translation's log, written when it finished in time
 		p, err = frontend.Bounded(ctx, lim.Timeout, func() (*ir.Program, error) {
-			p, u, err := load(in, &ltext)
+			p, u, err := load(in, lim, &ltext)
 			under = u
 			return p, err
 		})
@@ -119,6 +131,9 @@ func Check(ctx context.Context, in Input, lim Limits, log io.Writer) (v *Verdict
 		fmt.Fprintln(log, v.Reason)
 		return v
 	}
+	if !lim.staged() {
+		return checkModel(ctx, prog, in, lim, log)
+	}
 	v = Solve(ctx, prog, in.Property, lim, log)
 	v.Approx = under
 	if under != nil && v.Answer == True {
@@ -136,7 +151,11 @@ func Check(ctx context.Context, in Input, lim Limits, log io.Writer) (v *Verdict
 // load translates the program of in (Load; C constructs the exact
 // translation rejects are retried under-approximated), writing what it
 // does to log; under lists what an under-approximated translation left out.
-func load(in Input, log io.Writer) (prog *ir.Program, under []string, err error) {
+func load(in Input, lim Limits, log io.Writer) (prog *ir.Program, under []string, err error) {
+	if !lim.staged() {
+		prog, err = LoadModel(in.File, in.DataModel, in.Property, lim.Model)
+		return prog, nil, err
+	}
 	prog, err = Load(in.File, in.DataModel, in.Property)
 	if err == nil {
 		return prog, nil, nil
@@ -155,6 +174,27 @@ func load(in Input, log io.Writer) (prog *ir.Program, under []string, err error)
 	}
 	fmt.Fprintln(log)
 	return ap.Prog, ap.Approx, nil
+}
+
+// checkModel answers in.Property for prog under lim.Model (not sc) with
+// the explorer of lim.Explorer alone (CheckExplorer).
+func checkModel(ctx context.Context, prog *ir.Program, in Input, lim Limits, log io.Writer) *Verdict {
+	v := &Verdict{Property: in.Property, Answer: Unknown, Stage: "explorer"}
+	opts := ncmc.Options{Model: lim.Model, Explorer: lim.Explorer, Unroll: lim.Unroll, MaxSteps: lim.MaxSteps,
+		Timeout: lim.Timeout, Workers: 1, NoFinalStates: IsC(in.File)}
+	if opts.Explorer == "" {
+		opts.Explorer = "auto"
+	}
+	fmt.Fprintf(log, "model %s: explorer %s alone (the staged strategy is sc's)\n", lim.Model, opts.Explorer)
+	res, a, why, err := CheckExplorer(ctx, prog, opts, in.Property)
+	if err != nil {
+		v.Reason = firstLine(err.Error())
+		fmt.Fprintln(log, v.Reason)
+		return v
+	}
+	v.Answer, v.Reason, v.Result, v.Explorer = a, why, res, res.Explorer
+	fmt.Fprintf(log, "%s: %s (%d executions, %s)\n", res.Explorer, res.Verdict, res.Stats.Executions, res.Reason)
+	return v
 }
 
 // An Outcome is what one stage established.

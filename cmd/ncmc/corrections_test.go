@@ -81,7 +81,7 @@ func TestSweepCorrections(t *testing.T) {
 	f, _ := os.Open(filepath.Join(out, "results.csv"))
 	rows, err := csv.NewReader(f).ReadAll()
 	f.Close()
-	if err != nil || len(rows) != 2 || strings.Join(rows[1][2:6], " ") != "true false wrong -16" || strings.Join(rows[1][11:], " ") != "false correct 1" {
+	if err != nil || len(rows) != 2 || strings.Join(rows[1][2:6], " ") != "true false wrong -16" || strings.Join(rows[1][11:14], " ") != "false correct 1" || rows[1][14] != "sc" {
 		t.Errorf("results.csv: %v %q", err, rows)
 	}
 	var js struct {

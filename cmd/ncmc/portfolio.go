@@ -47,7 +47,7 @@ func (v *verifyCmd) portfolio(e *env, prog *ir.Program) int {
 	if timeout == 0 {
 		timeout = portfolioTimeout
 	}
-	s := &sweepCmd{Timeout: timeout, Unroll: v.Unroll, MaxSteps: v.MaxSteps, Explorer: "auto"}
+	s := &sweepCmd{Timeout: timeout, Unroll: v.Unroll, MaxSteps: v.MaxSteps, Explorer: "auto", Model: "sc"}
 	task := strings.TrimSuffix(filepath.Base(v.File), filepath.Ext(v.File))
 	u := &sweepUnit{res: sweepResult{Task: task, File: v.File, Property: string(name)}, dataModel: v.DataModel, prog: prog}
 	var log strings.Builder

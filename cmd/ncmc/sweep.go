@@ -31,6 +31,7 @@ type sweepCmd struct {
 	Unroll   int           `help:"Default loop bound (see verify --unroll)." default:"8"`
 	MaxSteps int           `name:"max-steps" help:"Visible steps allowed per execution." default:"100000"`
 	Explorer string        `help:"Exploration algorithm (see verify --explorer)." default:"auto" enum:"auto,mcr,reference"`
+	Model    string        `help:"Memory model: ${models_help} (sc: SV-COMP's tasks are sequentially consistent, checked by the staged strategy; tso/pso: operational store buffers; ra/rc11: graph exploration; under a model other than sc each task's program is translated for it and checked by --explorer alone, as verify --property --model does)." default:"sc" enum:"${models}"`
 	Quiet    bool          `short:"q" help:"Print only the totals."`
 	// MaxMemory bounds the heap of the whole sweep (memGuard).
 	MaxMemory int `name:"max-memory" help:"Memory (MB) the running tasks may hold together; past it they stop with unknown (memory bound hit) and the sweep goes on (0: 60% of the machine's memory)." default:"0"`
@@ -58,6 +59,7 @@ type sweepResult struct {
 	TimeS       float64 `json:"time_s"`
 	Reason      string  `json:"reason"`
 	Explorer    string  `json:"explorer,omitempty"`
+	Model       string  `json:"model"` // the memory model (--model)
 	Log         string  `json:"log"`
 
 	// Set when a correction (--corrections) replaces the task file's
@@ -81,6 +83,7 @@ type sweepSummary struct {
 	Timeout   string  `json:"timeout"`
 	Unroll    int     `json:"unroll"`
 	Explorer  string  `json:"explorer"`
+	Model     string  `json:"model"` // the memory model of every pair (--model)
 	Generated string  `json:"generated"`
 
 	// With --corrections: the totals against the corrected expectations.
@@ -287,8 +290,9 @@ func (s *sweepCmd) check(ctx context.Context, u *sweepUnit) {
 	r := &u.res
 	t0 := time.Now()
 	var log strings.Builder
-	fmt.Fprintf(&log, "task %s (%s)\nfile %s\nproperty %s, expected %s\nbounds: unroll %d, max-steps %d, timeout %s, explorer %s\n\n",
-		r.Task, r.YML, r.File, r.Property, orDash(r.Expected), s.Unroll, s.MaxSteps, s.Timeout, s.Explorer)
+	r.Model = s.Model
+	fmt.Fprintf(&log, "task %s (%s)\nfile %s\nproperty %s, expected %s\nbounds: unroll %d, max-steps %d, timeout %s, explorer %s, model %s\n\n",
+		r.Task, r.YML, r.File, r.Property, orDash(r.Expected), s.Unroll, s.MaxSteps, s.Timeout, s.Explorer, s.Model)
 	v := s.solve(ctx, u, &log)
 	r.Answer, r.Reason, r.Explorer = string(v.Answer), v.Reason, v.Explorer
 	if v.Answer == svcomp.False && v.Property == svcomp.UnreachCall && v.Result != nil {
@@ -322,7 +326,7 @@ func (s *sweepCmd) solve(ctx context.Context, u *sweepUnit, log io.Writer) *svco
 		return &svcomp.Verdict{Property: p, Answer: svcomp.Unknown, Reason: u.loadErr}
 	}
 	in := svcomp.Input{File: r.File, DataModel: u.dataModel, Property: p, Prog: u.prog}
-	lim := svcomp.Limits{Timeout: s.Timeout, Unroll: s.Unroll, MaxSteps: s.MaxSteps, Explorer: s.Explorer}
+	lim := svcomp.Limits{Timeout: s.Timeout, Unroll: s.Unroll, MaxSteps: s.MaxSteps, Explorer: s.Explorer, Model: s.Model}
 	if s.guard == nil {
 		return svcomp.Check(ctx, in, lim, log)
 	}
@@ -375,7 +379,7 @@ func scoreOf(expected, answer string) int {
 
 func summarize(rs []sweepResult, elapsed time.Duration, s *sweepCmd, corr *corrections) sweepSummary {
 	sum := sweepSummary{Pairs: len(rs), TimeS: elapsed.Seconds(), Timeout: s.Timeout.String(), Unroll: s.Unroll,
-		Explorer: s.Explorer, Generated: time.Now().UTC().Format(time.RFC3339)}
+		Explorer: s.Explorer, Model: s.Model, Generated: time.Now().UTC().Format(time.RFC3339)}
 	for _, r := range rs {
 		switch r.Category {
 		case "correct":
@@ -423,8 +427,8 @@ func (s *sweepCmd) printTable(w io.Writer, rs []sweepResult, sum sweepSummary) {
 			}
 		}
 	}
-	fmt.Fprintf(w, "%d (task, property) pairs: %d correct, %d wrong, %d unknown; score %d of %d; %.1fs (timeout %s, unroll %d, explorer %s)\n",
-		sum.Pairs, sum.Correct, sum.Wrong, sum.Unknown, sum.Score, sum.MaxScore, sum.TimeS, sum.Timeout, sum.Unroll, sum.Explorer)
+	fmt.Fprintf(w, "%d (task, property) pairs: %d correct, %d wrong, %d unknown; score %d of %d; %.1fs (timeout %s, unroll %d, explorer %s, model %s)\n",
+		sum.Pairs, sum.Correct, sum.Wrong, sum.Unknown, sum.Score, sum.MaxScore, sum.TimeS, sum.Timeout, sum.Unroll, sum.Explorer, sum.Model)
 	if ct := sum.WithCorrections; ct != nil {
 		fmt.Fprintf(w, "with %d correction(s) from %s: %d correct, %d wrong, %d unknown; score %d of %d\n",
 			ct.Applied, ct.File, ct.Correct, ct.Wrong, ct.Unknown, ct.Score, ct.MaxScore)
@@ -439,14 +443,14 @@ func (s *sweepCmd) writeResults(rs []sweepResult, sum sweepSummary) error {
 		return err
 	}
 	cw := csv.NewWriter(f)
-	cw.Write([]string{"task", "property", "expected", "answer", "category", "score", "time_s", "explorer", "reason", "file", "log", "corrected", "corrected_category", "corrected_score"})
+	cw.Write([]string{"task", "property", "expected", "answer", "category", "score", "time_s", "explorer", "reason", "file", "log", "corrected", "corrected_category", "corrected_score", "model"})
 	for _, r := range rs {
 		cs := ""
 		if r.Corrected != "" {
 			cs = fmt.Sprint(r.CorrectedScore)
 		}
 		cw.Write([]string{r.Task, r.Property, r.Expected, r.Answer, r.Category, fmt.Sprint(r.Score),
-			fmt.Sprintf("%.3f", r.TimeS), r.Explorer, firstLine(r.Reason), r.File, r.Log, r.Corrected, r.CorrectedCategory, cs})
+			fmt.Sprintf("%.3f", r.TimeS), r.Explorer, firstLine(r.Reason), r.File, r.Log, r.Corrected, r.CorrectedCategory, cs, r.Model})
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {
@@ -476,8 +480,8 @@ func sweepHTML(rs []sweepResult, sum sweepSummary, timeout time.Duration) string
 	var b strings.Builder
 	colors := map[string]string{"correct": "#2e7d32", "wrong": "#c62828", "unknown": "#9e9e9e", "-": "#90a4ae"}
 	b.WriteString("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>ncmc sweep</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}th{background:#eee}.correct{color:#2e7d32}.wrong{color:#c62828;font-weight:bold}.unknown{color:#757575}</style></head><body>\n")
-	fmt.Fprintf(&b, "<h1>ncmc sweep</h1>\n<p>%d (task, property) pairs: <b>%d correct</b>, <b>%d wrong</b>, %d unknown. Score <b>%d</b> of %d. Total time %.1f s (timeout %s per pair, unroll %d, explorer %s). Generated %s.</p>\n",
-		sum.Pairs, sum.Correct, sum.Wrong, sum.Unknown, sum.Score, sum.MaxScore, sum.TimeS, html.EscapeString(sum.Timeout), sum.Unroll, html.EscapeString(sum.Explorer), html.EscapeString(sum.Generated))
+	fmt.Fprintf(&b, "<h1>ncmc sweep</h1>\n<p>%d (task, property) pairs: <b>%d correct</b>, <b>%d wrong</b>, %d unknown. Score <b>%d</b> of %d. Total time %.1f s (timeout %s per pair, unroll %d, explorer %s, memory model %s). Generated %s.</p>\n",
+		sum.Pairs, sum.Correct, sum.Wrong, sum.Unknown, sum.Score, sum.MaxScore, sum.TimeS, html.EscapeString(sum.Timeout), sum.Unroll, html.EscapeString(sum.Explorer), html.EscapeString(sum.Model), html.EscapeString(sum.Generated))
 	if ct := sum.WithCorrections; ct != nil {
 		fmt.Fprintf(&b, "<p>With %d correction(s) of expected verdicts from <code>%s</code>: <b>%d correct</b>, <b>%d wrong</b>, %d unknown. Score <b>%d</b> of %d. Corrected rows are marked below.</p>\n",
 			ct.Applied, html.EscapeString(ct.File), ct.Correct, ct.Wrong, ct.Unknown, ct.Score, ct.MaxScore)

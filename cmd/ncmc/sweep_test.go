@@ -369,3 +369,80 @@ func TestSweepFrontEndTimeout(t *testing.T) {
 		t.Errorf("the sweep took %s with --timeout 100ms", took)
 	}
 }
+
+// TestSweepModel: --model translates and checks each task under that
+// memory model, and the results record it. Store buffering with relaxed
+// atomics (r1 == 0 && r2 == 0 calls reach_error) is safe under sc and
+// reaches the error under tso and rc11; a model ncmc does not know is bad
+// input.
+func TestSweepModel(t *testing.T) {
+	const sb = `#include <pthread.h>
+#include <stdatomic.h>
+void reach_error(void) {}
+atomic_int x, y;
+int r1, r2;
+void *f(void *a) { atomic_store_explicit(&x, 1, memory_order_relaxed); r1 = atomic_load_explicit(&y, memory_order_relaxed); return 0; }
+int main(void) {
+	pthread_t t;
+	pthread_create(&t, 0, f, 0);
+	atomic_store_explicit(&y, 1, memory_order_relaxed);
+	r2 = atomic_load_explicit(&x, memory_order_relaxed);
+	pthread_join(t, 0);
+	if (r1 == 0 && r2 == 0) reach_error();
+	return 0;
+}
+`
+	dir := t.TempDir()
+	writeTask(t, dir, "sb", sb, "  - property_file: ../properties/unreach-call.prp\n    expected_verdict: true\n")
+	for _, c := range []struct {
+		model, answer, category string
+		code                    int
+	}{
+		{"sc", "true", "correct", 0},
+		{"tso", "false", "wrong", 1},
+		{"rc11", "false", "wrong", 1},
+	} {
+		t.Run(c.model, func(t *testing.T) {
+			out := t.TempDir()
+			args := []string{"sweep", "-q", "--out", out, "--timeout", "30s", dir}
+			if c.model != "sc" {
+				args = append(args, "--model", c.model)
+			}
+			code, stdout, stderr := runCLI(t, args...)
+			if code != c.code || !strings.Contains(stdout, "explorer auto, model "+c.model+")") {
+				t.Fatalf("exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", code, c.code, stdout, stderr)
+			}
+			f, err := os.Open(filepath.Join(out, "results.csv"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, err := csv.NewReader(f).ReadAll()
+			f.Close()
+			if err != nil || len(rows) != 2 || rows[0][14] != "model" {
+				t.Fatalf("results.csv: %v %q", err, rows)
+			}
+			if r := rows[1]; r[3] != c.answer || r[4] != c.category || r[14] != c.model {
+				t.Errorf("results.csv row %q: want answer %s, %s, model %s", r, c.answer, c.category, c.model)
+			}
+			var js struct {
+				Summary sweepSummary  `json:"summary"`
+				Results []sweepResult `json:"results"`
+			}
+			data, _ := os.ReadFile(filepath.Join(out, "results.json"))
+			if err := json.Unmarshal(data, &js); err != nil || js.Summary.Model != c.model || len(js.Results) != 1 || js.Results[0].Model != c.model {
+				t.Errorf("results.json: %v %+v", err, js)
+			}
+			if h, _ := os.ReadFile(filepath.Join(out, "summary.html")); !strings.Contains(string(h), "memory model "+c.model) {
+				t.Errorf("summary.html does not name the model %s", c.model)
+			}
+			log, _ := os.ReadFile(filepath.Join(out, "logs", filepath.Base(dir)+"-sb.unreach-call.log"))
+			if !strings.Contains(string(log), "model "+c.model) {
+				t.Errorf("the log does not name the model:\n%s", log)
+			}
+		})
+	}
+	code, _, stderr := runCLI(t, "sweep", "--model", "arm", "--out", t.TempDir(), dir)
+	if code != exitBadInput || !strings.Contains(stderr, "--model") {
+		t.Errorf("--model arm: exit %d, stderr %q", code, stderr)
+	}
+}

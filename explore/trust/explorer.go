@@ -20,10 +20,14 @@ type Stats struct {
 	// LockPruned counts the choices not explored that would make a lock
 	// read a held mutex without being maximal (AddRead, tryRevisit).
 	LockPruned int
-	Forward    int // forward revisits pushed (other rf or co choices)
-	Backward   int // backward revisits pushed (with those that make a lock wait)
-	NotMax     int // backward revisits dropped by the maximality test
-	PSCChecks  int // full psc evaluations (ghb searches under TSO)
+	// AwaitPruned counts the choices not explored that would make a
+	// spin-assume's load read a value failing it without being maximal
+	// (AddAwaitRead).
+	AwaitPruned int
+	Forward     int // forward revisits pushed (other rf or co choices)
+	Backward    int // backward revisits pushed (with those that make a lock wait)
+	NotMax      int // backward revisits dropped by the maximality test
+	PSCChecks   int // full psc evaluations (ghb searches under TSO)
 	// MaxPending is the largest number of graphs the worklist held.
 	MaxPending int
 }
@@ -55,6 +59,8 @@ type Explorer struct {
 	// buffers of AddRead's candidates and placeWrite's placements
 	cbuf []Ref
 	pbuf []int
+	// accept: the value test of the load AddAwaitRead adds (nil otherwise)
+	accept func(v int64) bool
 	// cp is the checkpoint attached to the forward revisits pushed
 	// while it is set (SetCheckpoint); resume is the one of the revisit
 	// Next took
@@ -402,6 +408,10 @@ func (e *Explorer) AddRead(t int32, loc int64, order ir.Order, excl *Excl) (lab 
 				continue
 			}
 		}
+		if excl == nil && k > 0 && e.accept != nil && !e.accept(l.RVal) {
+			e.Stats.AwaitPruned++ // see AddAwaitRead
+			continue
+		}
 		if excl != nil && excl.Lock && l.Kind == Read && k > 0 {
 			// a lock that reads a held mutex other than the
 			// coherence-latest write is not maximal: no write revisits it
@@ -442,6 +452,22 @@ func (e *Explorer) AddRead(t int32, loc int64, order ir.Order, excl *Excl) (lab 
 		g.nSC++
 	}
 	return *chosen, true
+}
+
+// AddAwaitRead is AddRead (a load) for a load whose value a spin-assume
+// (an await) checks at once: the choices other than the coherence-latest
+// write whose value ok rejects are not explored (Stats.AwaitPruned). Such
+// a read is not maximal, so no write revisits it and no revisit deletes
+// it: its thread stays blocked in every graph explored from there, and
+// each of those ends blocked (discarded). The other threads' events of
+// such a graph are explored with the read taking the coherence-latest
+// write instead (which keeps the graph consistent, and after which the
+// thread's own later events can be added last), so nothing they can reach
+// is lost.
+func (e *Explorer) AddAwaitRead(t int32, loc int64, order ir.Order, ok func(v int64) bool) (Label, bool) {
+	e.accept = ok
+	defer func() { e.accept = nil }()
+	return e.AddRead(t, loc, order, nil)
 }
 
 // extraOK evaluates, for read r that does not read the coherence-latest

@@ -238,13 +238,63 @@ func (tg *trustGlue) Filter(en []interp.Action) []interp.Action {
 // held mutex and the others ran on until an unlock revisited it are not
 // explored (lockinc with 5 threads: 120 executions instead of 1305, the
 // 120 complete ones; TestTrustLockPrograms).
+//
+// Likewise a thread whose next step is the load of a barrier's wait (a
+// spin-assume right after the load, awaitCond) that the coherence-latest
+// write would fail waits while another thread can move: a load that runs
+// early, reads that write and blocks would only end a blocked execution
+// (and be revisited by the write it awaits); run later, once the round is
+// complete, it reads the completion at once (no blocked execution per
+// waiter and round; TestBarrierExecutions in frontend/c).
 func (tg *trustGlue) waits(n int32) bool {
 	in, fr := tg.x.NextInstr(n)
-	if in == nil || in.Op != ir.ILock {
+	if in == nil {
 		return false
 	}
-	a, err := tg.x.Eval(fr, in.Addr)
-	return err == nil && tg.ex.Latest(a) != 0
+	switch in.Op {
+	case ir.ILock:
+		a, err := tg.x.Eval(fr, in.Addr)
+		return err == nil && tg.ex.Latest(a) != 0
+	case ir.ILoad:
+		cond := awaitCond(tg.x, fr, in)
+		if cond == nil {
+			return false
+		}
+		a, err := tg.x.Eval(fr, in.Addr)
+		return err == nil && !cond(tg.ex.Latest(a))
+	}
+	return false
+}
+
+// awaitCond returns, for a load that the frame's next instruction checks
+// with a barrier's spin-assume (ir.AssumeBarrier: the wait of
+// pthread_barrier_wait), whether a value of the load satisfies it; nil for
+// any other load. The assume's condition is evaluated with the load's
+// destination set to the value (and restored): it is side-effect free.
+//
+// Only barrier waits: their cell is accessed atomically only, so the
+// blocked graphs left out (trust.Explorer.AddAwaitRead) hold no data race
+// that the others do not. An await on a cell that non-atomic accesses
+// also touch may race only in the graph where it reads an older value and
+// blocks (a race of a read with the write it reads from does not count),
+// so those graphs must be explored.
+func awaitCond(x *interp.Execution, fr *interp.Frame, in *ir.Instr) func(int64) bool {
+	body, pc := fr.Fn().Body, fr.PC()
+	if pc+1 >= len(body) || in.Dst < 0 {
+		return nil
+	}
+	next := &body[pc+1]
+	if next.Op != ir.IAssume || next.Assume != ir.AssumeBarrier || next.A == nil {
+		return nil
+	}
+	return func(v int64) bool {
+		locals := fr.Locals()
+		old := locals[in.Dst]
+		locals[in.Dst] = v
+		c, err := x.Eval(fr, next.A)
+		locals[in.Dst] = old
+		return err != nil || c != 0 // an error is the step's to report
+	}
 }
 
 // run drives x to its end, scheduling as filter does without building the
@@ -347,7 +397,12 @@ func (tg *trustGlue) Access(t *interp.Thread, fr *interp.Frame, in *ir.Instr, ad
 			}
 		} else {
 			var ok bool
-			if lab, ok = tg.ex.AddRead(id.T, addr, tg.ord(in.Order), nil); !ok {
+			if cond := awaitCond(x, fr, in); cond != nil {
+				lab, ok = tg.ex.AddAwaitRead(id.T, addr, tg.ord(in.Order), cond)
+			} else {
+				lab, ok = tg.ex.AddRead(id.T, addr, tg.ord(in.Order), nil)
+			}
+			if !ok {
 				x.Prune()
 				return true
 			}
@@ -508,6 +563,11 @@ func (tg *trustGlue) lock(t *interp.Thread, fr *interp.Frame, in *ir.Instr, addr
 		return
 	}
 	e.Kind = seg.KRead
+	if lab.RVal == interp.DestroyedMutex {
+		// the lock reads the store of pthread_mutex_destroy
+		x.RuntimeError(t, pos, interp.DestroyedMutexError(in.Op, name))
+		return
+	}
 	if in.Op == ir.ITryLock {
 		fr.Locals()[in.Dst] = 0
 		if x.Collecting() {

@@ -170,9 +170,7 @@ func (tr *translator) analyze(fi *fnInfo) *funcFacts {
 				return true
 			}
 			if name == "pthread_mutex_destroy" || name == "mtx_destroy" {
-				// not under ra and rc11: their graphs let a lock read
-				// only from an unlock, not from a store to the mutex
-				tr.destroysMutex = !tr.opts.NoAtomicSections
+				tr.destroysMutex = true
 			}
 			if i := startArg(name); i >= 0 {
 				fi.spawns = true

@@ -22,7 +22,7 @@ import (
 //		fetch_add(&done, 1)
 //		return PTHREAD_BARRIER_SERIAL_THREAD
 //	}
-//	await(load(&done) > n / total)                     // seq_cst load, spin-assume
+//	await(load(&done) > n / total)                     // seq_cst load, spin-assume (AssumeBarrier)
 //	return 0
 //
 // The arrival numbers are the order of the fetch_adds on the state, so
@@ -37,6 +37,10 @@ import (
 // access is seq_cst, so under ra and rc11 a waiter synchronizes with the
 // completer of its round, which read (through the release sequence of
 // the fetch_adds) every arrival of it, as POSIX requires.
+//
+// The await is an ir.AssumeBarrier: the done cell has only these atomic
+// accesses, so the trust explorer may run a waiter's load once the round
+// is complete and leave out the loads of older values (explore/trustx).
 //
 // A round that never completes (fewer threads than the count) leaves its
 // waiters blocked by the spin-assume: the execution is discarded as
@@ -121,7 +125,7 @@ func (l *fnl) barrierWait(arg cc.ExpressionNode, pe *cc.PostfixExpression, pos i
 	l.emit(ld)
 	aw := l.ins(ir.IAssume, pos)
 	aw.A = bin(ir.OpGt, l.local(cur, pos), bin(ir.OpDiv, nv, t, ir.Int, pos), ir.Bool, pos)
-	aw.Assume = ir.AssumeSpin
+	aw.Assume = ir.AssumeBarrier
 	l.emit(aw)
 	l.assignLocal(res, cnst(0, rt, pos), pos)
 	l.bind(end)

@@ -224,21 +224,31 @@ func (l *fnl) builtin(name string, pe *cc.PostfixExpression, args []cc.Expressio
 			need(1)
 			return ret0(), true
 		}
-		// a store and an sc fence: under tso and pso the store reaches
-		// memory before the thread goes on (no read of the mutex: mcr
-		// does not support reads of mutexes)
+		// Under sc, tso and pso a store and an sc fence: under tso and
+		// pso the store reaches memory before the thread goes on (no
+		// read of the mutex: mcr does not support reads of mutexes).
+		// Under ra and rc11 a release store: the graph explorers order
+		// it in the mutex's coherence order with the locks and unlocks,
+		// and a lock that reads it reports the violation; no fence (the
+		// store needs no more ordering, and an sc fence would only add
+		// psc checks).
 		st := l.ins(ir.IStore, pos)
 		st.Addr, st.A, st.Order = l.expr(args[0]), cnst(ir.DestroyedMutex, ir.Mutex, pos), ir.OrderSC
 		if name == "pthread_mutex_init" {
 			st.A = cnst(0, ir.Mutex, pos)
 		}
+		if l.tr.opts.NoAtomicSections {
+			st.Order = ir.OrderRel
+		}
 		for _, a := range args[1:] {
 			l.exprVoid(a)
 		}
 		l.emit(st)
-		fe := l.ins(ir.IFence, pos)
-		fe.Order = ir.OrderSC
-		l.emit(fe)
+		if !l.tr.opts.NoAtomicSections {
+			fe := l.ins(ir.IFence, pos)
+			fe.Order = ir.OrderSC
+			l.emit(fe)
+		}
 		return ret0(), true
 	case noOps[name]:
 		for _, a := range args {

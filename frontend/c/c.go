@@ -64,8 +64,8 @@ type Options struct {
 	// own (those of __VERIFIER_atomic_begin and __VERIFIER_atomic_
 	// functions stay): an atomic operation on a whole _Atomic struct or
 	// union takes a hidden lock of the object instead (atomicstruct.go);
-	// pthread_mutex_destroy is a no-op
-	// (their graphs let a lock read only from an unlock); dead loads are
+	// pthread_mutex_destroy and init are release stores without the sc
+	// fence that follows them under the other models; dead loads are
 	// kept (DropDeadLoads). An atomic add or sub on an integer narrower
 	// than 64 bits (and gcc's atomic min and max) is a compare-exchange
 	// loop whose failed iterations are discarded (a load, then a

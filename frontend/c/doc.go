@@ -191,9 +191,12 @@
 // GenMC) into the mutex and fences; a later lock or trylock of it is a
 // "destroyed-mutex" violation, and when a program destroys mutexes,
 // pthread_mutex_init (mtx_init) stores the unlocked state, so a mutex can
-// be initialized again. Under ra and rc11 (Options.NoAtomicSections)
-// destroy and init stay no-ops: the graph models let a lock read only from
-// an unlock. Each violation kind has a counterexample (TestMemorySafety).
+// be initialized again. Under ra and rc11 (Options.NoAtomicSections) the
+// stores are release stores without the fence: the graph explorers place
+// them in the mutex's coherence order with the locks and unlocks, and a
+// lock that comes after the destroy (reads -1) is the violation
+// (TestDestroyedMutexGraph). Each violation kind has a counterexample
+// (TestMemorySafety).
 //
 // A local in memory dies when its function returns (ir.AllocStack, and
 // ir.AllocUninit for one without an initializer): the interpreter frees
@@ -343,8 +346,9 @@
 //     PTHREAD_BARRIER_SERIAL_THREAD per round) and read-write locks
 //     (pthread_rwlock_*, rwlock.go: no writer preference) are lowered onto
 //     seq_cst read-modify-writes, compare-exchange loops and
-//     spin-assumes; a thread that can never pass one is blocked, not a
-//     deadlock. C11 <threads.h> (thrd_*, mtx_* without mtx_recursive,
+//     spin-assumes (a barrier's wait is ir.AssumeBarrier, which the trust
+//     explorer runs only once the round is complete); a thread that can
+//     never pass one is blocked, not a deadlock. C11 <threads.h> (thrd_*, mtx_* without mtx_recursive,
 //     cnd_*) is the pthread model. Semaphores (sem_init, wait, trywait,
 //     post, getvalue, destroy) and spin locks (pthread_spin_*) are one
 //     cell each, lowered in the same way (sem.go); so is pthread_once (the

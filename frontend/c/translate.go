@@ -28,8 +28,7 @@ type translator struct {
 	errs           *diag.Collector // unsupported constructs
 	// destroysMutex: the program calls pthread_mutex_destroy or
 	// mtx_destroy, so mutex initialization must store the unlocked state
-	// (a destroyed mutex holds ir.DestroyedMutex). Never set under
-	// Options.NoAtomicSections (ra, rc11), where destroy is a no-op.
+	// (a destroyed mutex holds ir.DestroyedMutex).
 	destroysMutex bool
 	// keySlots are the thread registers (prog.TLS) of the thread-specific
 	// keys and keyCounter the index of the hidden global counting the
