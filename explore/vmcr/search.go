@@ -15,6 +15,7 @@ import (
 type wsearch struct {
 	e         *explorer
 	consAt    func(t, i int) (cons, bool)
+	ann       *node // (nil: consAt) the annotation whose reads are constrained to their good writes
 	tr        *Trace
 	limit     []int
 	need      []int
@@ -34,6 +35,7 @@ type wsearch struct {
 	cbuf      []cons
 	pend      []int32 // per location id: constrained reads not taken yet, plus finals
 	creads    []cread // the constrained reads with a good set
+	ocreads   []cread // the other constrained reads
 	crFrom    []int32 // creads of location id l: crIdx[crFrom[l]:crFrom[l+1]]
 	crIdx     []int32
 	solo      []int32  // per location id: the one thread that reads and writes it (within the limits, no final condition), else -1
@@ -65,7 +67,7 @@ func (e *explorer) newSearch(tr *Trace) *wsearch {
 	}
 	nt := len(tr.Threads)
 	s.tr = tr
-	s.consAt = nil
+	s.consAt, s.ann = nil, nil
 	s.limit = resize(s.limit, nt)
 	s.need = resize(s.need, nt)
 	s.pos = resize(s.pos, nt)
@@ -73,7 +75,7 @@ func (e *explorer) newSearch(tr *Trace) *wsearch {
 	s.rel = s.rel[:0]
 	s.trail = s.trail[:0]
 	s.sched = s.sched[:0]
-	s.creads = s.creads[:0]
+	s.creads, s.ocreads = s.creads[:0], s.ocreads[:0]
 	s.states, s.over, s.cancelled = 0, false, false
 	s.fail, s.guided = -1, false
 	clear(s.failed)
@@ -121,7 +123,11 @@ func (s *wsearch) setup() {
 	s.cs = s.cs[:nt]
 	total := 0
 	for t := range s.tr.Threads {
-		total += min(s.limit[t], len(s.tr.Threads[t].Steps))
+		if s.ann != nil {
+			total += len(s.ann.annOf(t))
+		} else {
+			total += min(s.limit[t], len(s.tr.Threads[t].Steps))
+		}
 	}
 	if cap(s.cbuf) < total {
 		s.cbuf = make([]cons, 0, total)
@@ -129,9 +135,19 @@ func (s *wsearch) setup() {
 	s.cbuf = s.cbuf[:0]
 	for t := range s.tr.Threads {
 		n := min(s.limit[t], len(s.tr.Threads[t].Steps))
-		row := s.cs[t][:0]
+		row := s.cs[t]
+		if cap(row) < n {
+			row = make([]*cons, n, max(n, 2*cap(row)))
+		} else {
+			row = row[:n]
+			clear(row)
+		}
+		s.cs[t] = row
+		if s.ann != nil {
+			s.annCons(t, n)
+			continue
+		}
 		for i := 0; i < n; i++ {
-			row = append(row, nil)
 			st := &s.tr.Threads[t].Steps[i]
 			if !st.Op.IsRead() {
 				continue
@@ -140,15 +156,8 @@ func (s *wsearch) setup() {
 			if !ok {
 				continue
 			}
-			s.cbuf = append(s.cbuf, c)
-			cp := &s.cbuf[len(s.cbuf)-1]
-			row[i] = cp
-			s.pend[st.lid]++
-			if c.mode == mGood {
-				s.creads = append(s.creads, cread{t: t, i: i, lid: st.lid, c: cp})
-			}
+			s.addCons(t, i, st.lid, c)
 		}
-		s.cs[t] = row
 	}
 	for _, f := range s.finals {
 		s.pend[f.lid]++
@@ -170,7 +179,10 @@ func (s *wsearch) setup() {
 		fill[r.lid]++
 	}
 	// Locations only one thread reads and writes: the order of its writes
-	// against other threads' steps does not matter.
+	// against other threads' steps does not matter. Threads claim the
+	// locations they write or may write within their limits (the trace's
+	// lowest such step per location and thread) and those their
+	// constrained reads read.
 	s.solo = resize32(fill, nl)
 	for l := range s.solo {
 		s.solo[l] = -1
@@ -185,20 +197,59 @@ func (s *wsearch) setup() {
 			s.solo[l] = many
 		}
 	}
-	for t := range s.tr.Threads {
-		n := min(s.limit[t], len(s.tr.Threads[t].Steps))
-		for i := 0; i < n; i++ {
-			st := &s.tr.Threads[t].Steps[i]
-			switch {
-			case st.Op == OpWrite || st.Op == OpUnlock || st.Wrote || st.WriteFor != nil:
-				claim(st.lid, t)
-			case st.Op.IsRead() && s.cs[t][i] != nil:
-				claim(st.lid, t)
+	mw := s.tr.minWr
+	for l := 0; l < nl && l < s.tr.nloc; l++ {
+		row := mw[l*nt : (l+1)*nt]
+		for t, m := range row {
+			if m >= 0 && int(m) < s.limit[t] {
+				claim(int32(l), t)
 			}
 		}
 	}
+	for _, r := range s.creads {
+		claim(r.lid, r.t)
+	}
+	for _, r := range s.ocreads {
+		claim(r.lid, r.t)
+	}
 	for _, f := range s.finals {
 		s.solo[f.lid] = many
+	}
+}
+
+// annCons caches the constraints of thread t's annotated reads among its
+// first n steps (s.ann's annotation): its first decisions, in program
+// order.
+func (s *wsearch) annCons(t, n int) {
+	as := s.ann.annOf(t)
+	dec := s.tr.dec[t]
+	steps := s.tr.Threads[t].Steps
+	for k := range as {
+		d := &dec[k]
+		if d.choice {
+			continue
+		}
+		if d.step >= n {
+			break
+		}
+		a := &as[k]
+		if a.stuck {
+			continue
+		}
+		s.addCons(t, d.step, steps[d.step].lid, cons{mode: mGood, val: a.val, good: a.good})
+	}
+}
+
+// addCons caches constraint c of read step (t, i) of location id lid.
+func (s *wsearch) addCons(t, i int, lid int32, c cons) {
+	s.cbuf = append(s.cbuf, c)
+	cp := &s.cbuf[len(s.cbuf)-1]
+	s.cs[t][i] = cp
+	s.pend[lid]++
+	if c.mode == mGood {
+		s.creads = append(s.creads, cread{t: t, i: i, lid: lid, c: cp})
+	} else {
+		s.ocreads = append(s.ocreads, cread{t: t, i: i, lid: lid, c: cp})
 	}
 }
 
@@ -317,14 +368,7 @@ func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, 
 	s := e.newSearch(tr)
 	copy(s.limit, limit)
 	limit = s.limit
-	s.consAt = func(t, i int) (cons, bool) {
-		as := c.annOf(t)
-		k := tr.rdec[t][i]
-		if k < 0 || int(k) >= len(as) || as[k].stuck {
-			return cons{}, false
-		}
-		return cons{mode: mGood, val: as[k].val, good: as[k].good}, true
-	}
+	s.ann = c
 	var parked map[int32]int
 	for t := 0; t < nt; t++ {
 		if all {

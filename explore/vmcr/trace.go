@@ -135,6 +135,7 @@ type Trace struct {
 	final []Ref        // per location id: the last write (noRef: none)
 	maxW  []int32      // [l*threads+t]: highest step index of t that wrote location id l (-1: none)
 	maxM  []int32      // the same for steps that may write it when they read (RMW, CAS, lock), pending or not
+	minWr []int32      // [l*threads+t]: lowest step index of t that writes or may write location id l (wsearch.setup's solo; -1: none)
 	ibuf  []int32      // the array of rdec and tpos
 	dbuf  []decision   // the array of dec
 	tabs  *traceTables // the arrays of the tables above, for reuse (spareTables)
@@ -292,9 +293,10 @@ func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 		}
 	}
 	tr.nloc = len(m)
-	tr.maxW = sp.int32s(&tb.maxW, 2*tr.nloc*n)
+	tr.maxW = sp.int32s(&tb.maxW, 3*tr.nloc*n)
 	fill32(tr.maxW, -1)
-	tr.maxM = tr.maxW[tr.nloc*n:]
+	tr.minWr = tr.maxW[2*tr.nloc*n:]
+	tr.maxM = tr.maxW[tr.nloc*n : 2*tr.nloc*n]
 	tr.maxW = tr.maxW[:tr.nloc*n]
 
 	tr.wfrom = sp.int32s(&tb.wfrom, tr.nloc+1)
@@ -340,6 +342,11 @@ func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 			}
 			if s.Op == OpRMW || s.Op == OpLock {
 				tr.maxM[int(s.lid)*n+t] = int32(i)
+			}
+			if hasLoc(s.Op) && (s.Op == OpWrite || s.Op == OpUnlock || s.Wrote || s.WriteFor != nil) {
+				if m := &tr.minWr[int(s.lid)*n+t]; *m < 0 {
+					*m = int32(i)
+				}
 			}
 		}
 		for _, c := range th.Tail {
@@ -490,7 +497,7 @@ func (sp *spareTables) recycle(tr *Trace) {
 	tb.wfrom, tb.ibuf, tb.final, tb.wlist, tb.dbuf = tr.wfrom, tr.ibuf, tr.final, tr.wlist, tr.dbuf
 	tr.tabs = nil
 	tr.dbuf, tr.dec = nil, nil
-	tr.maxW, tr.maxM, tr.wfrom, tr.ibuf, tr.final, tr.wlist = nil, nil, nil, nil, nil, nil
+	tr.maxW, tr.maxM, tr.minWr, tr.wfrom, tr.ibuf, tr.final, tr.wlist = nil, nil, nil, nil, nil, nil, nil
 	tr.rdec, tr.tpos, tr.joins, tr.deps = nil, nil, nil, nil
 	if len(sp.free) < maxSpare {
 		sp.free = append(sp.free, tb)
