@@ -52,37 +52,37 @@ var Init = Ref{T: -1}
 // Choice is a nondeterministic choice: K of N alternatives.
 type Choice struct{ N, K int }
 
-// Step is one visible step of a thread.
+// Step is one visible step of a thread. (Fields are ordered so that the
+// struct has no padding.)
 type Step struct {
-	Op    Op
-	Loc   int64
-	RVal  int64 // the value read (reads)
-	WVal  int64 // the value written (when Wrote)
-	Wrote bool  // the step wrote Loc in this run
-	Src   Ref   // the write read from (reads)
-	Other int32 // OpSpawn, OpJoin: the other thread
+	Loc  int64
+	RVal int64 // the value read (reads)
+	WVal int64 // the value written (when Wrote)
 	// WriteFor says whether an OpRMW or OpLock step writes, and what, when
 	// it reads v (nil for other steps).
 	WriteFor func(v int64) (bool, int64)
 	// Pre are the choices the thread made before this step (after its
 	// previous step).
 	Pre []Choice
-	// Pending: the step did not run; the thread waits for it at the end of
-	// the run (a lock acquire whose mutex stays held, or a parked thread).
-	Pending bool
 	// After are steps of other threads that must precede this one (store
 	// buffers: a commit follows its store; a draining step follows the
 	// commits of its thread's earlier stores; a join follows the commits
 	// of the joined thread).
 	After []Ref
+	Src   Ref   // the write read from (reads)
+	Other int32 // OpSpawn, OpJoin: the other thread
+	lid   int32 // dense id of Loc (set by prepare)
 	// Own (when HasOwn) is, for a read under a store-buffer model, the
 	// commit of its thread's newest earlier store to Loc. Until Own has
 	// run the read reads Own's value whatever memory holds (store
 	// forwarding); after, it reads memory.
 	Own    Ref
+	Op     Op
+	Wrote  bool // the step wrote Loc in this run
 	HasOwn bool
-
-	lid int32 // dense id of Loc (set by prepare)
+	// Pending: the step did not run; the thread waits for it at the end of
+	// the run (a lock acquire whose mutex stays held, or a parked thread).
+	Pending bool
 }
 
 // End is how a thread ended.
