@@ -36,6 +36,8 @@ type wsearch struct {
 	pend      []int32 // per location id: constrained reads not taken yet, plus finals
 	creads    []cread // the constrained reads with a good set
 	ocreads   []cread // the other constrained reads
+	unsat     []int32 // guidedDFS: the creads the trace does not satisfy
+	pend0     []int32 // guidedDFS: pend before the walk
 	crFrom    []int32 // creads of location id l: crIdx[crFrom[l]:crFrom[l+1]]
 	crIdx     []int32
 	solo      []int32  // per location id: the one thread that reads and writes it (within the limits, no final condition), else -1
@@ -464,26 +466,72 @@ func (s *wsearch) guidedDFS() bool {
 	if !s.guided || s.fail >= 0 || len(s.finals) > 0 {
 		return false
 	}
+	// Along the trace's order, a constrained read the trace satisfies (it
+	// read a good write) cannot turn hopeless before its step: its
+	// source has not run yet or is the current write (or its Own commit
+	// that it forwards from). So the walk checks only the reads the trace
+	// does not satisfy (unsat). Were that ever wrong, the search from the
+	// walk's end would find the read hopeless at once, and the plain
+	// search from the start would follow: witnesses stay exact.
+	s.unsat = s.unsat[:0]
+	for k := range s.creads {
+		r := &s.creads[k]
+		if st := &s.tr.Threads[r.t].Steps[r.i]; st.Pending || !inRefs(st.Src, r.c.good) {
+			s.unsat = append(s.unsat, int32(k))
+		}
+	}
+	// The walk keeps no trail: it is undone all at once (reset).
+	s.pend0 = append(s.pend0[:0], s.pend...)
 	for _, r := range s.tr.Order {
 		t := int(r.T)
-		if s.pos[t] != int(r.I) {
+		i := s.pos[t]
+		if i != int(r.I) {
 			break
 		}
 		ok, w := s.next(t)
 		if !ok || s.failing(t) {
 			break
 		}
-		m := len(s.trail)
-		s.do(t, w)
-		if w && s.hopelessSince(m) {
-			s.undoTo(m)
+		st := &s.tr.Threads[t].Steps[i]
+		c := s.cs[t][i:]
+		read := len(c) > 0 && c[0] != nil
+		if w {
+			prev := s.mem[st.lid]
+			s.mem[st.lid] = r
+			if s.killsUnsat(st.lid) {
+				s.mem[st.lid] = prev
+				break
+			}
+		} else if read && st.WriteFor != nil && s.killsUnsat(st.lid) {
 			break
 		}
+		if read {
+			s.pend[st.lid]--
+		}
+		s.pos[t]++
+		s.sched = append(s.sched, int32(t))
 	}
 	if s.dfs(-1) {
 		return true
 	}
-	s.undoTo(0)
+	// dfs undid its own steps: undo the walk's.
+	clear(s.pos)
+	for k := range s.mem {
+		s.mem[k] = Init
+	}
+	copy(s.pend, s.pend0)
+	s.sched = s.sched[:0]
+	return false
+}
+
+// killsUnsat reports whether a read the trace does not satisfy (unsat)
+// of location id l is hopeless now.
+func (s *wsearch) killsUnsat(l int32) bool {
+	for _, k := range s.unsat {
+		if s.creads[k].lid == l && s.hopeless(s.creads[k:k+1]) {
+			return true
+		}
+	}
 	return false
 }
 
