@@ -488,7 +488,13 @@ func (s *wsearch) guidedDFS() bool {
 		if i != int(r.I) {
 			break
 		}
-		ok, w := s.next(t)
+		// Every step before this one in the order has been taken: its
+		// thread has started and its After steps have run (next's other
+		// tests).
+		if i >= s.limit[t] {
+			break
+		}
+		ok, w := s.enabled(t, i)
 		if !ok || s.failing(t) {
 			break
 		}
@@ -595,6 +601,13 @@ func (s *wsearch) next(t int) (ok, writes bool) {
 			return false, false
 		}
 	}
+	return s.enabled(t, i)
+}
+
+// enabled is next for step i of thread t (its next step, within its limit)
+// once its thread has started and its After steps have run.
+func (s *wsearch) enabled(t, i int) (ok, writes bool) {
+	st := &s.tr.Threads[t].Steps[i]
 	switch st.Op {
 	case OpJoin:
 		c := int(st.Other)

@@ -643,8 +643,11 @@ func (tr *Trace) clocks(rf func(t, i int) []Ref) *clocks {
 		b.calc(int(r.T), int(r.I))
 	}
 	for t := range tr.Threads {
-		for i := range tr.Threads[t].Steps {
-			b.calc(t, i)
+		st := b.state[c.off[t]:c.off[t+1]]
+		for i := range st {
+			if st[i] == 0 {
+				b.calc(t, i)
+			}
 		}
 	}
 	return c
@@ -669,33 +672,41 @@ func (b *clockBuilder) calc(t, i int) []int32 {
 	}
 	b.state[k] = 1
 	if i > 0 {
-		copy(row, b.calc(t, i-1))
+		copy(row, b.get(t, i-1))
 	} else if sp := tr.Threads[t].Spawn; sp.T >= 0 {
-		copy(row, b.calc(int(sp.T), int(sp.I)))
+		copy(row, b.get(int(sp.T), int(sp.I)))
 	}
 	st := &tr.Threads[t].Steps[i]
 	if st.Op == OpJoin && !st.Pending {
 		ch := int(st.Other)
 		if ch >= 0 && ch < n && len(tr.Threads[ch].Steps) > 0 {
-			joinClock(row, b.calc(ch, len(tr.Threads[ch].Steps)-1))
+			joinClock(row, b.get(ch, len(tr.Threads[ch].Steps)-1))
 		}
 	}
 	for _, a := range st.After {
 		if a.T >= 0 && int(a.T) < n && int(a.I) < len(tr.Threads[a.T].Steps) {
-			joinClock(row, b.calc(int(a.T), int(a.I)))
+			joinClock(row, b.get(int(a.T), int(a.I)))
 		}
 	}
-	if b.rf != nil {
+	if b.rf != nil && st.Op.IsRead() { // only reads have reads-from edges
 		e1, e2 := tr.rfEdges(st, b.rf(t, i))
 		for _, g := range [2]Ref{e1, e2} {
 			if g.T >= 0 && int(g.I) < len(tr.Threads[g.T].Steps) {
-				joinClock(row, b.calc(int(g.T), int(g.I)))
+				joinClock(row, b.get(int(g.T), int(g.I)))
 			}
 		}
 	}
 	row[t] = int32(i + 1)
 	b.state[k] = 2
 	return row
+}
+
+// get returns the clock of step (t, i), computing it if need be.
+func (b *clockBuilder) get(t, i int) []int32 {
+	if b.state[b.c.off[t]+i] == 2 {
+		return b.c.row(t, i)
+	}
+	return b.calc(t, i)
 }
 
 // rfEdges returns the causal edges (up to two; T < 0: none) into read
