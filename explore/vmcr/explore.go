@@ -110,10 +110,10 @@ var ErrSearchBudget = errors.New("vmcr: witness search budget exhausted")
 
 // ann is the annotation of one decision of a thread.
 type ann struct {
-	choice bool
 	val    int64
 	good   []Ref // reads: the writes it may read from (all of value val)
-	stuck  bool  // lock acquire that never happens: the mutex stays held by a write of good
+	choice bool
+	stuck  bool // lock acquire that never happens: the mutex stays held by a write of good
 }
 
 // node is an annotated trace.
@@ -140,11 +140,11 @@ type front struct {
 	t      int
 	k      int // decision index
 	step   int
-	choice bool
 	n      int
-	op     Op
 	loc    int64
 	lid    int32 // dense id of loc
+	op     Op
+	choice bool
 	hasNeg bool
 }
 
@@ -252,6 +252,7 @@ type explorer struct {
 	notNew          []notNew   // markAll's table
 	pscr            partScratch
 	slabs           slabs
+	candWS          []Ref // candidates' table
 }
 
 // slabs hand out the small tables of partial traces from larger arrays
@@ -263,6 +264,8 @@ type slabs struct {
 	fronts []front
 	cands  [][]group
 	have   []bool
+	groups []group
+	refs   []Ref
 }
 
 // slab returns n zero values taken from *buf (refilled when short).
@@ -1215,7 +1218,8 @@ type group struct {
 // thread's last one before x, or Init), without those neg forbids.
 func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 	tr := n.tr
-	var ws []Ref
+	ws := e.candWS[:0] // scratch: the groups get their own arrays
+	defer func() { e.candWS = ws[:0] }()
 	own := -1
 	// all is sorted by thread, then index: each thread's writes are
 	// looked up by binary search, so a long thread costs logarithmic time
@@ -1259,7 +1263,8 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 	if xs := &tr.Threads[x.t].Steps[x.step]; xs.HasOwn {
 		// The read reads its Own commit or a write after it: writes
 		// before Own are overwritten for it.
-		vx = append([]int32(nil), vx...)
+		var vb [16]int32
+		vx = append(vb[:0], vx...)
 		vx[xs.Own.T] = max(vx[xs.Own.T], xs.Own.I+1)
 	}
 	for k := 0; k < len(all); {
@@ -1344,16 +1349,32 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 		}
 		return gs
 	}
+	// The groups by value, in one array of groups and one of writes
+	// (slabs): first the sizes, then the writes.
+	var vb [8]int64
+	vals := vb[:0]
 	for _, w := range ws {
-		v := tr.value(w, x.loc)
-		i := 0
-		for i < len(gs) && gs[i].val != v {
-			i++
+		if v := tr.value(w, x.loc); !slices.Contains(vals, v) {
+			vals = append(vals, v)
 		}
-		if i == len(gs) {
-			gs = append(gs, group{val: v})
+	}
+	if len(vals) == 0 {
+		return nil
+	}
+	gs = slab(&e.slabs.groups, len(vals))
+	for i, v := range vals {
+		gs[i].val = v
+	}
+	refs := slab(&e.slabs.refs, len(ws))
+	for i := range gs {
+		k := 0
+		for _, w := range ws {
+			if tr.value(w, x.loc) == gs[i].val {
+				refs[k] = w
+				k++
+			}
 		}
-		gs[i].ws = append(gs[i].ws, w)
+		gs[i].ws, refs = refs[:k:k], refs[k:]
 	}
 	for i := 1; i < len(gs); i++ {
 		for j := i; j > 0 && gs[j].val < gs[j-1].val; j-- {
