@@ -238,7 +238,10 @@ func (l *locIDs) add(locs []int64) map[int64]int32 {
 func hasLoc(o Op) bool { return o != OpOther && o != OpSpawn && o != OpJoin }
 
 // prepare indexes tr: decisions, dense location ids of its steps, the
-// last writes and the per-location maxima.
+// last writes and the per-location maxima. One pass over the steps does
+// it all when every location already has an id (nearly always: the
+// locations of a program recur from run to run); a new location is added
+// and the pass starts again.
 func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 	n := len(tr.Threads)
 	tb := sp.take()
@@ -250,133 +253,127 @@ func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 	tr.deps = grabN(tb.deps, n)
 	tb.dec, tb.rdec, tb.tpos, tb.joins, tb.deps = tr.dec, tr.rdec, tr.tpos, tr.joins, tr.deps
 	total := 0
+	for t := range tr.Threads {
+		total += len(tr.Threads[t].Steps)
+	}
 	var m map[int64]int32
 	if p := ids.snap.Load(); p != nil {
 		m = *p
 	}
-	var missing []int64
-	ndec := 0 // decisions: choices and reads
-	for t := range tr.Threads {
-		th := &tr.Threads[t]
-		total += len(th.Steps)
-		ndec += len(th.Tail)
-		for i := range th.Steps {
-			s := &th.Steps[i]
-			ndec += len(s.Pre)
-			if s.Op.IsRead() {
-				ndec++
-			}
-			if hasLoc(s.Op) {
-				c := &sp.lids[lidSlot(s.Loc)]
-				if c.ok && c.loc == s.Loc {
-					s.lid = c.id
-					continue
-				}
-				id, ok := m[s.Loc]
-				if !ok {
-					missing = append(missing, s.Loc)
-				} else {
-					*c = lidCache{loc: s.Loc, id: id, ok: true}
-				}
-				s.lid = id
-			}
-		}
-	}
-	if missing != nil {
-		m = ids.add(missing)
+	for !tr.index(m, sp, tb, n, total) {
+		// A step's location has no id yet: add every new one, then again.
+		var missing []int64
 		for t := range tr.Threads {
 			for i := range tr.Threads[t].Steps {
 				if s := &tr.Threads[t].Steps[i]; hasLoc(s.Op) {
-					s.lid = m[s.Loc]
+					if _, ok := m[s.Loc]; !ok {
+						missing = append(missing, s.Loc)
+					}
 				}
 			}
 		}
+		m = ids.add(missing)
 	}
-	tr.nloc = len(m)
-	tr.maxW = sp.int32s(&tb.maxW, 3*tr.nloc*n)
-	fill32(tr.maxW, -1)
-	tr.minWr = tr.maxW[2*tr.nloc*n:]
-	tr.maxM = tr.maxW[tr.nloc*n : 2*tr.nloc*n]
-	tr.maxW = tr.maxW[:tr.nloc*n]
+}
 
-	tr.wfrom = sp.int32s(&tb.wfrom, tr.nloc+1)
+// index is prepare's pass over the steps with the location ids m. It
+// reports false, with the tables unfinished, at a location without an id.
+func (tr *Trace) index(m map[int64]int32, sp *spareTables, tb *traceTables, n, total int) bool {
+	tr.nloc = len(m)
+	nl := tr.nloc
+	tr.maxW = sp.int32s(&tb.maxW, 3*nl*n)
+	fill32(tr.maxW, -1)
+	tr.minWr = tr.maxW[2*nl*n:]
+	tr.maxM = tr.maxW[nl*n : 2*nl*n]
+	tr.maxW = tr.maxW[:nl*n]
+	tr.wfrom = sp.int32s(&tb.wfrom, nl+1)
 	clear(tr.wfrom)
-	tr.final = sp.refs(&tb.final, tr.nloc)
+	tr.final = sp.refs(&tb.final, nl)
 	for k := range tr.final {
 		tr.final[k] = noRef
 	}
 	ibuf := sp.int32s(&tb.ibuf, 2*total)
 	tr.ibuf = ibuf
-	// The decisions of every thread share one array.
-	dbuf := sp.decisions(&tb.dbuf, ndec)
-	tr.dbuf = dbuf
-	jb, db := tb.jbuf[:0], tb.dbuf2[:0] // the joins and deps of every thread
+	// The decisions of every thread share one array (grown as needed:
+	// the threads' slices of an outgrown array stay valid), and so do
+	// their joins and deps. wtmp lists the steps that wrote, in order.
+	dall, jb, db, wtmp := tb.dbuf[:0], tb.jbuf[:0], tb.dbuf2[:0], tb.wtmp[:0]
+	defer func() { tb.dbuf, tb.jbuf, tb.dbuf2, tb.wtmp = dall[:0], jb[:0], db[:0], wtmp[:0] }()
 	for t := range tr.Threads {
 		th := &tr.Threads[t]
-		m := len(th.Steps)
-		ds := dbuf[:0]
-		j0, d0 := len(jb), len(db)
-		rd := ibuf[:m:m]
-		tp := ibuf[m : 2*m : 2*m]
-		ibuf = ibuf[2*m:]
+		ms := len(th.Steps)
+		d0, j0, p0 := len(dall), len(jb), len(db)
+		rd := ibuf[:ms:ms]
+		tp := ibuf[ms : 2*ms : 2*ms]
+		ibuf = ibuf[2*ms:]
 		for i := range th.Steps {
 			s := &th.Steps[i]
 			for _, c := range s.Pre {
-				ds = append(ds, decision{choice: true, step: i, n: c.N})
+				dall = append(dall, decision{choice: true, step: i, n: c.N})
 			}
 			rd[i] = -1
 			tp[i] = 1 << 30
-			if s.Op.IsRead() {
-				rd[i] = int32(len(ds))
-				ds = append(ds, decision{step: i})
-			}
-			if s.Wrote && !s.Pending {
-				tr.maxW[int(s.lid)*n+t] = int32(i)
-				tr.wfrom[s.lid+1]++
-			}
 			if s.Op == OpJoin {
 				jb = append(jb, int32(i))
 			}
 			if len(s.After) > 0 {
 				db = append(db, int32(i))
 			}
-			if s.Op == OpRMW || s.Op == OpLock {
-				tr.maxM[int(s.lid)*n+t] = int32(i)
+			if !hasLoc(s.Op) {
+				continue
 			}
-			if hasLoc(s.Op) && (s.Op == OpWrite || s.Op == OpUnlock || s.Wrote || s.WriteFor != nil) {
-				if m := &tr.minWr[int(s.lid)*n+t]; *m < 0 {
-					*m = int32(i)
+			if c := &sp.lids[lidSlot(s.Loc)]; c.ok && c.loc == s.Loc {
+				s.lid = c.id
+			} else {
+				id, ok := m[s.Loc]
+				if !ok {
+					return false
 				}
+				*c = lidCache{loc: s.Loc, id: id, ok: true}
+				s.lid = id
+			}
+			if s.Op.IsRead() {
+				rd[i] = int32(len(dall) - d0)
+				dall = append(dall, decision{step: i})
+			}
+			k := int(s.lid)*n + t
+			if s.Wrote && !s.Pending {
+				tr.maxW[k] = int32(i)
+				tr.wfrom[s.lid+1]++
+				wtmp = append(wtmp, Ref{int32(t), int32(i)})
+			}
+			if s.Op == OpRMW || s.Op == OpLock {
+				tr.maxM[k] = int32(i)
+			}
+			if (s.Op == OpWrite || s.Op == OpUnlock || s.Wrote || s.WriteFor != nil) && tr.minWr[k] < 0 {
+				tr.minWr[k] = int32(i)
 			}
 		}
 		for _, c := range th.Tail {
-			ds = append(ds, decision{choice: true, step: m, n: c.N})
+			dall = append(dall, decision{choice: true, step: ms, n: c.N})
 		}
+		tr.joins[t], tr.deps[t] = nil, nil
 		if len(jb) > j0 {
 			tr.joins[t] = jb[j0:len(jb):len(jb)]
 		}
-		if len(db) > d0 {
-			tr.deps[t] = db[d0:len(db):len(db)]
+		if len(db) > p0 {
+			tr.deps[t] = db[p0:len(db):len(db)]
 		}
-		tr.dec[t] = ds[:len(ds):len(ds)]
-		dbuf = dbuf[len(ds):]
+		tr.dec[t] = dall[d0:len(dall):len(dall)]
 		tr.rdec[t] = rd
 		tr.tpos[t] = tp
 	}
-	tb.jbuf, tb.dbuf2 = jb, db
-	for l := 0; l < tr.nloc; l++ {
+	tr.dbuf = dall
+	for l := 0; l < nl; l++ {
 		tr.wfrom[l+1] += tr.wfrom[l]
 	}
-	tr.wlist = sp.refs(&tb.wlist, int(tr.wfrom[tr.nloc]))
-	fill := append(tb.fill[:0], tr.wfrom[:tr.nloc]...)
+	tr.wlist = sp.refs(&tb.wlist, int(tr.wfrom[nl]))
+	fill := append(tb.fill[:0], tr.wfrom[:nl]...)
 	tb.fill = fill
-	for t := range tr.Threads {
-		for i := range tr.Threads[t].Steps {
-			if s := &tr.Threads[t].Steps[i]; s.Wrote && !s.Pending {
-				tr.wlist[fill[s.lid]] = Ref{int32(t), int32(i)}
-				fill[s.lid]++
-			}
-		}
+	for _, r := range wtmp {
+		l := tr.Threads[r.T].Steps[r.I].lid
+		tr.wlist[fill[l]] = r
+		fill[l]++
 	}
 	for k, r := range tr.Order {
 		tr.tpos[r.T][r.I] = int32(k)
@@ -385,6 +382,7 @@ func (tr *Trace) prepare(ids *locIDs, sp *spareTables) {
 			tr.final[s.lid] = r
 		}
 	}
+	return true
 }
 
 // spareTables holds the index tables of traces nothing reads any more
@@ -403,6 +401,7 @@ const maxSpare = 64
 type traceTables struct {
 	maxW, wfrom, ibuf []int32
 	jbuf, dbuf2, fill []int32
+	wtmp              []Ref // prepare's list of the steps that wrote
 	final, wlist      []Ref
 	dbuf              []decision
 	dec               [][]decision
