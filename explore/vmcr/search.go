@@ -37,6 +37,9 @@ type wsearch struct {
 	creads    []cread // the constrained reads with a good set
 	ocreads   []cread // the other constrained reads
 	unsat     []int32 // guidedDFS: the creads the trace does not satisfy
+	walked    int     // the length of guidedDFS's walk when its witness was found (0: none)
+	walkPos   []int   // pos after that walk
+	relCons   bool    // run adds the locations of the constrained reads and finals to rel
 	pend0     []int32 // guidedDFS: pend before the walk
 	crFrom    []int32 // creads of location id l: crIdx[crFrom[l]:crFrom[l+1]]
 	crIdx     []int32
@@ -70,6 +73,7 @@ func (e *explorer) newSearch(tr *Trace) *wsearch {
 	nt := len(tr.Threads)
 	s.tr = tr
 	s.consAt, s.ann = nil, nil
+	s.walked, s.relCons = 0, false
 	s.limit = resize(s.limit, nt)
 	s.need = resize(s.need, nt)
 	s.pos = resize(s.pos, nt)
@@ -376,15 +380,18 @@ func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, 
 		if all {
 			s.need[t] = limit[t]
 		}
+		// The thread's last annotated read decides what it needs: the
+		// decisions are in program order, and only the last can be stuck
+		// (its thread parks there: fullPart gives it no frontier).
 		as := c.annOf(t)
-		for k, a := range as {
+		for k := len(as) - 1; k >= 0; k-- {
+			a := &as[k]
 			if a.choice {
 				continue
 			}
 			st := tr.dec[t][k].step
-			step := &tr.Threads[t].Steps[st]
-			s.addRel(step.lid)
 			if a.stuck {
+				step := &tr.Threads[t].Steps[st]
 				s.need[t] = max(s.need[t], st)
 				if limit[t] > st {
 					limit[t] = st
@@ -394,9 +401,10 @@ func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, 
 				}
 				parked[int32(t)] = st
 				s.finals = append(s.finals, final{loc: step.Loc, lid: step.lid, good: a.good})
-				continue
+			} else {
+				s.need[t] = max(s.need[t], st+1)
 			}
-			s.need[t] = max(s.need[t], st+1)
+			break
 		}
 		if s.need[t] > limit[t] {
 			return nil, nil
@@ -404,10 +412,12 @@ func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, 
 	}
 	for k, a := range c.obs {
 		l := e.obsID[k]
-		s.addRel(l)
 		s.finals = append(s.finals, final{loc: e.opts.Observed[k], lid: l, good: a.good})
 	}
-	slices.Sort(s.rel)
+	// The state key's locations: those of the constrained reads and final
+	// conditions (run, after setup). Other annotated reads' locations
+	// would add the same byte to every key.
+	s.relCons = true
 	s.guided = true
 	ok, err := s.run()
 	if !ok || err != nil {
@@ -427,13 +437,68 @@ func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, 
 		for t, k := range s.need {
 			w.need[t] = int32(k)
 		}
-		w.keepPoint()
+		s.keepPoint(w)
 	}
 	return w, nil
 }
 
+// keepPoint sets w.Keep (Witness.keepPoint) for the witness s found: a
+// needed step in the guided walk's prefix is at its position in the
+// trace's order; only the rest of the schedule is scanned.
+func (s *wsearch) keepPoint(w *Witness) {
+	if s.walked == 0 {
+		w.keepPoint()
+		return
+	}
+	keep, left := 0, 0
+	for t, nd := range w.need {
+		if nd == 0 {
+			continue
+		}
+		if i := int(nd) - 1; i < s.walkPos[t] {
+			keep = max(keep, int(s.tr.tpos[t][i])+1)
+		} else {
+			left++
+		}
+	}
+	if left > 0 {
+		var small [32]int32 // per thread: its steps in the schedule so far
+		cnt := small[:0]
+		for _, p := range s.walkPos {
+			cnt = append(cnt, int32(p))
+		}
+		for p := s.walked; p < len(w.Sched) && left > 0; p++ {
+			t := w.Sched[p]
+			if uint(t) >= uint(len(cnt)) {
+				continue
+			}
+			cnt[t]++
+			if cnt[t] == w.need[t] {
+				left--
+				keep = max(keep, p+1)
+			}
+		}
+		if left > 0 {
+			keep = 0 // not every needed step is in the schedule
+		}
+	}
+	w.Keep = keep
+}
+
 func (s *wsearch) run() (bool, error) {
 	s.setup()
+	if s.relCons {
+		for _, r := range s.creads {
+			s.addRel(r.lid)
+		}
+		for _, r := range s.ocreads {
+			s.addRel(r.lid)
+		}
+		for _, f := range s.finals {
+			s.addRel(f.lid)
+		}
+		slices.Sort(s.rel)
+	}
 	ok := s.guidedDFS() || !s.over && s.dfs(-1)
 	s.e.stats.SearchStates += s.states
 	if s.cancelled {
@@ -517,9 +582,12 @@ func (s *wsearch) guidedDFS() bool {
 		s.pos[t]++
 		s.sched = append(s.sched, int32(t))
 	}
+	s.walked = len(s.sched)
+	s.walkPos = append(s.walkPos[:0], s.pos...)
 	if s.dfs(-1) {
 		return true
 	}
+	s.walked = 0
 	// dfs undid its own steps: undo the walk's.
 	clear(s.pos)
 	for k := range s.mem {
