@@ -252,7 +252,8 @@ type explorer struct {
 	notNew          []notNew   // markAll's table
 	pscr            partScratch
 	slabs           slabs
-	candWS          []Ref // candidates' table
+	candWS          []Ref   // candidates' table
+	clockState      []uint8 // Trace.clocks' table
 }
 
 // slabs hand out the small tables of partial traces from larger arrays
@@ -497,10 +498,11 @@ func (n *node) annOf(t int) []ann {
 
 // clocks returns the causal clocks of n's run with the reads-from edges
 // of the reads annotated with a single good write.
-func (n *node) clocks() *clocks {
+// (state is scratch space for Trace.clocks.)
+func (n *node) clocks(state *[]uint8) *clocks {
 	if n.vc == nil {
 		tr := n.tr
-		n.vc = tr.clocks(func(t, i int) []Ref {
+		n.vc = tr.clocks(state, func(t, i int) []Ref {
 			as := n.annOf(t)
 			k := tr.rdec[t][i]
 			if k < 0 || int(k) >= len(as) || as[k].stuck {
@@ -595,7 +597,7 @@ func (e *explorer) fullPart(n *node) *part {
 	tr := n.tr
 	nt := len(tr.Threads)
 	p := &slab(&e.slabs.parts, 1)[0]
-	p.ext, p.front = slab(&e.slabs.ints, nt), slab(&e.slabs.fronts, nt)[:0]
+	p.ext = slab(&e.slabs.ints, nt)
 	// Scratch tables, used only here.
 	sc := &e.pscr
 	if cap(sc.limit) < nt {
@@ -689,6 +691,13 @@ func (e *explorer) fullPart(n *node) *part {
 		p.cuts = p.cuts || cut[t]
 	}
 	p.complete = true
+	nf := 0
+	for t := 0; t < nt; t++ {
+		if tr.Threads[t].End != EndAbsent && fr[t] != nil && !cut[t] {
+			nf++
+		}
+	}
+	p.front = slab(&e.slabs.fronts, nf)[:0]
 	for t := 0; t < nt; t++ {
 		th := &tr.Threads[t]
 		if th.End == EndAbsent {
@@ -1016,7 +1025,7 @@ func (e *explorer) exploreNode(n *node) *node {
 	// first.
 	sib := siblings{e: e}
 	if e.sh.tokens != nil {
-		n.clocks() // other goroutines read n.vc (reuse) while reads are added
+		n.clocks(&e.clockState) // other goroutines read n.vc (reuse) while reads are added
 	}
 	addRead := func(i int) {
 		x := reads[i]
@@ -1256,7 +1265,7 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 	// Drop the writes that cannot be read for causal reasons alone
 	// (program order, spawn, join): writes after x, and writes overwritten
 	// by another write before x.
-	vc := n.clocks()
+	vc := n.clocks(&e.clockState)
 	vx := vc.row(x.t, x.step)
 	var lastBuf [8]Ref
 	last := lastBuf[:0] // per thread: its latest write to loc before x

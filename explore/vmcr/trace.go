@@ -610,7 +610,8 @@ func (c *clocks) at(r Ref, u int) int32 { return c.rows[r.T][int(r.I)*c.n+u] }
 // is not annotated (see rfEdges). The forced sources are the steps'
 // sources in the run, so the order of the run is a topological order;
 // steps on a cycle (not expected) get no further edges.
-func (tr *Trace) clocks(rf func(t, i int) []Ref) *clocks {
+// The table *state is reused (grown when short).
+func (tr *Trace) clocks(state *[]uint8, rf func(t, i int) []Ref) *clocks {
 	n := len(tr.Threads)
 	// The struct, offsets and row headers in one allocation each kind.
 	cb := &struct {
@@ -635,7 +636,11 @@ func (tr *Trace) clocks(rf func(t, i int) []Ref) *clocks {
 	for t := range c.rows {
 		c.rows[t] = buf[c.off[t]*n : c.off[t+1]*n : c.off[t+1]*n]
 	}
-	b := clockBuilder{tr: tr, c: c, rf: rf, state: make([]uint8, total)}
+	if cap(*state) < total {
+		*state = make([]uint8, total, 2*total)
+	}
+	b := clockBuilder{tr: tr, c: c, rf: rf, state: (*state)[:total]}
+	clear(b.state)
 	// In the order of the run every dependency comes first, so calc
 	// recurses one level at most; the pending steps (not in Order) last.
 	for _, r := range tr.Order {
