@@ -808,9 +808,11 @@ func (s *wsearch) dfs(from int) bool {
 		s.undoTo(mark)
 		return false
 	}
-	if _, bad := s.failed[string(s.stateKey())]; bad {
-		s.undoTo(mark)
-		return false
+	if len(s.failed) > 0 { // (no key to build while no state failed)
+		if _, bad := s.failed[string(s.stateKey())]; bad {
+			s.undoTo(mark)
+			return false
+		}
 	}
 	m0 := len(s.moves)
 	for t := range s.pos {
