@@ -59,8 +59,7 @@ func (e *explorer) resumable(tr *Trace, base, w *Witness) {
 	}
 	if keep || base != nil && lcp >= snapAt(base) {
 		if lcp > 0 {
-			w.Base, w.Same = tr, lcp
-			w.keepPoint()
+			w.Base, w.Same = tr, lcp // w.Sched and so w.Keep stay as the search left them
 		}
 		return
 	}
