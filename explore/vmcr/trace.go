@@ -377,9 +377,16 @@ func (tr *Trace) index(m map[int64]int32, sp *spareTables, tb *traceTables, n, t
 	}
 	for k, r := range tr.Order {
 		tr.tpos[r.T][r.I] = int32(k)
-		s := &tr.Threads[r.T].Steps[r.I]
-		if s.Wrote {
-			tr.final[s.lid] = r
+	}
+	// The last write of a location in the order is the last of some
+	// thread's writes of it (maxW; the steps that wrote are in the order).
+	for l := 0; l < nl; l++ {
+		best := int32(-1)
+		for t, i := range tr.maxW[l*n : l*n+n] {
+			if i >= 0 && tr.tpos[t][i] > best && tr.tpos[t][i] < 1<<30 {
+				best = tr.tpos[t][i]
+				tr.final[l] = Ref{int32(t), i}
+			}
 		}
 	}
 	return true
