@@ -133,6 +133,8 @@ type node struct {
 	fromX     front
 	fromNeg   *negAnn // the parent's negative annotation
 	fromCands bool
+	// choice: some annotation is a choice (choices has something to find).
+	choice bool
 }
 
 // front is a frontier decision.
@@ -532,7 +534,7 @@ func (n *node) with(t int, a ann) *node {
 	} else {
 		c = &node{ann: make([][]ann, size), annb: make([]*annBuf, size)}
 	}
-	c.obs, c.neg = n.obs, n.neg
+	c.obs, c.neg, c.choice = n.obs, n.neg, n.choice || a.choice
 	copy(c.ann, n.ann)
 	copy(c.annb, n.annb)
 	old := c.ann[t]
@@ -1418,6 +1420,9 @@ func inRefs(r Ref, rs []Ref) bool {
 // choices lists the annotated choices of every thread.
 func (n *node) choices() map[int32][]int {
 	var m map[int32][]int // nil without choices
+	if !n.choice {
+		return nil
+	}
 	for t, as := range n.ann {
 		for _, a := range as {
 			if a.choice {
@@ -1508,7 +1513,7 @@ func (e *explorer) observe(n *node, p *part) {
 		slices.SortFunc(gs, func(a, b group) int { return cmp.Compare(a.val, b.val) })
 		f := tr.finalOrInit(l)
 		for _, g := range gs {
-			c := &node{ann: n.ann, neg: n.neg}
+			c := &node{ann: n.ann, neg: n.neg, choice: n.choice}
 			c.obs = append(obs[:len(obs):len(obs)], ann{val: g.val, good: g.ws})
 			if inRefs(f, g.ws) {
 				c.tr, c.wit = tr, n.wit
@@ -1546,7 +1551,7 @@ func (e *explorer) observe(n *node, p *part) {
 		return
 	}
 	if len(obs) != len(n.obs) {
-		n = &node{ann: n.ann, neg: n.neg, tr: tr, wit: n.wit, obs: obs}
+		n = &node{ann: n.ann, neg: n.neg, tr: tr, wit: n.wit, obs: obs, choice: n.choice}
 	}
 	e.leaf(n)
 }
