@@ -254,8 +254,7 @@ type explorer struct {
 	notNew          []notNew   // markAll's table
 	pscr            partScratch
 	slabs           slabs
-	candWS          []Ref   // candidates' table
-	clockState      []uint8 // Trace.clocks' table
+	candWS          []Ref // candidates' table
 }
 
 // slabs hand out the small tables of partial traces from larger arrays
@@ -500,11 +499,11 @@ func (n *node) annOf(t int) []ann {
 
 // clocks returns the causal clocks of n's run with the reads-from edges
 // of the reads annotated with a single good write.
-// (state is scratch space for Trace.clocks.)
-func (n *node) clocks(state *[]uint8) *clocks {
+// (sp: the explorer's spare tables, for Trace.clocks.)
+func (n *node) clocks(sp *spareTables) *clocks {
 	if n.vc == nil {
 		tr := n.tr
-		n.vc = tr.clocks(state, func(t, i int) []Ref {
+		n.vc = tr.clocks(sp, func(t, i int) []Ref {
 			as := n.annOf(t)
 			k := tr.rdec[t][i]
 			if k < 0 || int(k) >= len(as) || as[k].stuck {
@@ -1027,7 +1026,7 @@ func (e *explorer) exploreNode(n *node) *node {
 	// first.
 	sib := siblings{e: e}
 	if e.sh.tokens != nil {
-		n.clocks(&e.clockState) // other goroutines read n.vc (reuse) while reads are added
+		n.clocks(&e.spare) // other goroutines read n.vc (reuse) while reads are added
 	}
 	addRead := func(i int) {
 		x := reads[i]
@@ -1154,7 +1153,7 @@ func (e *explorer) reuse(n *node, p *part, c *node, x front, g group) bool {
 		e1, e2 := tr.rfEdges(s, g.ws)
 		for _, w := range [2]Ref{e1, e2} {
 			if w.T >= 0 && c.vc.at(xr, int(w.T)) <= w.I {
-				c.vc = c.vc.withEdge(w, xr)
+				c.vc = c.vc.withEdge(&e.spare, tr, w, xr)
 			}
 		}
 	}
@@ -1267,7 +1266,7 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 	// Drop the writes that cannot be read for causal reasons alone
 	// (program order, spawn, join): writes after x, and writes overwritten
 	// by another write before x.
-	vc := n.clocks(&e.clockState)
+	vc := n.clocks(&e.spare)
 	vx := vc.row(x.t, x.step)
 	var lastBuf [8]Ref
 	last := lastBuf[:0] // per thread: its latest write to loc before x

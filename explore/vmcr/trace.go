@@ -398,6 +398,31 @@ func (tr *Trace) index(m map[int64]int32, sp *spareTables, tb *traceTables, n, t
 type spareTables struct {
 	free []*traceTables
 	lids [512]lidCache
+	// clk holds the clock arrays of traces nothing reads any more
+	// (clockArray); state is Trace.clocks' table.
+	clk   [][]int32
+	state []uint8
+}
+
+// maxSpareClocks bounds the clock arrays spareTables keeps.
+const maxSpareClocks = 256
+
+// clockArray returns an array of n int32 (contents undefined) for clocks
+// of tr: a spare one if it is large enough. tr's index tables record it,
+// and recycle makes it spare again.
+func (sp *spareTables) clockArray(tr *Trace, n int) []int32 {
+	var b []int32
+	if k := len(sp.clk); k > 0 && cap(sp.clk[k-1]) >= n {
+		b = sp.clk[k-1][:n]
+		sp.clk[k-1] = nil
+		sp.clk = sp.clk[:k-1]
+	} else {
+		b = make([]int32, n, n+n/4)
+	}
+	if tr.tabs != nil {
+		tr.tabs.clk = append(tr.tabs.clk, b)
+	}
+	return b
 }
 
 // maxSpare bounds the table sets spareTables keeps.
@@ -408,7 +433,8 @@ const maxSpare = 64
 type traceTables struct {
 	maxW, wfrom, ibuf []int32
 	jbuf, dbuf2, fill []int32
-	wtmp              []Ref // prepare's list of the steps that wrote
+	wtmp              []Ref     // prepare's list of the steps that wrote
+	clk               [][]int32 // the arrays of the trace's clocks (spareTables.clockArray)
 	final, wlist      []Ref
 	dbuf              []decision
 	dec               [][]decision
@@ -505,6 +531,13 @@ func (sp *spareTables) recycle(tr *Trace) {
 	tr.dbuf, tr.dec = nil, nil
 	tr.maxW, tr.maxM, tr.minWr, tr.wfrom, tr.ibuf, tr.final, tr.wlist = nil, nil, nil, nil, nil, nil, nil
 	tr.rdec, tr.tpos, tr.joins, tr.deps = nil, nil, nil, nil
+	for k, b := range tb.clk {
+		if len(sp.clk) < maxSpareClocks {
+			sp.clk = append(sp.clk, b)
+		}
+		tb.clk[k] = nil
+	}
+	tb.clk = tb.clk[:0]
 	if len(sp.free) < maxSpare {
 		sp.free = append(sp.free, tb)
 	}
@@ -617,8 +650,8 @@ func (c *clocks) at(r Ref, u int) int32 { return c.rows[r.T][int(r.I)*c.n+u] }
 // is not annotated (see rfEdges). The forced sources are the steps'
 // sources in the run, so the order of the run is a topological order;
 // steps on a cycle (not expected) get no further edges.
-// The table *state is reused (grown when short).
-func (tr *Trace) clocks(state *[]uint8, rf func(t, i int) []Ref) *clocks {
+// Its arrays come from sp (clockArray).
+func (tr *Trace) clocks(sp *spareTables, rf func(t, i int) []Ref) *clocks {
 	n := len(tr.Threads)
 	// The struct, offsets and row headers in one allocation each kind.
 	cb := &struct {
@@ -639,14 +672,15 @@ func (tr *Trace) clocks(state *[]uint8, rf func(t, i int) []Ref) *clocks {
 		total += len(tr.Threads[t].Steps)
 	}
 	c.off[n] = total
-	buf := make([]int32, total*n)
+	buf := sp.clockArray(tr, total*n)
+	clear(buf)
 	for t := range c.rows {
 		c.rows[t] = buf[c.off[t]*n : c.off[t+1]*n : c.off[t+1]*n]
 	}
-	if cap(*state) < total {
-		*state = make([]uint8, total, 2*total)
+	if cap(sp.state) < total {
+		sp.state = make([]uint8, total, 2*total)
 	}
-	b := clockBuilder{tr: tr, c: c, rf: rf, state: (*state)[:total]}
+	b := clockBuilder{tr: tr, c: c, rf: rf, state: sp.state[:total]}
 	clear(b.state)
 	// In the order of the run every dependency comes first, so calc
 	// recurses one level at most; the pending steps (not in Order) last.
@@ -747,7 +781,8 @@ func joinClock(c, o []int32) {
 
 // withEdge returns the clocks c with the extra edge w -> x (w does not
 // follow x): every step at or after x learns w's clock.
-func (c *clocks) withEdge(w, x Ref) *clocks {
+// Its new rows come from sp (clockArray for tr, c's trace).
+func (c *clocks) withEdge(sp *spareTables, tr *Trace, w, x Ref) *clocks {
 	db := &struct {
 		d    clocks
 		rows [8][]int32
@@ -778,7 +813,8 @@ func (c *clocks) withEdge(w, x Ref) *clocks {
 			d.rows[u] = c.rows[u] // no step of u follows x: shared
 			continue
 		}
-		d.rows[u] = append([]int32(nil), c.rows[u]...)
+		d.rows[u] = sp.clockArray(tr, len(c.rows[u]))
+		copy(d.rows[u], c.rows[u])
 		for i := lo; i < m; i++ {
 			joinClock(d.row(u, i), wr)
 		}
