@@ -127,11 +127,12 @@ type node struct {
 	vc   *clocks   // causal clocks of tr's steps under ann (lazily)
 	// from (nil: none) is the partial trace of n's parent when n reuses
 	// its parent's run and adds the annotation of the parent's frontier
-	// read fromX (childPart); fromCands: n has the parent's clocks and
-	// negative annotation, so the parent's candidates may carry over.
+	// read of thread fromT (childPart); fromCands: n has the parent's
+	// clocks and negative annotation, so the parent's candidates may
+	// carry over.
 	from      *part
-	fromX     front
 	fromNeg   *negAnn // the parent's negative annotation
+	fromT     int32
 	fromCands bool
 	// choice: some annotation is a choice (choices has something to find).
 	choice bool
@@ -745,9 +746,18 @@ func (e *explorer) fullPart(n *node) *part {
 // annotation and the writes annotated reads of its location consume: none
 // of these changed.
 func (e *explorer) childPart(n *node) *part {
-	pp, x := n.from, n.fromX
+	pp := n.from
 	n.from = nil
-	if pp == nil || pp.dead || pp.cuts || pp.parked != nil || x.choice {
+	if pp == nil || pp.dead || pp.cuts || pp.parked != nil {
+		return nil
+	}
+	var x front // the parent's frontier read of thread fromT
+	if i := slices.IndexFunc(pp.front, func(f front) bool { return f.t == int(n.fromT) }); i >= 0 {
+		x = pp.front[i]
+	} else {
+		return nil
+	}
+	if x.choice {
 		return nil
 	}
 	tr := n.tr
@@ -1157,7 +1167,7 @@ func (e *explorer) reuse(n *node, p *part, c *node, x front, g group) bool {
 			}
 		}
 	}
-	c.from, c.fromX, c.fromNeg = p, x, n.neg
+	c.from, c.fromT, c.fromNeg = p, int32(x.t), n.neg
 	c.fromCands = c.vc == n.vc && c.neg == n.neg
 	return true
 }
