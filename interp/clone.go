@@ -63,10 +63,12 @@ func (x *Execution) copyState(y *Execution, fs *forkStore) map[*seg.Invocation]*
 			}
 		}
 	}
+	// Each store buffer has room for a few more stores in the array.
+	const bufRoom = 4
 	nb := 0
 	for _, t := range x.threads {
 		if t != nil {
-			nb += len(t.buf)
+			nb += len(t.buf) + bufRoom
 		}
 	}
 	bufs := grab(fs.bufs, nb)
@@ -102,12 +104,11 @@ func (x *Execution) copyState(y *Execution, fs *forkStore) map[*seg.Invocation]*
 			frs = append(frs, f)
 		}
 		u.frames = frs[k:len(frs):len(frs)]
-		u.buf = nil
-		if len(t.buf) > 0 { // store buffers share one array (each capped)
-			k := len(bufs)
-			bufs = append(bufs, t.buf...)
-			u.buf = bufs[k:len(bufs):len(bufs)]
-		}
+		// The store buffers share one array (each capped past its room).
+		k = len(bufs)
+		bufs = append(bufs, t.buf...)
+		u.buf = bufs[k : len(bufs) : len(bufs)+bufRoom]
+		bufs = bufs[:len(bufs)+bufRoom]
 		if t.tls != nil {
 			u.tls = append([]int64(nil), t.tls...)
 		}

@@ -345,7 +345,7 @@ func (x *Execution) newThreadAs(num int32, name string, parent int32, spawn seg.
 	if int(num) < len(x.spare.threads) && x.spare.threads[num] != nil {
 		t = x.spare.threads[num] // a released execution's thread (Release)
 		x.spare.threads[num] = nil
-		*t = Thread{num: num, name: name, frames: t.frames[:0], tls: t.tls}
+		*t = Thread{num: num, name: name, frames: t.frames[:0], tls: t.tls, buf: t.buf[:0]}
 	} else {
 		t = &Thread{num: num, name: name}
 	}
@@ -734,7 +734,9 @@ func (x *Execution) Run(sched func(enabled []Action) Action) {
 func (x *Execution) flushOne(t *Thread, loc int64) seg.EventID {
 	for i, b := range t.buf {
 		if x.cfg.Exec() == memmodel.StoreBuffer || b.loc == loc {
-			t.buf = append(t.buf[:i:i], t.buf[i+1:]...)
+			// In place: the array is the thread's own (copies of the
+			// execution copy it), and keeps its room for later stores.
+			t.buf = t.buf[:i+copy(t.buf[i:], t.buf[i+1:])]
 			x.commit(t, b)
 			return b.ev
 		}
@@ -777,10 +779,9 @@ func (x *Execution) commit(t *Thread, b bufEntry) {
 func (x *Execution) drain(t *Thread) {
 	for len(t.buf) > 0 {
 		b := t.buf[0]
-		t.buf = t.buf[1:]
+		t.buf = t.buf[:copy(t.buf, t.buf[1:])] // in place, as in flushOne
 		x.commit(t, b)
 	}
-	t.buf = nil
 }
 
 // readLoc returns what t reads at loc: its own newest buffered store to loc

@@ -33,6 +33,7 @@ type sbBuild struct {
 	// later).
 	fixes []sbFix
 	buf   []vmcr.Step // the array of every thread's steps
+	store *runStore   // the arrays of a released trace (or new ones)
 }
 
 // layout sizes the tables for x's run: the trace threads' steps (with
@@ -89,10 +90,8 @@ func (b *sbBuild) layout() {
 	for _, n := range cnt {
 		total += n
 	}
-	var buf []vmcr.Step
-	if p, ok := r.steps.Get().(*[]vmcr.Step); ok && cap(*p) >= total {
-		buf = (*p)[:0]
-	} else {
+	buf := b.store.steps[:0]
+	if cap(buf) < total {
 		buf = make([]vmcr.Step, 0, total)
 	}
 	b.buf = buf
@@ -126,9 +125,7 @@ func (b *sbBuild) layout() {
 			ebuf, cbuf = ebuf[m:], cbuf[m:]
 		}
 	}
-	if p, ok := r.refs.Get().(*[2][]vmcr.Ref); ok {
-		b.afterBuf, b.order = p[0][:0], p[1][:0]
-	}
+	b.afterBuf, b.order = b.store.after[:0], b.store.order[:0]
 	for len(sc.lastStore) < nt {
 		sc.lastStore = append(sc.lastStore, storeSet{})
 	}
@@ -301,20 +298,20 @@ func (b *sbBuild) steps() {
 }
 
 // traceOfSB is traceOf under a store-buffer model.
-func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabled bool) *vmcr.Trace {
+func (r *vmcrRunner) traceOfSB(x *interp.Execution, run *vmcrRun, parkedEnabled bool) *vmcr.Trace {
 	sc, _ := r.sbs.Get().(*sbScratch)
 	if sc == nil {
 		sc = &sbScratch{}
 	}
 	defer r.sbs.Put(sc)
-	b := &sbBuild{r: r, sc: sc, x: x}
+	b := &sbBuild{r: r, sc: sc, x: x, store: r.getStore()}
 	b.layout()
 	b.steps()
 	sc.fixes = b.fixes
 	tt := x.ThreadTable()
 	nt := len(tt)
 	pid := b.pid
-	run := &vmcrRun{x: x, r: r, w: w, steps: b.buf[:0]}
+	run.store = b.store
 	n := r.ths.size()
 	for len(b.ts) < n {
 		b.ts = append(b.ts, nil)
@@ -346,7 +343,7 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 		vt := &tr.Threads[pid[n]]
 		vt.Steps = append(vt.Steps, vmcr.Step{Op: vmcr.OpLock, Loc: addr, Pending: true, WriteFor: lockWrite(x.Handle(n)), After: b.lastCommits(nil, n)})
 	})
-	run.refs = &[2][]vmcr.Ref{b.afterBuf[:0], b.order[:0]}
+	b.store.steps, b.store.after, b.store.order = b.buf[:0], b.afterBuf[:0], b.order[:0]
 	// Choices, attached to the program step they precede.
 	var ccnt []int
 	if len(x.Choices) > 0 {
