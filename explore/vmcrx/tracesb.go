@@ -196,7 +196,7 @@ func (b *sbBuild) src(at vmcr.Ref, id seg.EventID) vmcr.Ref {
 	if id.IsInit() {
 		return vmcr.Init
 	}
-	if b.x.G.Event(id).Kind == seg.KWrite {
+	if b.x.G.Threads[id.T][id.I].Kind == seg.KWrite {
 		b.fixes = append(b.fixes, sbFix{at: at, ev: id})
 		return unresolved
 	}
@@ -207,34 +207,54 @@ func (b *sbBuild) src(at vmcr.Ref, id seg.EventID) vmcr.Ref {
 func (b *sbBuild) steps() {
 	r, x := b.r, b.x
 	nt := len(b.pid)
-	commits := x.Commits
+	// The tables in locals (b's fields are written back around the calls
+	// that use them).
+	pid, evStep, ts, evs := b.pid, b.evStep, b.ts, x.G.Threads
+	log, commits := x.Log, x.Commits
+	order := b.order
 	ci := 0
-	for k := range x.Log {
-		l := &x.Log[k]
-		t := l.Action.T
-		for ci < len(commits) && commits[ci].Step == k {
-			b.addCommit(commits[ci].Event)
-			ci++
+	next := -1 // the step of the next commit (-1: none)
+	if len(commits) > 0 {
+		next = commits[0].Step
+	}
+	for k := range log {
+		l := &log[k]
+		if k == next {
+			b.order = order
+			for ci < len(commits) && commits[ci].Step == k {
+				b.addCommit(commits[ci].Event)
+				ci++
+			}
+			order, ts = b.order, b.ts
+			next = -1
+			if ci < len(commits) {
+				next = commits[ci].Step
+			}
 		}
 		if l.Action.Flush {
 			continue
 		}
-		me := b.pid[t]
-		at := vmcr.Ref{T: me, I: int32(len(b.ts[me]))}
+		t := l.Action.T
+		me := pid[t]
 		// The step is built in its slot (a Step is large: no copy).
-		b.ts[me] = b.ts[me][:at.I+1]
-		st := &b.ts[me][at.I]
+		tm := ts[me]
+		i := len(tm)
+		tm = tm[:i+1]
+		ts[me] = tm
+		st := &tm[i]
 		*st = vmcr.Step{}
+		at := vmcr.Ref{T: me, I: int32(i)}
 		if l.Fence {
 			st.After = b.lastCommits(nil, t)
 			b.lastStore[t].reset()
 		}
-		b.order = append(b.order, at)
-		if l.Event.IsInit() {
+		order = append(order, at)
+		ev := l.Event
+		if ev.IsInit() {
 			continue
 		}
-		e := x.G.Event(l.Event)
-		b.evStep[t][l.Event.I] = at.I
+		e := &evs[ev.T][ev.I]
+		evStep[t][ev.I] = at.I
 		st.Loc = e.Loc
 		switch e.Kind {
 		case seg.KRead:
@@ -263,7 +283,7 @@ func (b *sbBuild) steps() {
 		case seg.KWrite:
 			// A buffered store: its commit writes.
 			st.Op, st.Loc = vmcr.OpOther, 0
-			b.lastStore[t].set(e.Loc, l.Event.I)
+			b.lastStore[t].set(e.Loc, ev.I)
 		case seg.KLock:
 			st.Op, st.RVal, st.WVal, st.Wrote = vmcr.OpLock, e.RVal, e.WVal, true
 			st.Src = b.src(at, e.RF)
@@ -274,18 +294,20 @@ func (b *sbBuild) steps() {
 		case seg.KUnlock:
 			st.Op, st.WVal, st.Wrote = vmcr.OpUnlock, 0, true
 		case seg.KSpawn:
-			st.Op, st.Other = vmcr.OpSpawn, pidOf(b.pid, e.Other)
+			st.Op, st.Other = vmcr.OpSpawn, pidOf(pid, e.Other)
 		case seg.KJoin:
-			st.Op, st.Other = vmcr.OpJoin, pidOf(b.pid, e.Other)
+			st.Op, st.Other = vmcr.OpJoin, pidOf(pid, e.Other)
 			if e.Other >= 0 && int(e.Other) < nt {
 				st.After = b.lastCommits(st.After, e.Other)
 			}
 		}
 	}
+	b.order = order
 	// Sources and Own commits named by store events.
+	commitRef := b.commitRef
 	for _, f := range b.fixes {
-		ref := b.commitRef[f.ev.T][f.ev.I]
-		st := &b.ts[f.at.T][f.at.I]
+		ref := commitRef[f.ev.T][f.ev.I]
+		st := &ts[f.at.T][f.at.I]
 		if f.own {
 			st.Own = ref
 			if ref == unresolved {
