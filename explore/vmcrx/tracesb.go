@@ -34,6 +34,9 @@ type sbBuild struct {
 	fixes []sbFix
 	buf   []vmcr.Step // the array of every thread's steps
 	store *runStore   // the arrays of a released trace (or new ones)
+	// tsoBuf[t] (tso) is the trace thread of t's store buffer, if t
+	// committed in the run.
+	tsoBuf []int32
 }
 
 // layout sizes the tables for x's run: the trace threads' steps (with
@@ -63,27 +66,53 @@ func (b *sbBuild) layout() {
 		clear(sc.inRun)
 		sc.stamp = 1
 	}
-	// Steps per trace thread, to lay out one array for all of them.
+	// Steps per trace thread, to lay out one array for all of them:
+	// counted by program thread first (program steps, commits), then
+	// added up by trace thread.
 	cnt := sc.cnt[:0]
-	count := func(id int32) {
+	count := func(id int32, n int) {
 		for int(id) >= len(cnt) {
 			cnt = append(cnt, 0)
 		}
-		cnt[id]++
+		cnt[id] += n
 	}
-	for _, id := range b.pid {
+	progSteps := resize(sc.progSteps, nt)
+	sc.progSteps = progSteps
+	log := x.Log
+	for k := range log {
+		if a := log[k].Action; !a.Flush {
+			progSteps[a.T]++
+		}
+	}
+	for t, id := range b.pid {
 		if id >= 0 {
-			count(id)
+			count(id, 1+progSteps[t]) // with room for a pending acquire
 		}
 	}
-	for k := range x.Log {
-		if l := &x.Log[k]; !l.Action.Flush {
-			count(b.pid[l.Action.T])
+	b.tsoBuf = nil
+	if r.pso {
+		for k := range x.Commits {
+			ev := x.Commits[k].Event
+			count(b.bufID(ev.T, x.G.Event(ev).Loc), 1)
 		}
-	}
-	for k := range x.Commits {
-		ev := x.Commits[k].Event
-		count(b.bufID(ev.T, x.G.Event(ev).Loc))
+	} else {
+		// One buffer per thread: numbered (bufID) at the thread's first
+		// commit, in the order of the commits, and its commits counted.
+		commits := resize(sc.commits, nt)
+		tsoBuf := resize(sc.tsoBuf, nt)
+		sc.commits, sc.tsoBuf, b.tsoBuf = commits, tsoBuf, tsoBuf
+		for k := range x.Commits {
+			ev := x.Commits[k].Event
+			if commits[ev.T] == 0 {
+				tsoBuf[ev.T] = b.bufID(ev.T, x.G.Event(ev).Loc)
+			}
+			commits[ev.T]++
+		}
+		for t, n := range commits {
+			if n > 0 {
+				count(tsoBuf[t], n)
+			}
+		}
 	}
 	sc.cnt = cnt
 	total := 0
@@ -154,7 +183,12 @@ func (b *sbBuild) bufID(t int32, loc int64) int32 {
 // addCommit adds the commit of store event ev.
 func (b *sbBuild) addCommit(ev seg.EventID) {
 	e := b.x.G.Event(ev)
-	id := b.bufID(ev.T, e.Loc)
+	var id int32
+	if b.tsoBuf != nil {
+		id = b.tsoBuf[ev.T]
+	} else {
+		id = b.bufID(ev.T, e.Loc)
+	}
 	for int(id) >= len(b.ts) {
 		b.ts = append(b.ts, nil)
 	}
@@ -406,6 +440,9 @@ type sbScratch struct {
 	inRun     []uint32
 	stamp     uint32
 	cnt       []int
+	progSteps []int // by program thread: steps (layout)
+	commits   []int // by program thread: commits (layout, tso)
+	tsoBuf    []int32
 	ts        [][]vmcr.Step
 	evStep    [][]int32
 	commitRef [][]vmcr.Ref
