@@ -247,6 +247,7 @@ type Execution struct {
 	Commits []CommitRec
 	Choices []ChoiceRec
 	steps   int
+	flushes int // steps of Log that are flushes (Action.Flush)
 	nextSec int
 
 	// Outcome of the run so far.
@@ -683,7 +684,7 @@ func (x *Execution) Step(a Action) {
 		return // not a canonical schedule of its graph: pruned
 	}
 	t := x.threads[a.T]
-	x.steps++
+	x.steps, x.flushes = x.steps+1, x.flushes+flushCount(a)
 	x.reserveEvents(a.T, 4)
 	info := StepInfo{Action: a, Event: seg.Init}
 	wasAtomic := t.atomic > 0
@@ -731,11 +732,11 @@ func (x *Execution) Run(sched func(enabled []Action) Action) {
 }
 
 // flushOne writes t's oldest buffered store to loc (any location under TSO) to memory.
+// The store leaves the buffer in place: the array is the thread's own
+// (copies of the execution copy it), and keeps its room for later stores.
 func (x *Execution) flushOne(t *Thread, loc int64) seg.EventID {
 	for i, b := range t.buf {
 		if x.cfg.Exec() == memmodel.StoreBuffer || b.loc == loc {
-			// In place: the array is the thread's own (copies of the
-			// execution copy it), and keeps its room for later stores.
 			t.buf = t.buf[:i+copy(t.buf[i:], t.buf[i+1:])]
 			x.commit(t, b)
 			return b.ev
@@ -1120,6 +1121,17 @@ func (x *Execution) RuntimeError(t *Thread, pos ir.Pos, err *RuntimeError) {
 	}
 	x.fail(t, pos, "runtime-error", "runtime error: "+err.msg)
 }
+
+// flushCount is 1 for a flush, 0 otherwise.
+func flushCount(a Action) int {
+	if a.Flush {
+		return 1
+	}
+	return 0
+}
+
+// FlushSteps is the number of steps of Log that are flushes (Action.Flush).
+func (x *Execution) FlushSteps() int { return x.flushes }
 
 // Internal returns the interpreter's own error that ended the execution
 // ("internal error: …", a bug of ncmc, not of the program), empty if none.
@@ -1507,13 +1519,13 @@ func (x *Execution) advance(t *Thread) {
 		if in.Op.IsVisible() {
 			return
 		}
-		pos := in.Pos
+		// in.Pos: where errors are reported (not copied for every instruction)
 		switch in.Op {
 		case ir.INop:
 		case ir.IAssign:
 			v, err := x.Eval(fr, in.A)
 			if err != nil {
-				x.RuntimeError(t, pos, err)
+				x.RuntimeError(t, in.Pos, err)
 				return
 			}
 			fr.locals[in.Dst] = v
@@ -1522,7 +1534,7 @@ func (x *Execution) advance(t *Thread) {
 		case ir.ITLSStore:
 			v, err := x.Eval(fr, in.A)
 			if err != nil {
-				x.RuntimeError(t, pos, err)
+				x.RuntimeError(t, in.Pos, err)
 				return
 			}
 			t.tls[in.Slot] = v
@@ -1532,7 +1544,7 @@ func (x *Execution) advance(t *Thread) {
 		case ir.IBranch:
 			v, err := x.Eval(fr, in.A)
 			if err != nil {
-				x.RuntimeError(t, pos, err)
+				x.RuntimeError(t, in.Pos, err)
 				return
 			}
 			if v != 0 {
@@ -1544,24 +1556,24 @@ func (x *Execution) advance(t *Thread) {
 		case ir.IAssert:
 			v, err := x.Eval(fr, in.A)
 			if err != nil {
-				x.RuntimeError(t, pos, err)
+				x.RuntimeError(t, in.Pos, err)
 				return
 			}
 			if v == 0 {
-				x.fail(t, pos, "assertion", "assertion failed: "+in.Msg)
+				x.fail(t, in.Pos, "assertion", "assertion failed: "+in.Msg)
 				return
 			}
 		case ir.IFail:
-			x.fail(t, pos, "assertion", in.Msg)
+			x.fail(t, in.Pos, "assertion", in.Msg)
 			return
 		case ir.IAssume:
 			v, err := x.Eval(fr, in.A)
 			if err != nil {
-				x.RuntimeError(t, pos, err)
+				x.RuntimeError(t, in.Pos, err)
 				return
 			}
 			if v == 0 {
-				if in.Msg == ir.MsgExit && x.cfg.Leaks != LeaksIgnored && x.rx == nil && x.exitLeaks(t, pos) {
+				if in.Msg == ir.MsgExit && x.cfg.Leaks != LeaksIgnored && x.rx == nil && x.exitLeaks(t, in.Pos) {
 					return
 				}
 				t.status = Blocked
@@ -1570,29 +1582,29 @@ func (x *Execution) advance(t *Thread) {
 					what = "await condition is false: the thread blocks (spin-assume)"
 				}
 				t.why = what
-				x.event(t, seg.Event{Kind: seg.KBlock, Msg: what, Pos: pos})
-				x.noteAt(t, pos, what)
+				x.event(t, seg.Event{Kind: seg.KBlock, Msg: what, Pos: in.Pos})
+				x.noteAt(t, in.Pos, what)
 				x.releaseAtomic(t)
 				return
 			}
 		case ir.INondet:
-			vs, ok := x.evalAll(t, fr, pos, in.A, in.B)
+			vs, ok := x.evalAll(t, fr, in.Pos, in.A, in.B)
 			if !ok {
 				return
 			}
 			lo, hi := vs[0], vs[1]
 			if hi < lo {
-				x.RuntimeError(t, pos, &RuntimeError{msg: fmt.Sprintf("nondet range [%d, %d] is empty", lo, hi)})
+				x.RuntimeError(t, in.Pos, &RuntimeError{msg: fmt.Sprintf("nondet range [%d, %d] is empty", lo, hi)})
 				return
 			}
 			if hi-lo >= 1<<20 {
-				x.RuntimeError(t, pos, &RuntimeError{msg: fmt.Sprintf("nondet range [%d, %d] is too large to enumerate", lo, hi)})
+				x.RuntimeError(t, in.Pos, &RuntimeError{msg: fmt.Sprintf("nondet range [%d, %d] is too large to enumerate", lo, hi)})
 				return
 			}
 			v := lo + int64(x.choose(t, ChooseNondet, int(hi-lo+1)))
 			fr.locals[in.Dst] = v
 			if x.collecting {
-				x.noteAt(t, pos, fmt.Sprintf("chooses nondet value %d", v))
+				x.noteAt(t, in.Pos, fmt.Sprintf("chooses nondet value %d", v))
 			}
 		case ir.IAtomicBegin:
 			if t.atomic == 0 {
@@ -1616,13 +1628,13 @@ func (x *Execution) advance(t *Thread) {
 			if in.A != nil {
 				n, err := x.Eval(fr, in.A)
 				if err != nil {
-					x.RuntimeError(t, pos, err)
+					x.RuntimeError(t, in.Pos, err)
 					return
 				}
 				if n < 1 || n > int64(1<<16/max(size, 1)) {
 					t.status = BoundHit
-					x.boundHit = fmt.Sprintf("allocation of %d elements at %s (ncmc allocates 1 to %d)", n, pos, 1<<16/max(size, 1))
-					x.noteAt(t, pos, x.boundHit)
+					x.boundHit = fmt.Sprintf("allocation of %d elements at %s (ncmc allocates 1 to %d)", n, in.Pos, 1<<16/max(size, 1))
+					x.noteAt(t, in.Pos, x.boundHit)
 					x.releaseAtomic(t)
 					return
 				}
@@ -1633,7 +1645,7 @@ func (x *Execution) advance(t *Thread) {
 			if len(inits) > len(cells) {
 				inits = inits[:len(cells)]
 			}
-			vs, ok := x.evalAll(t, fr, pos, inits...)
+			vs, ok := x.evalAll(t, fr, in.Pos, inits...)
 			if !ok {
 				return
 			}
@@ -1677,20 +1689,20 @@ func (x *Execution) advance(t *Thread) {
 			}
 			if fr.locals[in.Dst] > int64(bound) {
 				t.status = BoundHit
-				x.boundHit = fmt.Sprintf("loop unroll bound %d hit at %s", bound, pos)
-				x.noteAt(t, pos, x.boundHit)
+				x.boundHit = fmt.Sprintf("loop unroll bound %d hit at %s", bound, in.Pos)
+				x.noteAt(t, in.Pos, x.boundHit)
 				x.releaseAtomic(t)
 				return
 			}
 		case ir.ISelf:
 			fr.locals[in.Dst] = x.Handle(t.num)
 		case ir.ICall:
-			args, ok := x.evalAll(t, fr, pos, in.Args...)
+			args, ok := x.evalAll(t, fr, in.Pos, in.Args...)
 			if !ok {
 				return
 			}
 			if len(t.frames) > 10000 {
-				x.RuntimeError(t, pos, &RuntimeError{msg: "call stack too deep (10000 frames)"})
+				x.RuntimeError(t, in.Pos, &RuntimeError{msg: "call stack too deep (10000 frames)"})
 				return
 			}
 			fr.pc++
@@ -1704,10 +1716,10 @@ func (x *Execution) advance(t *Thread) {
 					inv.Obj = args[0]
 					inv.Args = append([]int64(nil), args[1:]...)
 				}
-				inv.Begin = x.event(t, seg.Event{Kind: seg.KInvBegin, Loc: inv.Obj, Inv: inv, Pos: pos})
+				inv.Begin = x.event(t, seg.Event{Kind: seg.KInvBegin, Loc: inv.Obj, Inv: inv, Pos: in.Pos})
 				t.frames[len(t.frames)-1].inv = inv
 				if x.collecting {
-					x.noteAt(t, pos, fmt.Sprintf("calls %s.%s(%s)", x.names.LocName(inv.Obj), inv.Method, joinInts(inv.Args)))
+					x.noteAt(t, in.Pos, fmt.Sprintf("calls %s.%s(%s)", x.names.LocName(inv.Obj), inv.Method, joinInts(inv.Args)))
 				}
 			}
 			continue
@@ -1717,14 +1729,14 @@ func (x *Execution) advance(t *Thread) {
 				var err *RuntimeError
 				v, err = x.Eval(fr, in.A)
 				if err != nil {
-					x.RuntimeError(t, pos, err)
+					x.RuntimeError(t, in.Pos, err)
 					return
 				}
 			}
 			x.ret(t, v)
 			continue
 		default:
-			x.RuntimeError(t, pos, &RuntimeError{msg: "internal error: unknown instruction " + opName(in.Op), internal: true})
+			x.RuntimeError(t, in.Pos, &RuntimeError{msg: "internal error: unknown instruction " + opName(in.Op), internal: true})
 			return
 		}
 		fr.pc++

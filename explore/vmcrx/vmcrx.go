@@ -598,17 +598,8 @@ func (r *vmcrRunner) snapOK(x *interp.Execution) bool {
 	if x.Finished() {
 		return false
 	}
-	if r.sb {
-		flushes := 0
-		for li := range x.Log {
-			l := &x.Log[li]
-			if l.Action.Flush {
-				flushes++
-			}
-		}
-		if flushes != len(x.Commits) {
-			return false
-		}
+	if r.sb && x.FlushSteps() != len(x.Commits) {
+		return false
 	}
 	return true
 }
