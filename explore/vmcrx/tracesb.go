@@ -246,6 +246,7 @@ func (b *sbBuild) steps() {
 	pid, evStep, ts, evs := b.pid, b.evStep, b.ts, x.G.Threads
 	log, commits := x.Log, x.Commits
 	order := b.order
+	hasTry := len(r.trylock) > 0
 	ci := 0
 	next := -1 // the step of the next commit (-1: none)
 	if len(commits) > 0 {
@@ -296,11 +297,20 @@ func (b *sbBuild) steps() {
 			if op := l.RMW; op != nil {
 				st.Op = vmcr.OpRMW
 				st.WriteFor = op.WriteFor
-			} else if len(r.trylock) > 0 && r.trylock[e.Pos] {
+			} else if hasTry && r.trylock[e.Pos] {
 				st.Op = vmcr.OpRMW
 				st.WriteFor = lockWrite(x.Handle(t))
 			}
-			st.Src = b.src(at, e.RF)
+			// The source (b.src, by hand).
+			switch rf := e.RF; {
+			case rf.IsInit():
+				st.Src = vmcr.Init
+			case evs[rf.T][rf.I].Kind == seg.KWrite:
+				b.fixes = append(b.fixes, sbFix{at: at, ev: rf})
+				st.Src = unresolved
+			default:
+				st.Src = vmcr.Ref{T: pid[rf.T], I: evStep[rf.T][rf.I]}
+			}
 			if st.Op == vmcr.OpRead {
 				if i, ok := b.lastStore[t].get(e.Loc); ok {
 					st.HasOwn = true
@@ -322,7 +332,7 @@ func (b *sbBuild) steps() {
 			st.Op, st.RVal, st.WVal, st.Wrote = vmcr.OpLock, e.RVal, e.WVal, true
 			st.Src = b.src(at, e.RF)
 			st.WriteFor = lockWrite(e.WVal)
-			if len(r.trylock) > 0 && r.trylock[e.Pos] {
+			if hasTry && r.trylock[e.Pos] {
 				st.Op = vmcr.OpRMW
 			}
 		case seg.KUnlock:
