@@ -247,7 +247,8 @@ type Execution struct {
 	Commits []CommitRec
 	Choices []ChoiceRec
 	steps   int
-	flushes int // steps of Log that are flushes (Action.Flush)
+	flushes int  // steps of Log that are flushes (Action.Flush)
+	dropped bool // DropThreads took threads out of live
 	nextSec int
 
 	// Outcome of the run so far.
@@ -583,6 +584,17 @@ func (x *Execution) anyEnabled() bool {
 	return false
 }
 
+// checkEndAfter is CheckEnd after a step of t: when t can still move,
+// as it mostly can, the other threads need not be looked at (t is live
+// unless DropThreads dropped threads).
+func (x *Execution) checkEndAfter(t *Thread) {
+	if !x.finished && !x.dropped && (x.rx == nil || x.rx.tr != nil) &&
+		(x.enabled(t) || (len(t.buf) > 0 && x.cfg.Exec() != memmodel.Interleaving)) {
+		return
+	}
+	x.CheckEnd()
+}
+
 // CheckEnd finishes the execution when no thread can move, classifying a deadlock.
 func (x *Execution) CheckEnd() {
 	if x.finished {
@@ -717,7 +729,7 @@ func (x *Execution) Step(a Action) {
 		x.noteSizes()
 		return
 	}
-	x.CheckEnd()
+	x.checkEndAfter(t)
 	if x.finished {
 		x.noteSizes()
 	}
