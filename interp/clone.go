@@ -44,13 +44,14 @@ func (x *Execution) copyState(y *Execution, fs *forkStore) map[*seg.Invocation]*
 	}
 	cells := grab(fs.cells, n)
 	y.mem = grab(fs.mem, len(x.mem))[:len(x.mem)]
-	clear(y.mem)
-	for i, b := range x.mem {
-		if b != nil {
-			k := len(cells)
-			cells = append(cells, b...)
-			y.mem[i] = cells[k:len(cells):len(cells)]
+	for i, b := range x.mem { // (every entry set: no clear first)
+		if b == nil {
+			y.mem[i] = nil
+			continue
 		}
+		k := len(cells)
+		cells = append(cells, b...)
+		y.mem[i] = cells[k:len(cells):len(cells)]
 	}
 	// Threads, frames and locals, each kind in one array.
 	nt, nf, nl := 0, 0, 0
@@ -77,9 +78,9 @@ func (x *Execution) copyState(y *Execution, fs *forkStore) map[*seg.Invocation]*
 	locs := grab(fs.locs, nl)
 	var invs map[*seg.Invocation]*seg.Invocation
 	y.threads = grab(fs.threads, len(x.threads))[:len(x.threads)]
-	clear(y.threads)
-	for i, t := range x.threads {
+	for i, t := range x.threads { // (every entry set: no clear first)
 		if t == nil {
+			y.threads[i] = nil
 			continue
 		}
 		ths = append(ths, *t)
@@ -270,21 +271,33 @@ func (x *Execution) Fork(ch Chooser, dead *Execution) *Execution {
 	if mo == nil {
 		mo = make(map[int64][]seg.EventID, len(x.G.MO))
 	}
-	clear(mo)
-	// The writes of every location are copied into one array, each with
-	// room for a few more (later writes are appended; past the room, an
-	// append copies). When the array is full a larger one continues it:
-	// the slices already made stay in the old one, whose room is theirs.
+	// The dead copy's map mostly has x's locations: they are overwritten,
+	// and the map is cleared only when it has others (clearing costs as
+	// much as the map is large). The writes of every location are copied
+	// into one array, each with room for a few more (later writes are
+	// appended; past the room, an append copies). When the array is full
+	// a larger one continues it: the slices already made stay in the old
+	// one, whose room is theirs.
 	const moRoom = 8
+	if len(mo) > len(x.G.MO) {
+		clear(mo)
+	}
 	mb := fs.mo[:0]
-	for k, v := range x.G.MO {
-		if cap(mb)-len(mb) < len(v)+moRoom {
-			mb = make([]seg.EventID, 0, 2*cap(mb)+len(v)+moRoom)
+	for {
+		for k, v := range x.G.MO {
+			if cap(mb)-len(mb) < len(v)+moRoom {
+				mb = make([]seg.EventID, 0, 2*cap(mb)+len(v)+moRoom)
+			}
+			i := len(mb)
+			mb = append(mb, v...)
+			mo[k] = mb[i : len(mb) : len(mb)+moRoom]
+			mb = mb[:len(mb)+moRoom]
 		}
-		i := len(mb)
-		mb = append(mb, v...)
-		mo[k] = mb[i : len(mb) : len(mb)+moRoom]
-		mb = mb[:len(mb)+moRoom]
+		if len(mo) == len(x.G.MO) {
+			break
+		}
+		clear(mo) // it had locations x has not: again from empty
+		mb = mb[:0]
 	}
 	fs.mo = mb
 	g.MO = mo
