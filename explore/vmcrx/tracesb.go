@@ -46,7 +46,7 @@ func (b *sbBuild) layout() {
 	r, sc, x := b.r, b.sc, b.x
 	tt := x.ThreadTable()
 	nt := len(tt)
-	b.pid = resize(sc.pid, nt)
+	b.pid = size(sc.pid, nt) // every entry set below
 	sc.pid = b.pid
 	for t, th := range tt {
 		b.pid[t] = -1
@@ -99,7 +99,7 @@ func (b *sbBuild) layout() {
 		// One buffer per thread: numbered (bufID) at the thread's first
 		// commit, in the order of the commits, and its commits counted.
 		commits := resize(sc.commits, nt)
-		tsoBuf := resize(sc.tsoBuf, nt)
+		tsoBuf := size(sc.tsoBuf, nt) // read only where set
 		sc.commits, sc.tsoBuf, b.tsoBuf = commits, tsoBuf, tsoBuf
 		for k := range x.Commits {
 			ev := x.Commits[k].Event
@@ -124,7 +124,7 @@ func (b *sbBuild) layout() {
 		buf = make([]vmcr.Step, 0, total)
 	}
 	b.buf = buf
-	ts := resize(sc.ts, len(cnt))
+	ts := size(sc.ts, len(cnt)) // every entry set below
 	sc.ts = ts
 	for id, n := range cnt {
 		k := len(buf)
@@ -132,8 +132,8 @@ func (b *sbBuild) layout() {
 		ts[id] = buf[k:k:len(buf)]
 	}
 	b.ts = ts
-	b.evStep = resize(sc.evStep, nt)
-	b.commitRef = resize(sc.commitRef, nt)
+	b.evStep = size(sc.evStep, nt) // every entry set below
+	b.commitRef = size(sc.commitRef, nt)
 	sc.evStep, sc.commitRef = b.evStep, b.commitRef
 	nev := 0
 	for t := range tt {
@@ -142,7 +142,7 @@ func (b *sbBuild) layout() {
 		}
 	}
 	ebuf := resize(sc.ebuf, nev)
-	cbuf := resize(sc.cbuf, nev)
+	cbuf := size(sc.cbuf, nev) // every entry set below
 	sc.ebuf, sc.cbuf = ebuf, cbuf
 	for k := range cbuf {
 		cbuf[k] = unresolved
@@ -152,6 +152,8 @@ func (b *sbBuild) layout() {
 			m := len(x.G.Threads[t])
 			b.evStep[t], b.commitRef[t] = ebuf[:m:m], cbuf[:m:m]
 			ebuf, cbuf = ebuf[m:], cbuf[m:]
+		} else {
+			b.evStep[t], b.commitRef[t] = nil, nil
 		}
 	}
 	b.afterBuf, b.order = b.store.after[:0], b.store.order[:0]
@@ -495,6 +497,15 @@ func (sc *sbScratch) bufID(ths *vmcrThreads, pso bool, t int32, loc int64) int32
 		sc.buf[t] = ths.id(vmcrKey{T: t, Buf: true}) + 1
 	}
 	return sc.buf[t] - 1
+}
+
+// size returns a of length n, its contents left as they are
+// (reallocated if too small): for tables whose every entry is set.
+func size[T any](a []T, n int) []T {
+	if cap(a) < n {
+		return make([]T, n)
+	}
+	return a[:n]
 }
 
 // resize returns a of length n, cleared (reallocated if too small).
