@@ -182,6 +182,10 @@ type vmcrRun struct {
 	released bool
 	store    *runStore // the arrays of the trace, or nil
 	ch       seqChooser
+	// leaf is the first summary of the run's trace (newLeaf), leafTaken
+	// set once it is handed out.
+	leaf      vmcrLeaf
+	leafTaken atomic.Bool
 	// snap (nil: none or not yet made) is a copy of the state after
 	// w.Sched[:snapAt] (snapAt > 0: the state can be copied), which later
 	// witnesses that begin with those steps resume from
@@ -197,6 +201,16 @@ type vmcrRun struct {
 	// on the chain are those of ancestors in the search: their traces
 	// are released after this one.
 	from *vmcrRun
+}
+
+// newLeaf returns an empty leaf for a summary of the run's trace: the
+// run's own the first time (one allocation less per leaf), a new one
+// after.
+func (r *vmcrRun) newLeaf() *vmcrLeaf {
+	if r.leafTaken.CompareAndSwap(false, true) {
+		return &r.leaf
+	}
+	return new(vmcrLeaf)
 }
 
 // release hands the run's execution back to the interpreter for reuse, once.
@@ -806,7 +820,8 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 		if opts.Debug != nil {
 			opts.Debug("vmcr leaf: %s | %s | %s (complete %v)", run.x.G.Key(seg.KeyOpts{Kind: seg.KeyValues}), explore.ChoiceKey(run.x), interp.FinalState(run.x), run.x.Complete())
 		}
-		l := &vmcrLeaf{sum: t.Summarize(run.x)}
+		l := run.newLeaf()
+		l.sum = t.Summarize(run.x)
 		run.release() // nothing reads the execution after its summary
 		// The witness is kept for a counterexample and, until the first
 		// complete execution is known, for its graph.
