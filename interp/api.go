@@ -156,6 +156,7 @@ func (x *Execution) DropThreads(drop map[int32]bool) {
 		}
 	}
 	x.live = live
+	x.dropped = true
 }
 
 // CopyThread adds a thread named name whose local state (status, frames,

@@ -24,6 +24,7 @@ func (x *Execution) Clone(ch Chooser) *Execution {
 	y := *x
 	y.chooser = ch
 	invs := x.copyState(&y, nil)
+	y.alloc = append([]ir.AllocKind(nil), x.alloc...)
 	y.G = cloneGraph(x.G.Clone(), invs)
 	return &y
 }
@@ -43,15 +44,15 @@ func (x *Execution) copyState(y *Execution, fs *forkStore) map[*seg.Invocation]*
 	}
 	cells := grab(fs.cells, n)
 	y.mem = grab(fs.mem, len(x.mem))[:len(x.mem)]
-	clear(y.mem)
-	for i, b := range x.mem {
-		if b != nil {
-			k := len(cells)
-			cells = append(cells, b...)
-			y.mem[i] = cells[k:len(cells):len(cells)]
+	for i, b := range x.mem { // (every entry set: no clear first)
+		if b == nil {
+			y.mem[i] = nil
+			continue
 		}
+		k := len(cells)
+		cells = append(cells, b...)
+		y.mem[i] = cells[k:len(cells):len(cells)]
 	}
-	y.alloc = append([]ir.AllocKind(nil), x.alloc...)
 	// Threads, frames and locals, each kind in one array.
 	nt, nf, nl := 0, 0, 0
 	for _, t := range x.threads {
@@ -63,10 +64,12 @@ func (x *Execution) copyState(y *Execution, fs *forkStore) map[*seg.Invocation]*
 			}
 		}
 	}
+	// Each store buffer has room for a few more stores in the array.
+	const bufRoom = 4
 	nb := 0
 	for _, t := range x.threads {
 		if t != nil {
-			nb += len(t.buf)
+			nb += len(t.buf) + bufRoom
 		}
 	}
 	bufs := grab(fs.bufs, nb)
@@ -75,9 +78,9 @@ func (x *Execution) copyState(y *Execution, fs *forkStore) map[*seg.Invocation]*
 	locs := grab(fs.locs, nl)
 	var invs map[*seg.Invocation]*seg.Invocation
 	y.threads = grab(fs.threads, len(x.threads))[:len(x.threads)]
-	clear(y.threads)
-	for i, t := range x.threads {
+	for i, t := range x.threads { // (every entry set: no clear first)
 		if t == nil {
+			y.threads[i] = nil
 			continue
 		}
 		ths = append(ths, *t)
@@ -102,12 +105,11 @@ func (x *Execution) copyState(y *Execution, fs *forkStore) map[*seg.Invocation]*
 			frs = append(frs, f)
 		}
 		u.frames = frs[k:len(frs):len(frs)]
-		u.buf = nil
-		if len(t.buf) > 0 { // store buffers share one array (each capped)
-			k := len(bufs)
-			bufs = append(bufs, t.buf...)
-			u.buf = bufs[k:len(bufs):len(bufs)]
-		}
+		// The store buffers share one array (each capped past its room).
+		k = len(bufs)
+		bufs = append(bufs, t.buf...)
+		u.buf = bufs[k : len(bufs) : len(bufs)+bufRoom]
+		bufs = bufs[:len(bufs)+bufRoom]
 		if t.tls != nil {
 			u.tls = append([]int64(nil), t.tls...)
 		}
@@ -116,14 +118,18 @@ func (x *Execution) copyState(y *Execution, fs *forkStore) map[*seg.Invocation]*
 	fs.cells, fs.mem, fs.ths, fs.frs, fs.locs, fs.threads, fs.bufs = cells, y.mem, ths, frs, locs, y.threads, bufs
 	y.live = x.live[:len(x.live):len(x.live)]
 	if fs.waiters != nil {
-		clear(fs.waiters)
+		if len(fs.waiters) > 0 {
+			clear(fs.waiters)
+		}
 		y.waiters = fs.waiters
 	} else {
 		y.waiters = make(map[int64][]int32, len(x.waiters))
 	}
 	fs.waiters = y.waiters
-	for k, v := range x.waiters {
-		y.waiters[k] = v[:len(v):len(v)]
+	if len(x.waiters) > 0 { // (an iteration costs even when empty)
+		for k, v := range x.waiters {
+			y.waiters[k] = v[:len(v):len(v)]
+		}
 	}
 	if x.owner != nil {
 		y.owner = maps.Clone(x.owner)
@@ -138,6 +144,9 @@ func (x *Execution) copyState(y *Execution, fs *forkStore) map[*seg.Invocation]*
 // cloneGraph makes the begin events of the unfinished invocations of g, a
 // copy of a graph that shares its events, name their copies invs.
 func cloneGraph(g *seg.Graph, invs map[*seg.Invocation]*seg.Invocation) *seg.Graph {
+	if len(invs) == 0 {
+		return g
+	}
 	// The begin events of the unfinished invocations name the copies.
 	copied := map[int32]bool{}
 	for old, c := range invs {
@@ -198,10 +207,19 @@ func (x *Execution) Fork(ch Chooser, dead *Execution) *Execution {
 	}
 	var fs *forkStore
 	var oldEv [][]seg.Event
-	var old Execution
+	// The arrays of the dead copy that y reuses.
+	var old struct {
+		scratch []int64
+		Log     []StepInfo
+		Commits []CommitRec
+		Choices []ChoiceRec
+		alloc   []ir.AllocKind
+		live    []int32
+	}
 	if dead != nil && dead != x && dead.fork != nil {
-		fs, old = dead.fork, *dead
-		oldEv = dead.G.Threads
+		fs, oldEv = dead.fork, dead.G.Threads
+		old.scratch, old.Log, old.Commits, old.Choices = dead.scratch, dead.Log, dead.Commits, dead.Choices
+		old.alloc, old.live = dead.alloc, dead.live
 	} else {
 		fs, dead = &forkStore{}, new(Execution)
 	}
@@ -218,8 +236,10 @@ func (x *Execution) Fork(ch Chooser, dead *Execution) *Execution {
 	y.Trace = nil
 	y.alloc = append(old.alloc[:0], x.alloc...)
 	y.live = append(old.live[:0], x.live...)
-	for k, v := range y.waiters {
-		y.waiters[k] = append([]int32(nil), v...)
+	if len(y.waiters) > 0 {
+		for k, v := range y.waiters {
+			y.waiters[k] = append([]int32(nil), v...)
+		}
 	}
 	if x.owner != nil {
 		y.owner = maps.Clone(x.owner)
@@ -251,21 +271,33 @@ func (x *Execution) Fork(ch Chooser, dead *Execution) *Execution {
 	if mo == nil {
 		mo = make(map[int64][]seg.EventID, len(x.G.MO))
 	}
-	clear(mo)
-	// The writes of every location are copied into one array, each with
-	// room for a few more (later writes are appended; past the room, an
-	// append copies).
+	// The dead copy's map mostly has x's locations: they are overwritten,
+	// and the map is cleared only when it has others (clearing costs as
+	// much as the map is large). The writes of every location are copied
+	// into one array, each with room for a few more (later writes are
+	// appended; past the room, an append copies). When the array is full
+	// a larger one continues it: the slices already made stay in the old
+	// one, whose room is theirs.
 	const moRoom = 8
-	n := 0
-	for _, v := range x.G.MO {
-		n += len(v) + moRoom
+	if len(mo) > len(x.G.MO) {
+		clear(mo)
 	}
-	mb := grab(fs.mo, n)
-	for k, v := range x.G.MO {
-		i := len(mb)
-		mb = append(mb, v...)
-		mo[k] = mb[i : len(mb) : len(mb)+moRoom]
-		mb = mb[:len(mb)+moRoom]
+	mb := fs.mo[:0]
+	for {
+		for k, v := range x.G.MO {
+			if cap(mb)-len(mb) < len(v)+moRoom {
+				mb = make([]seg.EventID, 0, 2*cap(mb)+len(v)+moRoom)
+			}
+			i := len(mb)
+			mb = append(mb, v...)
+			mo[k] = mb[i : len(mb) : len(mb)+moRoom]
+			mb = mb[:len(mb)+moRoom]
+		}
+		if len(mo) == len(x.G.MO) {
+			break
+		}
+		clear(mo) // it had locations x has not: again from empty
+		mb = mb[:0]
 	}
 	fs.mo = mb
 	g.MO = mo

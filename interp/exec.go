@@ -247,6 +247,8 @@ type Execution struct {
 	Commits []CommitRec
 	Choices []ChoiceRec
 	steps   int
+	flushes int  // steps of Log that are flushes (Action.Flush)
+	dropped bool // DropThreads took threads out of live
 	nextSec int
 
 	// Outcome of the run so far.
@@ -345,7 +347,7 @@ func (x *Execution) newThreadAs(num int32, name string, parent int32, spawn seg.
 	if int(num) < len(x.spare.threads) && x.spare.threads[num] != nil {
 		t = x.spare.threads[num] // a released execution's thread (Release)
 		x.spare.threads[num] = nil
-		*t = Thread{num: num, name: name, frames: t.frames[:0], tls: t.tls}
+		*t = Thread{num: num, name: name, frames: t.frames[:0], tls: t.tls, buf: t.buf[:0]}
 	} else {
 		t = &Thread{num: num, name: name}
 	}
@@ -582,6 +584,17 @@ func (x *Execution) anyEnabled() bool {
 	return false
 }
 
+// checkEndAfter is CheckEnd after a step of t: when t can still move,
+// as it mostly can, the other threads need not be looked at (t is live
+// unless DropThreads dropped threads).
+func (x *Execution) checkEndAfter(t *Thread) {
+	if !x.finished && !x.dropped && (x.rx == nil || x.rx.tr != nil) &&
+		(x.enabled(t) || (len(t.buf) > 0 && x.cfg.Exec() != memmodel.Interleaving)) {
+		return
+	}
+	x.CheckEnd()
+}
+
 // CheckEnd finishes the execution when no thread can move, classifying a deadlock.
 func (x *Execution) CheckEnd() {
 	if x.finished {
@@ -683,7 +696,7 @@ func (x *Execution) Step(a Action) {
 		return // not a canonical schedule of its graph: pruned
 	}
 	t := x.threads[a.T]
-	x.steps++
+	x.steps, x.flushes = x.steps+1, x.flushes+flushCount(a)
 	x.reserveEvents(a.T, 4)
 	info := StepInfo{Action: a, Event: seg.Init}
 	wasAtomic := t.atomic > 0
@@ -716,7 +729,7 @@ func (x *Execution) Step(a Action) {
 		x.noteSizes()
 		return
 	}
-	x.CheckEnd()
+	x.checkEndAfter(t)
 	if x.finished {
 		x.noteSizes()
 	}
@@ -731,10 +744,12 @@ func (x *Execution) Run(sched func(enabled []Action) Action) {
 }
 
 // flushOne writes t's oldest buffered store to loc (any location under TSO) to memory.
+// The store leaves the buffer in place: the array is the thread's own
+// (copies of the execution copy it), and keeps its room for later stores.
 func (x *Execution) flushOne(t *Thread, loc int64) seg.EventID {
 	for i, b := range t.buf {
 		if x.cfg.Exec() == memmodel.StoreBuffer || b.loc == loc {
-			t.buf = append(t.buf[:i:i], t.buf[i+1:]...)
+			t.buf = t.buf[:i+copy(t.buf[i:], t.buf[i+1:])]
 			x.commit(t, b)
 			return b.ev
 		}
@@ -777,10 +792,9 @@ func (x *Execution) commit(t *Thread, b bufEntry) {
 func (x *Execution) drain(t *Thread) {
 	for len(t.buf) > 0 {
 		b := t.buf[0]
-		t.buf = t.buf[1:]
+		t.buf = t.buf[:copy(t.buf, t.buf[1:])] // in place, as in flushOne
 		x.commit(t, b)
 	}
-	t.buf = nil
 }
 
 // readLoc returns what t reads at loc: its own newest buffered store to loc
@@ -1119,6 +1133,17 @@ func (x *Execution) RuntimeError(t *Thread, pos ir.Pos, err *RuntimeError) {
 	}
 	x.fail(t, pos, "runtime-error", "runtime error: "+err.msg)
 }
+
+// flushCount is 1 for a flush, 0 otherwise.
+func flushCount(a Action) int {
+	if a.Flush {
+		return 1
+	}
+	return 0
+}
+
+// FlushSteps is the number of steps of Log that are flushes (Action.Flush).
+func (x *Execution) FlushSteps() int { return x.flushes }
 
 // Internal returns the interpreter's own error that ended the execution
 // ("internal error: …", a bug of ncmc, not of the program), empty if none.
@@ -1506,13 +1531,13 @@ func (x *Execution) advance(t *Thread) {
 		if in.Op.IsVisible() {
 			return
 		}
-		pos := in.Pos
+		// in.Pos: where errors are reported (not copied for every instruction)
 		switch in.Op {
 		case ir.INop:
 		case ir.IAssign:
 			v, err := x.Eval(fr, in.A)
 			if err != nil {
-				x.RuntimeError(t, pos, err)
+				x.RuntimeError(t, in.Pos, err)
 				return
 			}
 			fr.locals[in.Dst] = v
@@ -1521,7 +1546,7 @@ func (x *Execution) advance(t *Thread) {
 		case ir.ITLSStore:
 			v, err := x.Eval(fr, in.A)
 			if err != nil {
-				x.RuntimeError(t, pos, err)
+				x.RuntimeError(t, in.Pos, err)
 				return
 			}
 			t.tls[in.Slot] = v
@@ -1531,7 +1556,7 @@ func (x *Execution) advance(t *Thread) {
 		case ir.IBranch:
 			v, err := x.Eval(fr, in.A)
 			if err != nil {
-				x.RuntimeError(t, pos, err)
+				x.RuntimeError(t, in.Pos, err)
 				return
 			}
 			if v != 0 {
@@ -1543,24 +1568,24 @@ func (x *Execution) advance(t *Thread) {
 		case ir.IAssert:
 			v, err := x.Eval(fr, in.A)
 			if err != nil {
-				x.RuntimeError(t, pos, err)
+				x.RuntimeError(t, in.Pos, err)
 				return
 			}
 			if v == 0 {
-				x.fail(t, pos, "assertion", "assertion failed: "+in.Msg)
+				x.fail(t, in.Pos, "assertion", "assertion failed: "+in.Msg)
 				return
 			}
 		case ir.IFail:
-			x.fail(t, pos, "assertion", in.Msg)
+			x.fail(t, in.Pos, "assertion", in.Msg)
 			return
 		case ir.IAssume:
 			v, err := x.Eval(fr, in.A)
 			if err != nil {
-				x.RuntimeError(t, pos, err)
+				x.RuntimeError(t, in.Pos, err)
 				return
 			}
 			if v == 0 {
-				if in.Msg == ir.MsgExit && x.cfg.Leaks != LeaksIgnored && x.rx == nil && x.exitLeaks(t, pos) {
+				if in.Msg == ir.MsgExit && x.cfg.Leaks != LeaksIgnored && x.rx == nil && x.exitLeaks(t, in.Pos) {
 					return
 				}
 				t.status = Blocked
@@ -1569,29 +1594,29 @@ func (x *Execution) advance(t *Thread) {
 					what = "await condition is false: the thread blocks (spin-assume)"
 				}
 				t.why = what
-				x.event(t, seg.Event{Kind: seg.KBlock, Msg: what, Pos: pos})
-				x.noteAt(t, pos, what)
+				x.event(t, seg.Event{Kind: seg.KBlock, Msg: what, Pos: in.Pos})
+				x.noteAt(t, in.Pos, what)
 				x.releaseAtomic(t)
 				return
 			}
 		case ir.INondet:
-			vs, ok := x.evalAll(t, fr, pos, in.A, in.B)
+			vs, ok := x.evalAll(t, fr, in.Pos, in.A, in.B)
 			if !ok {
 				return
 			}
 			lo, hi := vs[0], vs[1]
 			if hi < lo {
-				x.RuntimeError(t, pos, &RuntimeError{msg: fmt.Sprintf("nondet range [%d, %d] is empty", lo, hi)})
+				x.RuntimeError(t, in.Pos, &RuntimeError{msg: fmt.Sprintf("nondet range [%d, %d] is empty", lo, hi)})
 				return
 			}
 			if hi-lo >= 1<<20 {
-				x.RuntimeError(t, pos, &RuntimeError{msg: fmt.Sprintf("nondet range [%d, %d] is too large to enumerate", lo, hi)})
+				x.RuntimeError(t, in.Pos, &RuntimeError{msg: fmt.Sprintf("nondet range [%d, %d] is too large to enumerate", lo, hi)})
 				return
 			}
 			v := lo + int64(x.choose(t, ChooseNondet, int(hi-lo+1)))
 			fr.locals[in.Dst] = v
 			if x.collecting {
-				x.noteAt(t, pos, fmt.Sprintf("chooses nondet value %d", v))
+				x.noteAt(t, in.Pos, fmt.Sprintf("chooses nondet value %d", v))
 			}
 		case ir.IAtomicBegin:
 			if t.atomic == 0 {
@@ -1615,13 +1640,13 @@ func (x *Execution) advance(t *Thread) {
 			if in.A != nil {
 				n, err := x.Eval(fr, in.A)
 				if err != nil {
-					x.RuntimeError(t, pos, err)
+					x.RuntimeError(t, in.Pos, err)
 					return
 				}
 				if n < 1 || n > int64(1<<16/max(size, 1)) {
 					t.status = BoundHit
-					x.boundHit = fmt.Sprintf("allocation of %d elements at %s (ncmc allocates 1 to %d)", n, pos, 1<<16/max(size, 1))
-					x.noteAt(t, pos, x.boundHit)
+					x.boundHit = fmt.Sprintf("allocation of %d elements at %s (ncmc allocates 1 to %d)", n, in.Pos, 1<<16/max(size, 1))
+					x.noteAt(t, in.Pos, x.boundHit)
 					x.releaseAtomic(t)
 					return
 				}
@@ -1632,7 +1657,7 @@ func (x *Execution) advance(t *Thread) {
 			if len(inits) > len(cells) {
 				inits = inits[:len(cells)]
 			}
-			vs, ok := x.evalAll(t, fr, pos, inits...)
+			vs, ok := x.evalAll(t, fr, in.Pos, inits...)
 			if !ok {
 				return
 			}
@@ -1676,20 +1701,20 @@ func (x *Execution) advance(t *Thread) {
 			}
 			if fr.locals[in.Dst] > int64(bound) {
 				t.status = BoundHit
-				x.boundHit = fmt.Sprintf("loop unroll bound %d hit at %s", bound, pos)
-				x.noteAt(t, pos, x.boundHit)
+				x.boundHit = fmt.Sprintf("loop unroll bound %d hit at %s", bound, in.Pos)
+				x.noteAt(t, in.Pos, x.boundHit)
 				x.releaseAtomic(t)
 				return
 			}
 		case ir.ISelf:
 			fr.locals[in.Dst] = x.Handle(t.num)
 		case ir.ICall:
-			args, ok := x.evalAll(t, fr, pos, in.Args...)
+			args, ok := x.evalAll(t, fr, in.Pos, in.Args...)
 			if !ok {
 				return
 			}
 			if len(t.frames) > 10000 {
-				x.RuntimeError(t, pos, &RuntimeError{msg: "call stack too deep (10000 frames)"})
+				x.RuntimeError(t, in.Pos, &RuntimeError{msg: "call stack too deep (10000 frames)"})
 				return
 			}
 			fr.pc++
@@ -1703,10 +1728,10 @@ func (x *Execution) advance(t *Thread) {
 					inv.Obj = args[0]
 					inv.Args = append([]int64(nil), args[1:]...)
 				}
-				inv.Begin = x.event(t, seg.Event{Kind: seg.KInvBegin, Loc: inv.Obj, Inv: inv, Pos: pos})
+				inv.Begin = x.event(t, seg.Event{Kind: seg.KInvBegin, Loc: inv.Obj, Inv: inv, Pos: in.Pos})
 				t.frames[len(t.frames)-1].inv = inv
 				if x.collecting {
-					x.noteAt(t, pos, fmt.Sprintf("calls %s.%s(%s)", x.names.LocName(inv.Obj), inv.Method, joinInts(inv.Args)))
+					x.noteAt(t, in.Pos, fmt.Sprintf("calls %s.%s(%s)", x.names.LocName(inv.Obj), inv.Method, joinInts(inv.Args)))
 				}
 			}
 			continue
@@ -1716,14 +1741,14 @@ func (x *Execution) advance(t *Thread) {
 				var err *RuntimeError
 				v, err = x.Eval(fr, in.A)
 				if err != nil {
-					x.RuntimeError(t, pos, err)
+					x.RuntimeError(t, in.Pos, err)
 					return
 				}
 			}
 			x.ret(t, v)
 			continue
 		default:
-			x.RuntimeError(t, pos, &RuntimeError{msg: "internal error: unknown instruction " + opName(in.Op), internal: true})
+			x.RuntimeError(t, in.Pos, &RuntimeError{msg: "internal error: unknown instruction " + opName(in.Op), internal: true})
 			return
 		}
 		fr.pc++

@@ -547,6 +547,7 @@ func (x *Execution) ForkDriven(dead *Execution) *Execution {
 	*y = *x
 	y.fork = fs
 	invs := x.copyState(y, fs)
+	y.alloc = append([]ir.AllocKind(nil), x.alloc...)
 	// the graph: the events and the step log are copied into the dead
 	// copy's arrays; thread tables and the initial values are shared
 	// (capped: appends copy), the modification order is copied

@@ -33,6 +33,10 @@ type sbBuild struct {
 	// later).
 	fixes []sbFix
 	buf   []vmcr.Step // the array of every thread's steps
+	store *runStore   // the arrays of a released trace (or new ones)
+	// tsoBuf[t] (tso) is the trace thread of t's store buffer, if t
+	// committed in the run.
+	tsoBuf []int32
 }
 
 // layout sizes the tables for x's run: the trace threads' steps (with
@@ -42,7 +46,7 @@ func (b *sbBuild) layout() {
 	r, sc, x := b.r, b.sc, b.x
 	tt := x.ThreadTable()
 	nt := len(tt)
-	b.pid = resize(sc.pid, nt)
+	b.pid = size(sc.pid, nt) // every entry set below
 	sc.pid = b.pid
 	for t, th := range tt {
 		b.pid[t] = -1
@@ -62,41 +66,65 @@ func (b *sbBuild) layout() {
 		clear(sc.inRun)
 		sc.stamp = 1
 	}
-	// Steps per trace thread, to lay out one array for all of them.
+	// Steps per trace thread, to lay out one array for all of them:
+	// counted by program thread first (program steps, commits), then
+	// added up by trace thread.
 	cnt := sc.cnt[:0]
-	count := func(id int32) {
+	count := func(id int32, n int) {
 		for int(id) >= len(cnt) {
 			cnt = append(cnt, 0)
 		}
-		cnt[id]++
+		cnt[id] += n
 	}
-	for _, id := range b.pid {
+	progSteps := resize(sc.progSteps, nt)
+	sc.progSteps = progSteps
+	log := x.Log
+	for k := range log {
+		if a := log[k].Action; !a.Flush {
+			progSteps[a.T]++
+		}
+	}
+	for t, id := range b.pid {
 		if id >= 0 {
-			count(id)
+			count(id, 1+progSteps[t]) // with room for a pending acquire
 		}
 	}
-	for k := range x.Log {
-		if l := &x.Log[k]; !l.Action.Flush {
-			count(b.pid[l.Action.T])
+	b.tsoBuf = nil
+	if r.pso {
+		for k := range x.Commits {
+			ev := x.Commits[k].Event
+			count(b.bufID(ev.T, x.G.Event(ev).Loc), 1)
 		}
-	}
-	for k := range x.Commits {
-		ev := x.Commits[k].Event
-		count(b.bufID(ev.T, x.G.Event(ev).Loc))
+	} else {
+		// One buffer per thread: numbered (bufID) at the thread's first
+		// commit, in the order of the commits, and its commits counted.
+		commits := resize(sc.commits, nt)
+		tsoBuf := size(sc.tsoBuf, nt) // read only where set
+		sc.commits, sc.tsoBuf, b.tsoBuf = commits, tsoBuf, tsoBuf
+		for k := range x.Commits {
+			ev := x.Commits[k].Event
+			if commits[ev.T] == 0 {
+				tsoBuf[ev.T] = b.bufID(ev.T, x.G.Event(ev).Loc)
+			}
+			commits[ev.T]++
+		}
+		for t, n := range commits {
+			if n > 0 {
+				count(tsoBuf[t], n)
+			}
+		}
 	}
 	sc.cnt = cnt
 	total := 0
 	for _, n := range cnt {
 		total += n
 	}
-	var buf []vmcr.Step
-	if p, ok := r.steps.Get().(*[]vmcr.Step); ok && cap(*p) >= total {
-		buf = (*p)[:0]
-	} else {
+	buf := b.store.steps[:0]
+	if cap(buf) < total {
 		buf = make([]vmcr.Step, 0, total)
 	}
 	b.buf = buf
-	ts := resize(sc.ts, len(cnt))
+	ts := size(sc.ts, len(cnt)) // every entry set below
 	sc.ts = ts
 	for id, n := range cnt {
 		k := len(buf)
@@ -104,8 +132,8 @@ func (b *sbBuild) layout() {
 		ts[id] = buf[k:k:len(buf)]
 	}
 	b.ts = ts
-	b.evStep = resize(sc.evStep, nt)
-	b.commitRef = resize(sc.commitRef, nt)
+	b.evStep = size(sc.evStep, nt) // every entry set below
+	b.commitRef = size(sc.commitRef, nt)
 	sc.evStep, sc.commitRef = b.evStep, b.commitRef
 	nev := 0
 	for t := range tt {
@@ -114,7 +142,7 @@ func (b *sbBuild) layout() {
 		}
 	}
 	ebuf := resize(sc.ebuf, nev)
-	cbuf := resize(sc.cbuf, nev)
+	cbuf := size(sc.cbuf, nev) // every entry set below
 	sc.ebuf, sc.cbuf = ebuf, cbuf
 	for k := range cbuf {
 		cbuf[k] = unresolved
@@ -124,11 +152,11 @@ func (b *sbBuild) layout() {
 			m := len(x.G.Threads[t])
 			b.evStep[t], b.commitRef[t] = ebuf[:m:m], cbuf[:m:m]
 			ebuf, cbuf = ebuf[m:], cbuf[m:]
+		} else {
+			b.evStep[t], b.commitRef[t] = nil, nil
 		}
 	}
-	if p, ok := r.refs.Get().(*[2][]vmcr.Ref); ok {
-		b.afterBuf, b.order = p[0][:0], p[1][:0]
-	}
+	b.afterBuf, b.order = b.store.after[:0], b.store.order[:0]
 	for len(sc.lastStore) < nt {
 		sc.lastStore = append(sc.lastStore, storeSet{})
 	}
@@ -157,7 +185,12 @@ func (b *sbBuild) bufID(t int32, loc int64) int32 {
 // addCommit adds the commit of store event ev.
 func (b *sbBuild) addCommit(ev seg.EventID) {
 	e := b.x.G.Event(ev)
-	id := b.bufID(ev.T, e.Loc)
+	var id int32
+	if b.tsoBuf != nil {
+		id = b.tsoBuf[ev.T]
+	} else {
+		id = b.bufID(ev.T, e.Loc)
+	}
 	for int(id) >= len(b.ts) {
 		b.ts = append(b.ts, nil)
 	}
@@ -199,7 +232,7 @@ func (b *sbBuild) src(at vmcr.Ref, id seg.EventID) vmcr.Ref {
 	if id.IsInit() {
 		return vmcr.Init
 	}
-	if b.x.G.Event(id).Kind == seg.KWrite {
+	if b.x.G.Threads[id.T][id.I].Kind == seg.KWrite {
 		b.fixes = append(b.fixes, sbFix{at: at, ev: id})
 		return unresolved
 	}
@@ -210,34 +243,55 @@ func (b *sbBuild) src(at vmcr.Ref, id seg.EventID) vmcr.Ref {
 func (b *sbBuild) steps() {
 	r, x := b.r, b.x
 	nt := len(b.pid)
-	commits := x.Commits
+	// The tables in locals (b's fields are written back around the calls
+	// that use them).
+	pid, evStep, ts, evs := b.pid, b.evStep, b.ts, x.G.Threads
+	log, commits := x.Log, x.Commits
+	order := b.order
+	hasTry := len(r.trylock) > 0
 	ci := 0
-	for k := range x.Log {
-		l := &x.Log[k]
-		t := l.Action.T
-		for ci < len(commits) && commits[ci].Step == k {
-			b.addCommit(commits[ci].Event)
-			ci++
+	next := -1 // the step of the next commit (-1: none)
+	if len(commits) > 0 {
+		next = commits[0].Step
+	}
+	for k := range log {
+		l := &log[k]
+		if k == next {
+			b.order = order
+			for ci < len(commits) && commits[ci].Step == k {
+				b.addCommit(commits[ci].Event)
+				ci++
+			}
+			order, ts = b.order, b.ts
+			next = -1
+			if ci < len(commits) {
+				next = commits[ci].Step
+			}
 		}
 		if l.Action.Flush {
 			continue
 		}
-		me := b.pid[t]
-		at := vmcr.Ref{T: me, I: int32(len(b.ts[me]))}
+		t := l.Action.T
+		me := pid[t]
 		// The step is built in its slot (a Step is large: no copy).
-		b.ts[me] = b.ts[me][:at.I+1]
-		st := &b.ts[me][at.I]
+		tm := ts[me]
+		i := len(tm)
+		tm = tm[:i+1]
+		ts[me] = tm
+		st := &tm[i]
 		*st = vmcr.Step{}
+		at := vmcr.Ref{T: me, I: int32(i)}
 		if l.Fence {
 			st.After = b.lastCommits(nil, t)
 			b.lastStore[t].reset()
 		}
-		b.order = append(b.order, at)
-		if l.Event.IsInit() {
+		order = append(order, at)
+		ev := l.Event
+		if ev.IsInit() {
 			continue
 		}
-		e := x.G.Event(l.Event)
-		b.evStep[t][l.Event.I] = at.I
+		e := &evs[ev.T][ev.I]
+		evStep[t][ev.I] = at.I
 		st.Loc = e.Loc
 		switch e.Kind {
 		case seg.KRead:
@@ -245,11 +299,20 @@ func (b *sbBuild) steps() {
 			if op := l.RMW; op != nil {
 				st.Op = vmcr.OpRMW
 				st.WriteFor = op.WriteFor
-			} else if len(r.trylock) > 0 && r.trylock[e.Pos] {
+			} else if hasTry && r.trylock[e.Pos] {
 				st.Op = vmcr.OpRMW
 				st.WriteFor = lockWrite(x.Handle(t))
 			}
-			st.Src = b.src(at, e.RF)
+			// The source (b.src, by hand).
+			switch rf := e.RF; {
+			case rf.IsInit():
+				st.Src = vmcr.Init
+			case evs[rf.T][rf.I].Kind == seg.KWrite:
+				b.fixes = append(b.fixes, sbFix{at: at, ev: rf})
+				st.Src = unresolved
+			default:
+				st.Src = vmcr.Ref{T: pid[rf.T], I: evStep[rf.T][rf.I]}
+			}
 			if st.Op == vmcr.OpRead {
 				if i, ok := b.lastStore[t].get(e.Loc); ok {
 					st.HasOwn = true
@@ -266,29 +329,31 @@ func (b *sbBuild) steps() {
 		case seg.KWrite:
 			// A buffered store: its commit writes.
 			st.Op, st.Loc = vmcr.OpOther, 0
-			b.lastStore[t].set(e.Loc, l.Event.I)
+			b.lastStore[t].set(e.Loc, ev.I)
 		case seg.KLock:
 			st.Op, st.RVal, st.WVal, st.Wrote = vmcr.OpLock, e.RVal, e.WVal, true
 			st.Src = b.src(at, e.RF)
 			st.WriteFor = lockWrite(e.WVal)
-			if len(r.trylock) > 0 && r.trylock[e.Pos] {
+			if hasTry && r.trylock[e.Pos] {
 				st.Op = vmcr.OpRMW
 			}
 		case seg.KUnlock:
 			st.Op, st.WVal, st.Wrote = vmcr.OpUnlock, 0, true
 		case seg.KSpawn:
-			st.Op, st.Other = vmcr.OpSpawn, pidOf(b.pid, e.Other)
+			st.Op, st.Other = vmcr.OpSpawn, pidOf(pid, e.Other)
 		case seg.KJoin:
-			st.Op, st.Other = vmcr.OpJoin, pidOf(b.pid, e.Other)
+			st.Op, st.Other = vmcr.OpJoin, pidOf(pid, e.Other)
 			if e.Other >= 0 && int(e.Other) < nt {
 				st.After = b.lastCommits(st.After, e.Other)
 			}
 		}
 	}
+	b.order = order
 	// Sources and Own commits named by store events.
+	commitRef := b.commitRef
 	for _, f := range b.fixes {
-		ref := b.commitRef[f.ev.T][f.ev.I]
-		st := &b.ts[f.at.T][f.at.I]
+		ref := commitRef[f.ev.T][f.ev.I]
+		st := &ts[f.at.T][f.at.I]
 		if f.own {
 			st.Own = ref
 			if ref == unresolved {
@@ -301,20 +366,20 @@ func (b *sbBuild) steps() {
 }
 
 // traceOfSB is traceOf under a store-buffer model.
-func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabled bool) *vmcr.Trace {
+func (r *vmcrRunner) traceOfSB(x *interp.Execution, run *vmcrRun, parkedEnabled bool) *vmcr.Trace {
 	sc, _ := r.sbs.Get().(*sbScratch)
 	if sc == nil {
 		sc = &sbScratch{}
 	}
 	defer r.sbs.Put(sc)
-	b := &sbBuild{r: r, sc: sc, x: x}
+	b := &sbBuild{r: r, sc: sc, x: x, store: r.getStore()}
 	b.layout()
 	b.steps()
 	sc.fixes = b.fixes
 	tt := x.ThreadTable()
 	nt := len(tt)
 	pid := b.pid
-	run := &vmcrRun{x: x, r: r, w: w, steps: b.buf[:0]}
+	run.store = b.store
 	n := r.ths.size()
 	for len(b.ts) < n {
 		b.ts = append(b.ts, nil)
@@ -346,7 +411,7 @@ func (r *vmcrRunner) traceOfSB(x *interp.Execution, w *vmcr.Witness, parkedEnabl
 		vt := &tr.Threads[pid[n]]
 		vt.Steps = append(vt.Steps, vmcr.Step{Op: vmcr.OpLock, Loc: addr, Pending: true, WriteFor: lockWrite(x.Handle(n)), After: b.lastCommits(nil, n)})
 	})
-	run.refs = &[2][]vmcr.Ref{b.afterBuf[:0], b.order[:0]}
+	b.store.steps, b.store.after, b.store.order = b.buf[:0], b.afterBuf[:0], b.order[:0]
 	// Choices, attached to the program step they precede.
 	var ccnt []int
 	if len(x.Choices) > 0 {
@@ -387,6 +452,9 @@ type sbScratch struct {
 	inRun     []uint32
 	stamp     uint32
 	cnt       []int
+	progSteps []int // by program thread: steps (layout)
+	commits   []int // by program thread: commits (layout, tso)
+	tsoBuf    []int32
 	ts        [][]vmcr.Step
 	evStep    [][]int32
 	commitRef [][]vmcr.Ref
@@ -429,6 +497,15 @@ func (sc *sbScratch) bufID(ths *vmcrThreads, pso bool, t int32, loc int64) int32
 		sc.buf[t] = ths.id(vmcrKey{T: t, Buf: true}) + 1
 	}
 	return sc.buf[t] - 1
+}
+
+// size returns a of length n, its contents left as they are
+// (reallocated if too small): for tables whose every entry is set.
+func size[T any](a []T, n int) []T {
+	if cap(a) < n {
+		return make([]T, n)
+	}
+	return a[:n]
 }
 
 // resize returns a of length n, cleared (reallocated if too small).

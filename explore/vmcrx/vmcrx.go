@@ -70,10 +70,9 @@ type vmcrRunner struct {
 	sb  bool
 	pso bool
 	ths *vmcrThreads
-	// steps holds step arrays of released traces (*[]vmcr.Step), refs
-	// the After and Order arrays of released store-buffer traces
-	// (*[2][]vmcr.Ref), sbs the scratch tables of traceOfSB.
-	steps, refs, sbs sync.Pool
+	// stores holds the arrays of released traces (*runStore), sbs the
+	// scratch tables of traceOfSB.
+	stores, sbs sync.Pool
 	// traces holds released traces (*vmcr.Trace), whose struct and
 	// Threads array the next trace reuses.
 	traces sync.Pool
@@ -181,8 +180,12 @@ type vmcrRun struct {
 	r        *vmcrRunner
 	w        *vmcr.Witness
 	released bool
-	steps    []vmcr.Step    // the array of the trace's steps, or nil
-	refs     *[2][]vmcr.Ref // the arrays of the trace's After lists and Order (store buffers), or nil
+	store    *runStore // the arrays of the trace, or nil
+	ch       seqChooser
+	// leaf is the first summary of the run's trace (newLeaf), leafTaken
+	// set once it is handed out.
+	leaf      vmcrLeaf
+	leafTaken atomic.Bool
 	// snap (nil: none or not yet made) is a copy of the state after
 	// w.Sched[:snapAt] (snapAt > 0: the state can be copied), which later
 	// witnesses that begin with those steps resume from
@@ -198,6 +201,16 @@ type vmcrRun struct {
 	// on the chain are those of ancestors in the search: their traces
 	// are released after this one.
 	from *vmcrRun
+}
+
+// newLeaf returns an empty leaf for a summary of the run's trace: the
+// run's own the first time (one allocation less per leaf), a new one
+// after.
+func (r *vmcrRun) newLeaf() *vmcrLeaf {
+	if r.leafTaken.CompareAndSwap(false, true) {
+		return &r.leaf
+	}
+	return new(vmcrLeaf)
 }
 
 // release hands the run's execution back to the interpreter for reuse, once.
@@ -224,16 +237,27 @@ func (r *vmcrRunner) Release(tr *vmcr.Trace) {
 	}
 	run.tried = true
 	run.mu.Unlock()
-	if run.refs != nil {
-		r.refs.Put(run.refs)
-		run.refs = nil
-	}
-	if run.steps != nil {
-		b := run.steps[:0]
-		run.steps = nil
-		r.steps.Put(&b)
+	if run.store != nil {
+		r.stores.Put(run.store)
+		run.store = nil
 	}
 	r.traces.Put(tr)
+}
+
+// runStore holds the arrays of a trace: its steps, its After lists
+// (store buffers) and its order, handed from a released trace to a new
+// one (vmcrRunner.stores).
+type runStore struct {
+	steps        []vmcr.Step
+	after, order []vmcr.Ref
+}
+
+// getStore returns the arrays of a released trace, or empty ones.
+func (r *vmcrRunner) getStore() *runStore {
+	if s, ok := r.stores.Get().(*runStore); ok {
+		return s
+	}
+	return &runStore{}
 }
 
 // newTrace returns a trace with n threads (zero), reusing a released
@@ -276,11 +300,11 @@ func (c *seqChooser) Choose(t int32, kind interp.ChoiceKind, n int) int {
 // (vmcr.Witness.Base) and returns the run it resumed from (nil: none) and
 // a snapshot of the state after w.Sched (nil: none), for later witnesses
 // to resume from.
-func (r *vmcrRunner) execute(w *vmcr.Witness, trace, keep bool) (*interp.Execution, *resumed, bool, error) {
+func (r *vmcrRunner) execute(w *vmcr.Witness, ch *seqChooser, trace, keep bool) (*interp.Execution, resumed, bool, error) {
 	if r.sb {
-		return r.executeSB(w, trace, keep)
+		return r.executeSB(w, ch, trace, keep)
 	}
-	ch, _ := r.chooser(w)
+	r.chooser(w, ch)
 	x, res, from := r.start(w, ch, trace, keep)
 	r.count(w, from, keep)
 	// taken counts the steps of each thread, for the parked ones.
@@ -304,7 +328,7 @@ func (r *vmcrRunner) execute(w *vmcr.Witness, trace, keep bool) (*interp.Executi
 		}
 		t, err := r.schedStep(x, w, i, nil)
 		if err != nil {
-			return nil, nil, false, err
+			return nil, resumed{}, false, err
 		}
 		take(t)
 	}
@@ -332,14 +356,16 @@ func (r *vmcrRunner) execute(w *vmcr.Witness, trace, keep bool) (*interp.Executi
 			break
 		}
 	}
-	return x, &res, parkedEnabled, nil
+	return x, res, parkedEnabled, nil
 }
 
-// chooser returns the chooser of a run of w and, under a store-buffer
-// model, w's parked threads by program thread (w.Parked otherwise).
-func (r *vmcrRunner) chooser(w *vmcr.Witness) (*seqChooser, map[int32]int) {
+// chooser makes c the chooser of a run of w and returns, under a
+// store-buffer model, w's parked threads by program thread (w.Parked
+// otherwise).
+func (r *vmcrRunner) chooser(w *vmcr.Witness, c *seqChooser) map[int32]int {
 	if !r.sb {
-		return &seqChooser{seq: w.Choices}, w.Parked
+		*c = seqChooser{seq: w.Choices}
+		return w.Parked
 	}
 	keys := r.ths.keys()
 	var seq map[int32][]int
@@ -360,7 +386,8 @@ func (r *vmcrRunner) chooser(w *vmcr.Witness) (*seqChooser, map[int32]int) {
 			parked[keys[i].T] = p
 		}
 	}
-	return &seqChooser{seq: seq}, parked
+	*c = seqChooser{seq: seq}
+	return parked
 }
 
 // schedStep takes step i of w's schedule in x and returns the program
@@ -419,7 +446,8 @@ func (r *vmcrRunner) materialize(run *vmcrRun) *interp.Execution {
 		return run.snap
 	}
 	run.tried = true
-	ch, _ := r.chooser(run.w)
+	ch := new(seqChooser)
+	r.chooser(run.w, ch)
 	var x *interp.Execution
 	start := 0
 	if run.from != nil {
@@ -584,17 +612,8 @@ func (r *vmcrRunner) snapOK(x *interp.Execution) bool {
 	if x.Finished() {
 		return false
 	}
-	if r.sb {
-		flushes := 0
-		for li := range x.Log {
-			l := &x.Log[li]
-			if l.Action.Flush {
-				flushes++
-			}
-		}
-		if flushes != len(x.Commits) {
-			return false
-		}
+	if r.sb && x.FlushSteps() != len(x.Commits) {
+		return false
 	}
 	return true
 }
@@ -608,22 +627,26 @@ func takenOf(taken []int, t int32) int {
 
 // Run runs witness w and returns its trace.
 func (r *vmcrRunner) Run(ctx context.Context, w *vmcr.Witness) (*vmcr.Trace, error) {
-	x, res, parkedEnabled, err := r.execute(w, false, true)
+	run := &vmcrRun{r: r, w: w}
+	x, res, parkedEnabled, err := r.execute(w, &run.ch, false, true)
 	if err != nil {
 		return nil, err
 	}
-	tr := r.traceOf(x, w, parkedEnabled)
-	run := tr.Payload.(*vmcrRun)
+	run.x = x
+	tr := r.traceOf(x, run, parkedEnabled)
 	run.snapAt, run.from = res.at, res.from
 	return tr, nil
 }
 
-func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled bool) *vmcr.Trace {
+// traceOf returns the trace of run, whose execution x ran its witness.
+func (r *vmcrRunner) traceOf(x *interp.Execution, run *vmcrRun, parkedEnabled bool) *vmcr.Trace {
 	if r.sb {
-		return r.traceOfSB(x, w, parkedEnabled)
+		return r.traceOfSB(x, run, parkedEnabled)
 	}
 	tr := r.newTrace(len(x.ThreadTable()))
-	tr.InitVal, tr.ParkedEnabled, tr.Payload = x.G.InitVal, parkedEnabled, &vmcrRun{x: x, r: r, w: w}
+	tr.InitVal, tr.ParkedEnabled, tr.Payload = x.G.InitVal, parkedEnabled, run
+	store := r.getStore()
+	run.store = store
 	sc, _ := r.sbs.Get().(*sbScratch)
 	if sc == nil {
 		sc = &sbScratch{}
@@ -654,17 +677,10 @@ func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled
 	steps := resize(sc.pid, nt) // steps per thread so far
 	sc.pid = steps
 	// The order's array is reused from a released trace when one is free.
-	var refs *[2][]vmcr.Ref
-	if p, ok := r.refs.Get().(*[2][]vmcr.Ref); ok {
-		refs = p
-	} else {
-		refs = &[2][]vmcr.Ref{}
+	if cap(store.order) < len(x.Log) {
+		store.order = make([]vmcr.Ref, len(x.Log))
 	}
-	if cap(refs[1]) < len(x.Log) {
-		refs[1] = make([]vmcr.Ref, len(x.Log))
-	}
-	tr.Order = refs[1][:len(x.Log)]
-	tr.Payload.(*vmcrRun).refs = refs
+	tr.Order = store.order[:len(x.Log)]
 	for k := range x.Log {
 		l := &x.Log[k]
 		t := l.Action.T
@@ -699,13 +715,11 @@ func (r *vmcrRunner) traceOf(x *interp.Execution, w *vmcr.Witness, parkedEnabled
 			total += int(steps[t]) + 1
 		}
 	}
-	var buf []vmcr.Step
-	if p, ok := r.steps.Get().(*[]vmcr.Step); ok && cap(*p) >= total {
-		buf = (*p)[:0]
-	} else {
+	buf := store.steps[:0]
+	if cap(buf) < total {
 		buf = make([]vmcr.Step, 0, total)
 	}
-	tr.Payload.(*vmcrRun).steps = buf
+	store.steps = buf
 	for t, th := range x.ThreadTable() {
 		if th != nil {
 			k := len(buf)
@@ -806,7 +820,8 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 		if opts.Debug != nil {
 			opts.Debug("vmcr leaf: %s | %s | %s (complete %v)", run.x.G.Key(seg.KeyOpts{Kind: seg.KeyValues}), explore.ChoiceKey(run.x), interp.FinalState(run.x), run.x.Complete())
 		}
-		l := &vmcrLeaf{sum: t.Summarize(run.x)}
+		l := run.newLeaf()
+		l.sum = t.Summarize(run.x)
 		run.release() // nothing reads the execution after its summary
 		// The witness is kept for a counterexample and, until the first
 		// complete execution is known, for its graph.
@@ -900,7 +915,7 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 	}
 	t.Workers(workers)
 	if cex != nil {
-		x, _, _, err := r.execute(cex, true, false)
+		x, _, _, err := r.execute(cex, new(seqChooser), true, false)
 		if err != nil {
 			return err
 		}
@@ -908,7 +923,7 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 	} else if firstComplete != nil {
 		// The graph of the first complete execution (the summaries keep
 		// no graph): run it again.
-		x, _, _, err := r.execute(firstComplete, false, false)
+		x, _, _, err := r.execute(firstComplete, new(seqChooser), false, false)
 		if err != nil {
 			return err
 		}
@@ -942,8 +957,8 @@ type vmcrLeaf struct {
 // buffer's step is a flush. The default scheduler then flushes every
 // buffered store at once, so the rest of the run is sequentially
 // consistent.
-func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace, keep bool) (*interp.Execution, *resumed, bool, error) {
-	ch, parked := r.chooser(w)
+func (r *vmcrRunner) executeSB(w *vmcr.Witness, ch *seqChooser, trace, keep bool) (*interp.Execution, resumed, bool, error) {
+	parked := r.chooser(w, ch)
 	x, res, from := r.start(w, ch, trace, keep)
 	r.count(w, from, keep)
 	var taken []int // program steps per thread
@@ -971,7 +986,7 @@ func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace, keep bool) (*interp.Execu
 		}
 		t, err := r.schedStep(x, w, i, keys)
 		if err != nil {
-			return nil, nil, false, err
+			return nil, resumed{}, false, err
 		}
 		take(t)
 	}
@@ -1022,7 +1037,7 @@ func (r *vmcrRunner) executeSB(w *vmcr.Witness, trace, keep bool) (*interp.Execu
 			break
 		}
 	}
-	return x, &res, parkedEnabled, nil
+	return x, res, parkedEnabled, nil
 }
 
 // pidOf maps program thread t to its trace thread (-1 if none).
