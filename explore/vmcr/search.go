@@ -40,6 +40,7 @@ type wsearch struct {
 	walked    int     // the length of guidedDFS's walk when its witness was found (0: none)
 	walkPos   []int   // pos after that walk
 	relCons   bool    // run adds the locations of the constrained reads and finals to rel
+	walkEnd   bool    // dfs starts at the guided walk's end: only the unsat reads may be hopeless
 	pend0     []int32 // guidedDFS: pend before the walk
 	crFrom    []int32 // creads of location id l: crIdx[crFrom[l]:crFrom[l+1]]
 	crIdx     []int32
@@ -584,7 +585,12 @@ func (s *wsearch) guidedDFS() bool {
 	}
 	s.walked = len(s.sched)
 	s.walkPos = append(s.walkPos[:0], s.pos...)
-	if s.dfs(-1) {
+	// At the walk's end only the unsat reads can be hopeless (see
+	// above): the search from there checks only them first.
+	s.walkEnd = true
+	ok := s.dfs(-1)
+	s.walkEnd = false
+	if ok {
 		return true
 	}
 	s.walked = 0
@@ -804,7 +810,15 @@ func (s *wsearch) dfs(from int) bool {
 		s.undoTo(mark)
 		return false
 	}
-	if s.hopelessSince(from) {
+	if s.walkEnd && from < 0 {
+		s.walkEnd = false
+		for _, k := range s.unsat {
+			if s.hopeless(s.creads[k : k+1]) {
+				s.undoTo(mark)
+				return false
+			}
+		}
+	} else if s.hopelessSince(from) {
 		s.undoTo(mark)
 		return false
 	}
