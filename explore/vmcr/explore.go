@@ -255,7 +255,8 @@ type explorer struct {
 	notNew          []notNew   // markAll's table
 	pscr            partScratch
 	slabs           slabs
-	candWS          []Ref // candidates' table
+	candWS          []Ref      // candidates' table
+	candSpans       []candSpan // candidates' table
 }
 
 // slabs hand out the small tables of partial traces from larger arrays
@@ -1227,6 +1228,11 @@ func (e *explorer) done(tr *Trace) {
 	}
 }
 
+// candSpan is candidates' range of one thread's writes: all[k:end] are
+// the thread's writes of the location, all[k+a:k+b] those within the
+// extents.
+type candSpan struct{ k, end, a, b int }
+
 type group struct {
 	val   int64
 	ws    []Ref
@@ -1239,36 +1245,35 @@ type group struct {
 func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 	tr := n.tr
 	ws := e.candWS[:0] // scratch: the groups get their own arrays
-	defer func() { e.candWS = ws[:0] }()
+	spans := e.candSpans[:0]
+	defer func() { e.candWS, e.candSpans = ws[:0], spans[:0] }()
 	own := -1
 	// all is sorted by thread, then index: each thread's writes are
 	// looked up by binary search, so a long thread costs logarithmic time
-	// per read, not linear.
+	// per read, not linear. spans: per other thread, its writes x may
+	// read by the extents (all[k+a:k+b]), before the causal filter.
 	all := tr.writesOf(x.lid)
+	some := false
 	for k := 0; k < len(all); {
 		end := threadEnd(all, k)
 		u, run := int(all[k].T), all[k:end]
-		k = end
 		if u == x.t {
 			if j := below(run, x.step); j > 0 {
 				own = int(run[j-1].I)
 			}
+			k = end
 			continue
 		}
 		lo := 0
 		if neg != nil && u < len(neg) {
 			lo = neg[u]
 		}
-		ws = append(ws, run[below(run, lo):below(run, p.ext[u])]...)
+		a, b := below(run, lo), below(run, p.ext[u])
+		spans = append(spans, candSpan{k: k, end: end, a: a, b: b})
+		some = some || b > a
+		k = end
 	}
-	if neg == nil {
-		if own >= 0 {
-			ws = append(ws, Ref{int32(x.t), int32(own)})
-		} else {
-			ws = append(ws, Init)
-		}
-	}
-	if len(ws) == 0 {
+	if !some && neg != nil {
 		// A read under a negative annotation with no write beyond it
 		// (deadEnd asks this of every such read): no clocks needed.
 		return nil
@@ -1297,6 +1302,26 @@ func (e *explorer) candidates(n *node, p *part, x front, neg []int) []group {
 		}
 		if j := below(run, lim); j > 0 {
 			last = append(last, run[j-1])
+		}
+	}
+	// A thread's writes before its latest one before x are overwritten
+	// for x (the filter below drops them): they are not even listed, so
+	// that a long thread of writes costs logarithmic time per read.
+	for _, sp := range spans {
+		run := all[sp.k:sp.end]
+		a := sp.a
+		if j := below(run, int(vx[run[0].T])); j-1 > a {
+			a = j - 1
+		}
+		if a < sp.b {
+			ws = append(ws, run[a:sp.b]...)
+		}
+	}
+	if neg == nil {
+		if own >= 0 {
+			ws = append(ws, Ref{int32(x.t), int32(own)})
+		} else {
+			ws = append(ws, Init)
 		}
 	}
 	// Two reads that write (RMW, CAS, lock) cannot read the same write:
