@@ -842,6 +842,9 @@ func (e *explorer) childPart(n *node) *part {
 // depCut returns the first step of thread t within its extent whose After
 // steps are not all in the partial trace.
 func (p *part) depCut(tr *Trace, t int) (int, bool) {
+	if tr.dgroups != nil && tr.dgroups[t] != nil {
+		return p.depCutGroups(tr.dgroups[t], t)
+	}
 	for _, i := range tr.deps[t] {
 		if int(i) >= p.ext[t] {
 			break
@@ -853,6 +856,21 @@ func (p *part) depCut(tr *Trace, t int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// depCutGroups is depCut for a thread with dgroups gs: the first step,
+// per thread u, whose After step in u is beyond u's extent (they grow
+// with the steps: Trace.depIndex), found by binary search.
+func (p *part) depCutGroups(gs []depGroup, t int) (int, bool) {
+	best := p.ext[t]
+	for _, g := range gs {
+		e := int32(p.ext[g.u])
+		k := sort.Search(len(g.ents), func(j int) bool { return g.ents[j].a >= e })
+		if k < len(g.ents) && int(g.ents[k].i) < best {
+			best = int(g.ents[k].i)
+		}
+	}
+	return best, best < p.ext[t]
 }
 
 // finished reports whether thread c lies wholly in the partial trace.

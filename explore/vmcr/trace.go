@@ -129,16 +129,20 @@ type Trace struct {
 	tpos  [][]int32    // tpos[t][i]: index of step (t, i) in Order
 	joins [][]int32    // per thread: its join steps
 	deps  [][]int32    // per thread: its steps with After steps
-	wlist []Ref        // the steps that wrote (not pending), by location id, thread, index
-	wfrom []int32      // wlist[wfrom[l]:wfrom[l+1]] wrote location id l
-	nloc  int          // location ids below nloc index the tables below
-	final []Ref        // per location id: the last write (noRef: none)
-	maxW  []int32      // [l*threads+t]: highest step index of t that wrote location id l (-1: none)
-	maxM  []int32      // the same for steps that may write it when they read (RMW, CAS, lock), pending or not
-	minWr []int32      // [l*threads+t]: lowest step index of t that writes or may write location id l (wsearch.setup's solo; -1: none)
-	ibuf  []int32      // the array of rdec and tpos
-	dbuf  []decision   // the array of dec
-	tabs  *traceTables // the arrays of the tables above, for reuse (spareTables)
+	// dgroups[t] (nil: none; dgroups nil: for no thread) indexes a
+	// thread with many deps by the thread of their After steps, for
+	// part.depCut (depIndex).
+	dgroups [][]depGroup
+	wlist   []Ref        // the steps that wrote (not pending), by location id, thread, index
+	wfrom   []int32      // wlist[wfrom[l]:wfrom[l+1]] wrote location id l
+	nloc    int          // location ids below nloc index the tables below
+	final   []Ref        // per location id: the last write (noRef: none)
+	maxW    []int32      // [l*threads+t]: highest step index of t that wrote location id l (-1: none)
+	maxM    []int32      // the same for steps that may write it when they read (RMW, CAS, lock), pending or not
+	minWr   []int32      // [l*threads+t]: lowest step index of t that writes or may write location id l (wsearch.setup's solo; -1: none)
+	ibuf    []int32      // the array of rdec and tpos
+	dbuf    []decision   // the array of dec
+	tabs    *traceTables // the arrays of the tables above, for reuse (spareTables)
 }
 
 // Witness is what a Runner runs: Sched lists the thread of each step to
@@ -364,6 +368,7 @@ func (tr *Trace) index(m map[int64]int32, sp *spareTables, tb *traceTables, n, t
 		tr.tpos[t] = tp
 	}
 	tr.dbuf = dall
+	tr.depIndex()
 	for l := 0; l < nl; l++ {
 		tr.wfrom[l+1] += tr.wfrom[l]
 	}
@@ -390,6 +395,65 @@ func (tr *Trace) index(m map[int64]int32, sp *spareTables, tb *traceTables, n, t
 		}
 	}
 	return true
+}
+
+// depGroup lists the After steps of one thread u (all in u) of a thread's
+// steps, in program order of those steps: ents[k] is step ents[k].i's
+// After step (u, ents[k].a).
+type depGroup struct {
+	u    int32
+	ents []depEnt
+}
+
+// depEnt is an entry of a depGroup.
+type depEnt struct{ i, a int32 }
+
+// manyDeps is the number of deps from which a thread gets dgroups.
+const manyDeps = 64
+
+// depIndex sets tr.dgroups for the threads with at least manyDeps steps
+// with After steps when, for every thread u, the After steps in u of the
+// thread's steps grow with the steps (a store buffer's commits follow
+// their stores in order; drains and joins follow the commits made so
+// far): then the first step cut by the extents is found by a binary
+// search per thread u instead of a scan (depCut), and a long run of
+// commits costs logarithmic time per partial trace, not linear.
+func (tr *Trace) depIndex() {
+	tr.dgroups = nil
+	for t := range tr.Threads {
+		ds := tr.deps[t]
+		if len(ds) < manyDeps {
+			continue
+		}
+		var gs []depGroup
+		ok := true
+		for _, i := range ds {
+			for _, a := range tr.Threads[t].Steps[i].After {
+				if a.T < 0 {
+					continue
+				}
+				k := 0
+				for k < len(gs) && gs[k].u != a.T {
+					k++
+				}
+				if k == len(gs) {
+					gs = append(gs, depGroup{u: a.T})
+				}
+				g := &gs[k]
+				if n := len(g.ents); n > 0 && g.ents[n-1].a > a.I {
+					ok = false
+				}
+				g.ents = append(g.ents, depEnt{i: i, a: a.I})
+			}
+		}
+		if !ok {
+			continue
+		}
+		if tr.dgroups == nil {
+			tr.dgroups = make([][]depGroup, len(tr.Threads))
+		}
+		tr.dgroups[t] = gs
+	}
 }
 
 // spareTables holds the index tables of traces nothing reads any more
@@ -530,7 +594,7 @@ func (sp *spareTables) recycle(tr *Trace) {
 	tr.tabs = nil
 	tr.dbuf, tr.dec = nil, nil
 	tr.maxW, tr.maxM, tr.minWr, tr.wfrom, tr.ibuf, tr.final, tr.wlist = nil, nil, nil, nil, nil, nil, nil
-	tr.rdec, tr.tpos, tr.joins, tr.deps = nil, nil, nil, nil
+	tr.rdec, tr.tpos, tr.joins, tr.deps, tr.dgroups = nil, nil, nil, nil, nil
 	for k, b := range tb.clk {
 		if len(sp.clk) < maxSpareClocks {
 			sp.clk = append(sp.clk, b)
