@@ -594,7 +594,9 @@ func (s *wsearch) guidedDFS() bool {
 		return true
 	}
 	s.walked = 0
-	// dfs undid its own steps: undo the walk's.
+	// dfs undid its own steps unless it ran over its budget: undo them,
+	// then the walk's.
+	s.undoTo(0)
 	clear(s.pos)
 	for k := range s.mem {
 		s.mem[k] = Init
