@@ -39,7 +39,6 @@ type wsearch struct {
 	unsat     []int32 // guidedDFS: the creads the trace does not satisfy
 	walked    int     // the length of guidedDFS's walk when its witness was found (0: none)
 	walkPos   []int   // pos after that walk
-	relCons   bool    // run adds the locations of the constrained reads and finals to rel
 	walkEnd   bool    // dfs starts at the guided walk's end: only the unsat reads may be hopeless
 	pend0     []int32 // guidedDFS: pend before the walk
 	crFrom    []int32 // creads of location id l: crIdx[crFrom[l]:crFrom[l+1]]
@@ -74,7 +73,7 @@ func (e *explorer) newSearch(tr *Trace) *wsearch {
 	nt := len(tr.Threads)
 	s.tr = tr
 	s.consAt, s.ann = nil, nil
-	s.walked, s.relCons = 0, false
+	s.walked = 0
 	s.limit = resize(s.limit, nt)
 	s.need = resize(s.need, nt)
 	s.pos = resize(s.pos, nt)
@@ -416,9 +415,8 @@ func (e *explorer) search(c *node, tr *Trace, limit []int, all bool) (*Witness, 
 		s.finals = append(s.finals, final{loc: e.opts.Observed[k], lid: l, good: a.good})
 	}
 	// The state key's locations: those of the constrained reads and final
-	// conditions (run, after setup). Other annotated reads' locations
-	// would add the same byte to every key.
-	s.relCons = true
+	// conditions (run adds them after setup, as s.ann is set). Other
+	// annotated reads' locations would add the same byte to every key.
 	s.guided = true
 	ok, err := s.run()
 	if !ok || err != nil {
@@ -488,7 +486,7 @@ func (s *wsearch) keepPoint(w *Witness) {
 
 func (s *wsearch) run() (bool, error) {
 	s.setup()
-	if s.relCons {
+	if s.ann != nil { // (other searches set rel themselves)
 		for _, r := range s.creads {
 			s.addRel(r.lid)
 		}
