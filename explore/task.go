@@ -130,6 +130,17 @@ func (t *Task) AddFolded(s *Summary, n int) {
 // (Collector.BoundHit).
 func (t *Task) BoundHit(reason string) { t.col.BoundHit(reason) }
 
+// Reprogram makes the task explore p instead of t.Prog: a program with the
+// same executions that an explorer models better (vmcr explores atomic
+// sections as a hidden mutex, ir/seclock). p must keep t.Prog's globals
+// as its first globals and its positions, so that outcomes and
+// counterexamples read the same. Call it before anything is reported.
+func (t *Task) Reprogram(p *ir.Program) {
+	t.Prog = p
+	t.Names = interp.NewNames(p)
+	t.col = NewCollector(p, t.Names, t.Opts)
+}
+
 // Progress reports running statistics (Options.Progress, at most every
 // Options.ProgressEvery); queue is the pending work.
 func (t *Task) Progress(queue int) { t.col.Progress(queue) }

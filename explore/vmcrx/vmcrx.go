@@ -19,6 +19,7 @@ import (
 	"ncmc/explore/vmcrz3"
 	"ncmc/interp"
 	"ncmc/ir"
+	"ncmc/ir/seclock"
 	"ncmc/memmodel"
 	"ncmc/seg"
 )
@@ -49,8 +50,6 @@ func vmcrUnsupported(prog *ir.Program) string {
 			switch f.Body[i].Op {
 			case ir.IWait, ir.ISignal, ir.IBroadcast:
 				return fmt.Sprintf("vmcr does not support condition variables yet (%s at %s)", f.Body[i].Op, f.Body[i].Pos)
-			case ir.IAtomicBegin:
-				return fmt.Sprintf("vmcr does not support atomic blocks yet (at %s)", f.Body[i].Pos)
 			case ir.IFree:
 				return fmt.Sprintf("vmcr does not support free (at %s)", f.Body[i].Pos)
 			}
@@ -794,6 +793,15 @@ func lockWrite(h int64) func(int64) (bool, int64) {
 
 // exploreVMCR is the vmcr exploration of prog (sc, tso, pso).
 func exploreVMCR(ctx context.Context, t *explore.Task) error {
+	if seclock.Has(t.Prog) {
+		// Atomic sections as critical sections of a hidden mutex (sc:
+		// Check made sure the rewriting applies).
+		p, err := seclock.Lower(t.Prog)
+		if err != nil {
+			return err
+		}
+		t.Reprogram(p)
+	}
 	prog, names, opts, model := t.Prog, t.Names, t.Opts, t.Model
 	r := &vmcrRunner{prog: prog, names: names, trylock: map[ir.Pos]bool{}, cfg: t.Config()}
 	r.cfg.ContinueAfterViolation = true
@@ -1101,7 +1109,7 @@ func (Explorer) Name() string { return "vmcr" }
 
 // Doc describes the explorer for help texts.
 func (Explorer) Doc() string {
-	return "sc, tso, pso: value-annotated maximal causality reduction (one frontier read per node, value groups, negative annotations; store buffers as commit threads; docs/vmcr.md); condition variables and atomic blocks go to the stateful explorer"
+	return "sc, tso, pso: value-annotated maximal causality reduction (one frontier read per node, value groups, negative annotations; store buffers as commit threads; atomic sections as a hidden mutex under sc; docs/vmcr.md); condition variables, and atomic sections under tso and pso, go to the stateful explorer"
 }
 
 // Check rejects data-race detection, models other than sc, tso and pso,
@@ -1116,7 +1124,27 @@ func (e Explorer) Check(t *explore.Task) error {
 	if why := vmcrUnsupported(t.Prog); why != "" {
 		return explore.Unsupportedf(e, true, "%s", why)
 	}
+	if why := sectionsUnsupported(t); why != "" {
+		return explore.Unsupportedf(e, true, "%s", why)
+	}
 	return nil
+}
+
+// sectionsUnsupported says why vmcr cannot explore t's atomic sections, or
+// "". vmcr explores them under sc as critical sections of a hidden mutex
+// (ir/seclock), which is exact only under sc and for sections in which no
+// thread waits.
+func sectionsUnsupported(t *explore.Task) string {
+	if !seclock.Has(t.Prog) {
+		return ""
+	}
+	if memmodel.ExecOf(t.Model) != memmodel.Interleaving {
+		return "vmcr explores atomic sections under sc only"
+	}
+	if _, err := seclock.Lower(t.Prog); err != nil {
+		return "vmcr cannot explore this atomic section: " + err.Error()
+	}
+	return ""
 }
 
 // Explore runs the vmcr exploration of t.
