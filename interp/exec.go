@@ -1334,10 +1334,10 @@ func (x *Execution) exec(t *Thread) {
 		x.event(t, seg.Event{Kind: seg.KFence, Order: in.Order, Pos: pos})
 		x.noteAt(t, pos, "fence "+in.Order.String())
 	case ir.ILock:
-		x.lock(t, addr, c, pos)
+		x.lock(t, addr, c, pos, in.Msg)
 	case ir.ITryLock:
 		if *c == 0 {
-			x.lock(t, addr, c, pos)
+			x.lock(t, addr, c, pos, "")
 			fr.locals[in.Dst] = 1
 		} else {
 			x.event(t, seg.Event{Kind: seg.KRead, Loc: addr, RVal: *c, Order: ir.OrderAcq, RF: x.lastWrite(addr), Pos: pos})
@@ -1349,7 +1349,7 @@ func (x *Execution) exec(t *Thread) {
 			x.RuntimeError(t, pos, &RuntimeError{msg: "unlock of mutex " + loc() + " not held by this thread"})
 			return
 		}
-		x.unlock(t, addr, c, pos)
+		x.unlock(t, addr, c, pos, in.Msg)
 	case ir.IWait:
 		if t.signaled {
 			// Re-acquire the mutex after being woken; the wait completes.
@@ -1359,7 +1359,7 @@ func (x *Execution) exec(t *Thread) {
 				return
 			}
 			t.signaled = false
-			x.lock(t, t.waitMutex, mc, pos)
+			x.lock(t, t.waitMutex, mc, pos, "")
 			break
 		}
 		maddr, err := x.Eval(fr, in.B)
@@ -1376,7 +1376,7 @@ func (x *Execution) exec(t *Thread) {
 			x.RuntimeError(t, pos, &RuntimeError{msg: "wait on " + loc() + " without holding mutex " + x.names.LocName(maddr)})
 			return
 		}
-		x.unlock(t, maddr, mc, pos)
+		x.unlock(t, maddr, mc, pos, "")
 		t.status = WaitingCond
 		t.waitMutex, t.waitCond = maddr, addr
 		x.waiters[addr] = append(x.waiters[addr], t.num)
@@ -1486,23 +1486,39 @@ func LocalType(fr *Frame, i int) *ir.Type {
 	return nil
 }
 
-func (x *Execution) lock(t *Thread, addr int64, c *int64, pos ir.Pos) {
+// lock acquires the mutex at addr, whose cell is c; the counterexample
+// note is msg (an ILock's Msg: "" says "locks <mutex>", ir.MsgQuiet says
+// nothing).
+func (x *Execution) lock(t *Thread, addr int64, c *int64, pos ir.Pos, msg string) {
 	rf := x.lastWrite(addr)
 	old := *c
 	*c = x.Handle(t.num)
 	x.event(t, seg.Event{Kind: seg.KLock, Loc: addr, RVal: old, WVal: *c, Order: ir.OrderAcq, RF: rf, Pos: pos})
 	x.raceLock(t, addr)
 	if x.collecting {
-		x.noteAt(t, pos, "locks "+x.names.LocName(addr))
+		x.lockNote(t, pos, msg, "locks ", addr)
 	}
 }
 
-func (x *Execution) unlock(t *Thread, addr int64, c *int64, pos ir.Pos) {
+// unlock releases the mutex at addr (msg as for lock).
+func (x *Execution) unlock(t *Thread, addr int64, c *int64, pos ir.Pos, msg string) {
 	*c = 0
 	x.event(t, seg.Event{Kind: seg.KUnlock, Loc: addr, WVal: 0, Order: ir.OrderRel, Pos: pos})
 	x.raceUnlock(t, addr)
 	if x.collecting {
-		x.noteAt(t, pos, "unlocks "+x.names.LocName(addr))
+		x.lockNote(t, pos, msg, "unlocks ", addr)
+	}
+}
+
+// lockNote notes a lock or unlock: msg if set (none for ir.MsgQuiet),
+// else verb and the mutex.
+func (x *Execution) lockNote(t *Thread, pos ir.Pos, msg, verb string, addr int64) {
+	switch msg {
+	case ir.MsgQuiet:
+	case "":
+		x.noteAt(t, pos, verb+x.names.LocName(addr))
+	default:
+		x.noteAt(t, pos, msg)
 	}
 }
 

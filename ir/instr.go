@@ -171,6 +171,11 @@ const (
 // (interp.Config.Leaks) checks them there first.
 const MsgExit = "exit"
 
+// MsgQuiet as the Msg of an ILock or IUnlock keeps it out of
+// counterexamples (a lock a rewriting adds, ir/seclock); any other
+// non-empty Msg of theirs is what a counterexample says of the step.
+const MsgQuiet = "\x00quiet"
+
 // DestroyedMutex is the value of a mutex's cell after the C front end's
 // pthread_mutex_destroy (as in GenMC): the interpreter reports a lock of it.
 const DestroyedMutex int64 = -1
@@ -346,7 +351,7 @@ type Instr struct {
 	Func      *Func
 	Target    int
 	Target2   int
-	Msg       string  // IFail's message; MsgExit on an IAssume that ends the process
+	Msg       string  // IFail's message; MsgExit on an IAssume that ends the process; ILock's and IUnlock's counterexample note (MsgQuiet: none)
 	Record    *Record // IAlloc
 	Bound     int     // ILoopHead: 0 means the global unroll bound
 	Slot      int     // ITLSLoad, ITLSStore: index into Program.TLS

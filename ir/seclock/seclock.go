@@ -11,7 +11,12 @@
 //     visible steps instead of one. A section's cells are known when all
 //     its accesses (and those of the functions it calls) name globals
 //     (g, g.f, g[i]); an access outside sections to another global is
-//     then left alone. Otherwise every access is wrapped.
+//     then left alone. Accesses to a function's own locals that never
+//     leave it (private) are left alone too. Lower refuses a program in
+//     which some other access outside sections would be wrapped only
+//     because what it addresses, or what the sections touch, is not known
+//     (pointers): explorers pay for every lock order, and wrapping every
+//     access of a pointer-heavy program multiplies them.
 //   - So is every visible instruction outside a section that may fail,
 //     or after which the thread may fail before its next visible one (an
 //     assertion, reach_error, an expression that may divide by zero,
@@ -62,6 +67,13 @@ import (
 // LockName is the name of the hidden mutex global that Lower adds.
 const LockName = "atomic section"
 
+// What a counterexample says of a section's start and end; the locks
+// that Lower adds around other steps are not shown (ir.MsgQuiet).
+const (
+	MsgEnter = "enters an atomic section"
+	MsgLeave = "leaves the atomic section"
+)
+
 // Has reports whether p has an atomic section.
 func Has(p *ir.Program) bool {
 	for _, f := range p.Funcs {
@@ -83,7 +95,7 @@ func Lower(p *ir.Program) (*ir.Program, error) {
 	if !Has(p) {
 		return p, nil
 	}
-	l := &lowerer{p: p, depth: map[*ir.Func][]int{}, inner: map[*ir.Func]*ir.Func{}}
+	l := &lowerer{p: p, depth: map[*ir.Func][]int{}, inner: map[*ir.Func]*ir.Func{}, privs: map[*ir.Func]map[int]bool{}, consts: map[*ir.Func]map[int]int{}}
 	for _, f := range p.Funcs {
 		d, err := depths(f)
 		if err != nil {
@@ -150,7 +162,9 @@ type lowerer struct {
 	// sections' cells are not known (every access is wrapped).
 	touched map[int]bool
 	all     bool
-	sites   map[*ir.Func][]site // the calls of each function
+	privs   map[*ir.Func]map[int]bool // privateLocals of each function
+	consts  map[*ir.Func]map[int]int  // constLocals of each function
+	sites   map[*ir.Func][]site       // the calls of each function
 }
 
 // site is an instruction i of f.
@@ -159,20 +173,166 @@ type site struct {
 	i int
 }
 
-// global returns the global whose cells address a designates (g, g.f,
-// g[i]), or false when a is not known to address one global.
-func global(a *ir.Expr) (int, bool) {
+// private reports whether address a, in f, designates a cell of a local
+// of f's frame that no other thread can reach: a block f allocates for a
+// local (not malloc), held in a local slot that is used only as the base
+// of addresses of f's loads, stores, RMWs and CASes (never copied, stored,
+// passed, compared or returned).
+func (l *lowerer) private(f *ir.Func, a *ir.Expr) bool {
+	if f == nil {
+		return false
+	}
+	for a != nil && (a.Kind == ir.EIndex || a.Kind == ir.EField) {
+		a = a.A
+	}
+	if a == nil || a.Kind != ir.ELocal {
+		return false
+	}
+	pv, ok := l.privs[f]
+	if !ok {
+		pv = privateLocals(f)
+		l.privs[f] = pv
+	}
+	return pv[a.Local]
+}
+
+// privateLocals returns the local slots of f that private accepts.
+func privateLocals(f *ir.Func) map[int]bool {
+	pv := map[int]bool{}
+	for i := range f.Body {
+		in := &f.Body[i]
+		if in.Op == ir.IAlloc && in.Alloc != ir.AllocMalloc && in.Alloc != ir.AllocCalloc && in.Dst >= 0 {
+			pv[in.Dst] = true
+		}
+	}
+	if len(pv) == 0 {
+		return pv
+	}
+	allocs := map[int]int{}
+	// uses marks escaping slots: e is used as a value.
+	var uses func(e *ir.Expr)
+	uses = func(e *ir.Expr) {
+		if e == nil {
+			return
+		}
+		if e.Kind == ir.ELocal {
+			delete(pv, e.Local)
+		}
+		uses(e.A)
+		uses(e.B)
+	}
+	// addr: e is an address; its base may be a private slot.
+	addr := func(e *ir.Expr) {
+		for e != nil && (e.Kind == ir.EIndex || e.Kind == ir.EField) {
+			uses(e.B) // an index
+			e = e.A
+		}
+		if e != nil && e.Kind != ir.ELocal {
+			uses(e)
+		}
+	}
+	for i := range f.Body {
+		in := &f.Body[i]
+		if in.Op == ir.IAlloc {
+			if in.Dst >= 0 {
+				allocs[in.Dst]++
+			}
+			uses(in.A)
+			for _, a := range in.Args {
+				uses(a)
+			}
+			continue
+		}
+		if isAccess(in.Op) {
+			addr(in.Addr)
+		} else {
+			uses(in.Addr)
+		}
+		uses(in.A)
+		uses(in.B)
+		for _, a := range in.Args {
+			uses(a)
+		}
+		// a slot written by anything but its allocation
+		if in.Dst >= 0 {
+			delete(pv, in.Dst)
+		}
+		if in.Dst2 >= 0 {
+			delete(pv, in.Dst2)
+		}
+	}
+	for s, n := range allocs {
+		if n > 1 {
+			delete(pv, s)
+		}
+	}
+	return pv
+}
+
+// global returns the global whose cells address a, in f, designates (g,
+// g.f, g[i], or a local of f that only ever holds one such address), or
+// false when a is not known to address one global.
+func (l *lowerer) global(f *ir.Func, a *ir.Expr) (int, bool) {
 	for a != nil {
 		switch a.Kind {
 		case ir.EGlobalAddr:
 			return a.Global, true
 		case ir.EIndex, ir.EField:
 			a = a.A
+		case ir.ELocal:
+			if f == nil {
+				return 0, false
+			}
+			cs, ok := l.consts[f]
+			if !ok {
+				cs = constLocals(f)
+				l.consts[f] = cs
+			}
+			g, ok := cs[a.Local]
+			return g, ok
 		default:
 			return 0, false
 		}
 	}
 	return 0, false
+}
+
+// constLocals returns the locals of f (not parameters) that only ever
+// hold the address of (a cell of) one global: every instruction that
+// writes them assigns an address of that global.
+func constLocals(f *ir.Func) map[int]int {
+	cs := map[int]int{}
+	bad := map[int]bool{}
+	for i := range f.Body {
+		in := &f.Body[i]
+		for _, d := range []int{in.Dst, in.Dst2} {
+			if d < 0 || bad[d] || d == in.Dst2 && in.Op != ir.ICAS {
+				continue
+			}
+			g, ok := 0, false
+			if in.Op == ir.IAssign && d == in.Dst {
+				a := in.A
+				for a != nil && (a.Kind == ir.EIndex || a.Kind == ir.EField) {
+					a = a.A
+				}
+				if a != nil && a.Kind == ir.EGlobalAddr {
+					g, ok = a.Global, true
+				}
+			}
+			if old, seen := cs[d]; !ok || seen && old != g {
+				bad[d] = true
+				delete(cs, d)
+				continue
+			}
+			cs[d] = g
+		}
+	}
+	for d := range cs {
+		if d < f.NumParams {
+			delete(cs, d)
+		}
+	}
+	return cs
 }
 
 func isAccess(op ir.Op) bool {
@@ -207,7 +367,7 @@ func (l *lowerer) tail(f *ir.Func, i int, stack map[*ir.Func]bool) (fails, retur
 		in := &f.Body[k]
 		switch {
 		case in.Op.IsVisible() || in.Op == ir.IAtomicBegin:
-		case mayFail(in):
+		case l.mayFail(f, in):
 			return true, returns
 		case in.Op == ir.IReturn:
 			returns = true
@@ -256,15 +416,15 @@ func (l *lowerer) retFails(f *ir.Func, stack map[*ir.Func]bool) bool {
 // mayFail reports whether in may stop its thread with a violation: an
 // assertion, an unconditional failure, or an expression that may raise a
 // runtime error.
-func mayFail(in *ir.Instr) bool {
+func (l *lowerer) mayFail(f *ir.Func, in *ir.Instr) bool {
 	if in.Op == ir.IAssert || in.Op == ir.IFail {
 		return true
 	}
-	if exprMayFail(in.Addr) || exprMayFail(in.A) || exprMayFail(in.B) {
+	if l.exprMayFail(f, in.Addr) || l.exprMayFail(f, in.A) || l.exprMayFail(f, in.B) {
 		return true
 	}
 	for _, a := range in.Args {
-		if exprMayFail(a) {
+		if l.exprMayFail(f, a) {
 			return true
 		}
 	}
@@ -274,7 +434,7 @@ func mayFail(in *ir.Instr) bool {
 // exprMayFail reports whether evaluating e may raise a runtime error
 // (division or remainder, a shift, an index, a field of a pointer, a
 // floating-point operator).
-func exprMayFail(e *ir.Expr) bool {
+func (l *lowerer) exprMayFail(f *ir.Func, e *ir.Expr) bool {
 	for e != nil {
 		switch e.Kind {
 		case ir.EIndex:
@@ -284,8 +444,9 @@ func exprMayFail(e *ir.Expr) bool {
 			}
 			e = e.A
 		case ir.EField:
-			// null unless the record is a global's (or in one)
-			if _, ok := global(e.A); !ok {
+			// null unless the record is a global's or a private local's
+			// (or in one)
+			if _, ok := l.global(f, e.A); !ok && !l.private(f, e.A) {
 				return true
 			}
 			e = e.A
@@ -294,7 +455,7 @@ func exprMayFail(e *ir.Expr) bool {
 			case e.Op == ir.OpDiv, e.Op == ir.OpMod, e.Op == ir.OpShl, e.Op == ir.OpShr, e.Op >= ir.OpFNeg:
 				return true
 			}
-			if exprMayFail(e.B) {
+			if l.exprMayFail(f, e.B) {
 				return true
 			}
 			e = e.A
@@ -313,10 +474,12 @@ func (l *lowerer) footprint() {
 	l.touched = map[int]bool{}
 	called := map[*ir.Func]bool{}
 	var work []*ir.Func
+	var cur *ir.Func
 	note := func(in *ir.Instr) {
 		switch {
+		case isAccess(in.Op) && l.private(cur, in.Addr):
 		case isAccess(in.Op):
-			if g, ok := global(in.Addr); ok {
+			if g, ok := l.global(cur, in.Addr); ok {
 				l.touched[g] = true
 			} else {
 				l.all = true
@@ -327,6 +490,7 @@ func (l *lowerer) footprint() {
 		}
 	}
 	for _, f := range l.p.Funcs {
+		cur = f
 		for i := range f.Body {
 			if l.depth[f][i] > 0 {
 				note(&f.Body[i])
@@ -336,6 +500,7 @@ func (l *lowerer) footprint() {
 	for len(work) > 0 {
 		f := work[len(work)-1]
 		work = work[:len(work)-1]
+		cur = f
 		for i := range f.Body {
 			note(&f.Body[i])
 		}
@@ -344,12 +509,27 @@ func (l *lowerer) footprint() {
 
 // wrapped reports whether an access outside sections to address a must
 // wait for the hidden mutex.
-func (l *lowerer) wrapped(a *ir.Expr) bool {
+func (l *lowerer) wrapped(f *ir.Func, a *ir.Expr) bool {
+	if l.private(f, a) {
+		return false
+	}
 	if l.all {
 		return true
 	}
-	g, ok := global(a)
+	g, ok := l.global(f, a)
 	return !ok || l.touched[g]
+}
+
+// unknown reports whether an access outside sections to address a, in
+// f, must wait for the hidden mutex only because what it addresses is not
+// known: a pointer that is not a private local's, while some section
+// accesses memory through a pointer or a's global is not known.
+func (l *lowerer) unknown(f *ir.Func, a *ir.Expr) bool {
+	if l.private(f, a) {
+		return false
+	}
+	_, ok := l.global(f, a)
+	return !ok || l.all
 }
 
 // depths returns, for each instruction of f, how many atomic sections are
@@ -432,7 +612,7 @@ func (l *lowerer) rewrite(f *ir.Func, inside bool) ([]ir.Instr, error) {
 	var fixes []fix
 	var tails [][2]int // jumps to the copies of rests of steps (restCopy), with the old index where each rest starts
 	lockIns := func(op ir.Op, pos ir.Pos) ir.Instr {
-		return ir.Instr{Op: op, Addr: l.lock, Pos: pos, Dst: -1, Dst2: -1}
+		return ir.Instr{Op: op, Addr: l.lock, Pos: pos, Dst: -1, Dst2: -1, Msg: ir.MsgQuiet}
 	}
 	for i := range f.Body {
 		at[i] = len(body)
@@ -458,6 +638,7 @@ func (l *lowerer) rewrite(f *ir.Func, inside bool) ([]ir.Instr, error) {
 				in = ir.Instr{Op: ir.INop, Pos: in.Pos, Dst: -1, Dst2: -1}
 			} else {
 				in = lockIns(ir.ILock, in.Pos)
+				in.Msg = MsgEnter
 			}
 			body = append(body, in)
 		case in.Op == ir.IAtomicEnd:
@@ -465,6 +646,7 @@ func (l *lowerer) rewrite(f *ir.Func, inside bool) ([]ir.Instr, error) {
 				in = ir.Instr{Op: ir.INop, Pos: in.Pos, Dst: -1, Dst2: -1}
 			} else {
 				in = lockIns(ir.IUnlock, in.Pos)
+				in.Msg = MsgLeave
 			}
 			body = append(body, in)
 		case in.Op == ir.ICall && in2:
@@ -477,10 +659,12 @@ func (l *lowerer) rewrite(f *ir.Func, inside bool) ([]ir.Instr, error) {
 			// if A goto next; unlock; assume A (fails: blocks for good)
 			br := ir.Instr{Op: ir.IBranch, A: in.A, Pos: in.Pos, Dst: -1, Dst2: -1}
 			fixes = append(fixes, fix{at: len(body), fail: len(body) + 1})
-			body = append(body, br, lockIns(ir.IUnlock, in.Pos), in)
+			leave := lockIns(ir.IUnlock, in.Pos)
+			leave.Msg = MsgLeave
+			body = append(body, br, leave, in)
 		case !in2 && in.Op.IsVisible() && blocks(in.Op):
 			// A thread must not wait holding the hidden mutex.
-			if mayFail(&in) || l.tailFails(f, i+1) {
+			if l.mayFail(f, &in) || l.tailFails(f, i+1) {
 				return nil, fmt.Errorf("%s: a %s that may fail, or after which the thread may fail at once, in a program with atomic sections", in.Pos, in.Op)
 			}
 			body = append(body, in)
@@ -489,7 +673,9 @@ func (l *lowerer) rewrite(f *ir.Func, inside bool) ([]ir.Instr, error) {
 			// of it that unlocks wherever it ends.
 			tails = append(tails, [2]int{len(body) + 2, i + 1})
 			body = append(body, lockIns(ir.ILock, in.Pos), in, ir.Instr{Op: ir.IJump, Target: i + 1, Pos: in.Pos, Dst: -1, Dst2: -1})
-		case !in2 && in.Op.IsVisible() && (isAccess(in.Op) && l.wrapped(in.Addr) || mayFail(&in) ||
+		case !in2 && isAccess(in.Op) && l.unknown(f, in.Addr):
+			return nil, fmt.Errorf("%s: an access outside atomic sections that may touch a section's cells, which are known only at run time (pointers): every such access would wait for the sections, multiplying the lock orders to explore", in.Pos)
+		case !in2 && in.Op.IsVisible() && (isAccess(in.Op) && l.wrapped(f, in.Addr) || l.mayFail(f, &in) ||
 			in.Op == ir.ISpawn && l.tailFails(orig, 0)):
 			body = append(body, lockIns(ir.ILock, in.Pos), in, lockIns(ir.IUnlock, in.Pos))
 		default:
@@ -596,7 +782,7 @@ func (l *lowerer) restCopy(f *ir.Func, body []ir.Instr, at []int, start, from in
 		if k < len(f.Body) {
 			pos = f.Body[k].Pos
 		}
-		out = append(out, ir.Instr{Op: ir.IUnlock, Addr: l.lock, Pos: pos, Dst: -1, Dst2: -1},
+		out = append(out, ir.Instr{Op: ir.IUnlock, Addr: l.lock, Pos: pos, Dst: -1, Dst2: -1, Msg: ir.MsgQuiet},
 			ir.Instr{Op: ir.IJump, Target: at[k], Pos: pos, Dst: -1, Dst2: -1})
 		return s
 	}
