@@ -22,7 +22,7 @@ import (
 // in this file; what an explorer supports is its Check (explorers.go).
 
 // autoDoc describes the auto plan for help texts.
-const autoDoc = "vmcr under sc, tso and pso (mcr where vmcr does not apply or its witness search gives up); the stateful explorer, with a note, for programs mcr does not support (condition variables, trylock) and for --races; graph exploration under ra/rc11 (trust, or graph for programs with condition variables, trylock, atomic blocks or nondeterminism); ncmc with --spec; under sc, when main spawns threads in a loop and the bounded exploration hits a bound, then the coverability explorer for the time left (60s without --timeout); under sc, tso and pso, when the exploration stopped at the default loop bound, the stateful explorer without that bound (its state cache ends finite-state loops) for the time left (30s without --timeout)"
+const autoDoc = "vmcr under sc, tso and pso (mcr where vmcr does not apply or its witness search gives up); the stateful explorer, with a note, for programs mcr does not support (condition variables, trylock) and for --races; graph exploration under ra/rc11 (trust, or graph for programs with condition variables, trylock, atomic blocks or nondeterminism); ncmc with --spec; under sc, when main spawns threads in a loop, the bounded exploration for 10s (or a third of --timeout) and, when it hits a bound, then the coverability explorer for the time left (60s without --timeout); under sc, tso and pso, when the exploration stopped at the default loop bound, the stateful explorer without that bound (its state cache ends finite-state loops) for the time left (30s without --timeout)"
 
 // stage is one exploration of a plan.
 type stage struct {
@@ -38,6 +38,10 @@ type stage struct {
 	merge func(prev, cur *Result, start time.Time) *Result
 	// timeout bounds the stage when Options.Timeout is 0.
 	timeout time.Duration
+	// share, if set, bounds the stage even under Options.Timeout: to
+	// share, or a third of the timeout if that is longer, so that the
+	// stages after it get the rest.
+	share time.Duration
 	// adjust, if set, changes the options of this stage only.
 	adjust func(*Options)
 }
@@ -139,9 +143,17 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 			return []stage{first, retry, unboundedStage()}, nil // the coverability explorer is sc only
 		}
 		// main spawns threads in a loop, so no bounded exploration can
-		// answer verified; the coverability explorer may. Without a
-		// timeout it gets AutoCoverabilityTime (its state space can be
-		// too big to finish, e.g. a 32-bit counter).
+		// answer verified; the coverability explorer may. The bounded
+		// exploration gets AutoSpawnLoopTime (or a third of the timeout)
+		// to find a violation; without a timeout the coverability
+		// explorer gets AutoCoverabilityTime (its state space can be too
+		// big to finish, e.g. a 32-bit counter).
+		if coverability.SpawnsInLoop(prog) {
+			if ok, _ := coverability.Applies(prog); ok {
+				first.share = AutoSpawnLoopTime
+				first.fallback.share = AutoSpawnLoopTime
+			}
+		}
 		return []stage{first, retry, {explorer: coverability.Explorer{}, timeout: AutoCoverabilityTime,
 			when: func(ctx context.Context, prev *Result) bool {
 				if prev.Verdict != Unknown || prev.Stats.BoundHits == 0 || ctx.Err() != nil {
@@ -212,7 +224,16 @@ func runPlan(ctx context.Context, prog *ir.Program, opts Options, stages []stage
 		}
 		o := opts
 		sctx := ctx
-		if s.timeout > 0 && o.Timeout == 0 {
+		if s.share > 0 {
+			d := max(s.share, opts.Timeout/3)
+			if opts.Timeout > 0 {
+				d = min(d, opts.Timeout)
+			}
+			var cancel context.CancelFunc
+			sctx, cancel = context.WithTimeout(ctx, d)
+			defer cancel()
+			o.Timeout = d
+		} else if s.timeout > 0 && o.Timeout == 0 {
 			var cancel context.CancelFunc
 			sctx, cancel = context.WithTimeout(ctx, s.timeout)
 			defer cancel()

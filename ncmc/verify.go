@@ -53,6 +53,12 @@ const (
 	DefaultMaxSteps = explore.DefaultMaxSteps
 )
 
+// AutoSpawnLoopTime is how long the auto explorer explores, bounded, a
+// program whose main spawns threads in a loop (no bounded exploration can
+// verify it) before the coverability explorer, or a third of
+// Options.Timeout if that is longer.
+const AutoSpawnLoopTime = 10 * time.Second
+
 // AutoCoverabilityTime is how long the auto explorer tries the
 // coverability explorer, when a bounded exploration of a program whose
 // main spawns threads in a loop hit a bound and Options.Timeout is 0.
