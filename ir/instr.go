@@ -219,6 +219,21 @@ func (o Op) IsVisible() bool {
 	return false
 }
 
+// Next returns the indices of the instructions that may run right after
+// in, the instruction at index i of its function: none after a return or
+// an unconditional failure, the targets of a jump or a branch, else i+1.
+func (in *Instr) Next(i int) []int {
+	switch in.Op {
+	case IReturn, IFail:
+		return nil
+	case IJump:
+		return []int{in.Target}
+	case IBranch:
+		return []int{in.Target, in.Target2}
+	}
+	return []int{i + 1}
+}
+
 // RMWKind is the operation of an IRMW instruction.
 type RMWKind uint8
 

@@ -384,12 +384,8 @@ func (l *lowerer) tail(f *ir.Func, i int, stack map[*ir.Func]bool) (fails, retur
 			if cr {
 				work = append(work, k+1)
 			}
-		case in.Op == ir.IJump:
-			work = append(work, in.Target)
-		case in.Op == ir.IBranch:
-			work = append(work, in.Target, in.Target2)
 		default:
-			work = append(work, k+1)
+			work = append(work, in.Next(k)...)
 		}
 	}
 	return false, returns
@@ -560,23 +556,13 @@ func depths(f *ir.Func) ([]int, error) {
 			}
 			n--
 		}
-		var next []int
-		switch in.Op {
-		case ir.IJump:
-			next = []int{in.Target}
-		case ir.IBranch:
-			next = []int{in.Target, in.Target2}
-		case ir.IReturn:
-			if n > 0 {
-				return nil, fmt.Errorf("%s: %s returns inside an atomic section", in.Pos, f.FullName())
-			}
-		case ir.IFail:
-		default:
-			if i+1 < len(f.Body) {
-				next = []int{i + 1}
-			}
+		if in.Op == ir.IReturn && n > 0 {
+			return nil, fmt.Errorf("%s: %s returns inside an atomic section", in.Pos, f.FullName())
 		}
-		for _, j := range next {
+		for _, j := range in.Next(i) {
+			if j >= len(f.Body) {
+				continue
+			}
 			switch {
 			case d[j] < 0:
 				d[j] = n
@@ -740,16 +726,7 @@ func (l *lowerer) restCopy(f *ir.Func, body []ir.Instr, at []int, start, from in
 		}
 		copyAt[k] = -1
 		region = append(region, k)
-		in := &f.Body[k]
-		switch in.Op {
-		case ir.IJump:
-			work = append(work, in.Target)
-		case ir.IBranch:
-			work = append(work, in.Target, in.Target2)
-		case ir.IFail:
-		default:
-			work = append(work, k+1)
-		}
+		work = append(work, f.Body[k].Next(k)...)
 	}
 	// Each copied instruction takes two slots (itself and a jump to its
 	// successor); the ways out follow.
