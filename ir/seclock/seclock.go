@@ -608,7 +608,13 @@ func (l *lowerer) rewrite(f *ir.Func, inside bool) ([]ir.Instr, error) {
 		if in.Op == ir.ISpawn { // the new thread runs outside sections
 			in.Func = l.out[in.Func]
 		}
-		if depth[i] < 0 { // unreachable
+		if depth[i] < 0 { // unreachable: kept for the jumps, without sections
+			switch in.Op {
+			case ir.ICall:
+				in.Func = l.out[in.Func]
+			case ir.IAtomicBegin, ir.IAtomicEnd:
+				in = ir.Instr{Op: ir.INop, Pos: in.Pos, Dst: -1, Dst2: -1}
+			}
 			body = append(body, in)
 			continue
 		}
