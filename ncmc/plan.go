@@ -151,7 +151,7 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 		if coverability.SpawnsInLoop(prog) {
 			if ok, _ := coverability.Applies(prog); ok {
 				first.share = AutoSpawnLoopTime
-				first.fallback.share = AutoSpawnLoopTime
+				mcr.share = AutoSpawnLoopTime // first's fallback
 			}
 		}
 		return []stage{first, retry, {explorer: coverability.Explorer{}, timeout: AutoCoverabilityTime,

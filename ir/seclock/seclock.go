@@ -158,8 +158,8 @@ type lowerer struct {
 	// copies are the inner copies, in order of creation.
 	copies []struct{ orig, f *ir.Func }
 	lock   *ir.Expr // the hidden mutex's address
-	// touched marks the globals some section may access; all: the
-	// sections' cells are not known (every access is wrapped).
+	// touched marks the globals some section may access; all: some
+	// section accesses cells that are not known (a pointer).
 	touched map[int]bool
 	all     bool
 	privs   map[*ir.Func]map[int]bool // privateLocals of each function
@@ -503,29 +503,19 @@ func (l *lowerer) footprint() {
 	}
 }
 
-// wrapped reports whether an access outside sections to address a must
-// wait for the hidden mutex.
-func (l *lowerer) wrapped(f *ir.Func, a *ir.Expr) bool {
+// waits reports whether an access outside sections to address a, in f,
+// must wait for the hidden mutex, and whether only because what it
+// addresses, or what the sections touch, is not known (Lower refuses
+// those). A private local's cells need no waiting.
+func (l *lowerer) waits(f *ir.Func, a *ir.Expr) (wait, unknown bool) {
 	if l.private(f, a) {
-		return false
-	}
-	if l.all {
-		return true
+		return false, false
 	}
 	g, ok := l.global(f, a)
-	return !ok || l.touched[g]
-}
-
-// unknown reports whether an access outside sections to address a, in
-// f, must wait for the hidden mutex only because what it addresses is not
-// known: a pointer that is not a private local's, while some section
-// accesses memory through a pointer or a's global is not known.
-func (l *lowerer) unknown(f *ir.Func, a *ir.Expr) bool {
-	if l.private(f, a) {
-		return false
+	if !ok || l.all {
+		return true, true
 	}
-	_, ok := l.global(f, a)
-	return !ok || l.all
+	return l.touched[g], false
 }
 
 // depths returns, for each instruction of f, how many atomic sections are
@@ -624,6 +614,10 @@ func (l *lowerer) rewrite(f *ir.Func, inside bool) ([]ir.Instr, error) {
 				return nil, fmt.Errorf("%s: %s inside an atomic section", in.Pos, in.Op)
 			}
 		}
+		var wait, unknown bool // an access outside sections (waits)
+		if !in2 && isAccess(in.Op) {
+			wait, unknown = l.waits(f, in.Addr)
+		}
 		switch {
 		case in.Op == ir.IAtomicBegin:
 			if in2 {
@@ -665,9 +659,9 @@ func (l *lowerer) rewrite(f *ir.Func, inside bool) ([]ir.Instr, error) {
 			// of it that unlocks wherever it ends.
 			tails = append(tails, [2]int{len(body) + 2, i + 1})
 			body = append(body, lockIns(ir.ILock, in.Pos), in, ir.Instr{Op: ir.IJump, Target: i + 1, Pos: in.Pos, Dst: -1, Dst2: -1})
-		case !in2 && isAccess(in.Op) && l.unknown(f, in.Addr):
+		case !in2 && isAccess(in.Op) && unknown:
 			return nil, fmt.Errorf("%s: an access outside atomic sections that may touch a section's cells, which are known only at run time (pointers): every such access would wait for the sections, multiplying the lock orders to explore", in.Pos)
-		case !in2 && in.Op.IsVisible() && (isAccess(in.Op) && l.wrapped(f, in.Addr) || l.mayFail(f, &in) ||
+		case !in2 && in.Op.IsVisible() && (wait || l.mayFail(f, &in) ||
 			in.Op == ir.ISpawn && l.tailFails(orig, 0)):
 			body = append(body, lockIns(ir.ILock, in.Pos), in, lockIns(ir.IUnlock, in.Pos))
 		default:
