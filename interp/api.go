@@ -166,6 +166,7 @@ func (x *Execution) CopyThread(tn int32, name string) int32 {
 	t := x.threads[tn]
 	c := x.newThread(name, x.G.Parent[tn], x.G.SpawnedBy[tn])
 	c.status, c.signaled, c.waitMutex, c.waitCond = t.status, t.signaled, t.waitMutex, t.waitCond
+	c.condPhase, c.condWho, c.condVal = t.condPhase, t.condWho, t.condVal
 	c.result, c.atomic, c.sec = t.result, t.atomic, t.sec
 	c.tls = append([]int64(nil), t.tls...)
 	c.frames = make([]Frame, len(t.frames))
@@ -210,6 +211,11 @@ func (t *Thread) writeState(put func(int64), str func(string), live func(fn *ir.
 	put(b2i(t.signaled))
 	put(t.waitMutex)
 	put(t.waitCond)
+	if t.condPhase != 0 {
+		put(int64(t.condPhase))
+		put(int64(t.condWho))
+		put(t.condVal)
+	}
 	put(int64(t.atomic))
 	put(t.result)
 	put(int64(len(t.frames)))

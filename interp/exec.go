@@ -201,6 +201,9 @@ type Thread struct {
 	signaled   bool  // WaitingCond → woken, must re-lock (status back to Runnable)
 	waitMutex  int64 // the mutex to re-lock after wait
 	waitCond   int64
+	condPhase  uint8 // the next phase of a step-wise wait, signal or broadcast (condsteps.go)
+	condWho    int32 // the waiter a step-wise signal wakes
+	condVal    int64 // a step-wise signal's new waiter set; a broadcast's waiters still to wake
 	spawnCount int
 	allocCount int
 	result     int64
@@ -467,8 +470,11 @@ func (x *Execution) enabled(t *Thread) bool {
 		}
 		v, ok := x.peek(addr)
 		return !ok || v == 0 || v == DestroyedMutex // the step reports the error
-	case ir.IWait:
-		if t.signaled {
+	case ir.IWait, ir.ISignal, ir.IBroadcast:
+		if x.prog.CondSteps != nil {
+			return x.condEnabled(t, fr, in)
+		}
+		if in.Op == ir.IWait && t.signaled {
 			v, ok := x.peek(t.waitMutex)
 			return !ok || v == 0
 		}
@@ -644,22 +650,42 @@ func (x *Execution) LockWaits() []LockWait {
 	}
 	var ws []LockWait
 	for _, n := range x.live {
-		t := x.threads[n]
-		if t.status != Runnable || len(t.frames) == 0 {
-			continue
+		if addr, ok := x.PendingLock(n); ok {
+			ws = append(ws, LockWait{T: n, Mutex: addr, Handle: x.Handle(n)})
 		}
-		fr := &t.frames[len(t.frames)-1]
-		in := &fr.fn.Body[fr.pc]
-		if in.Op != ir.ILock {
-			continue
-		}
-		addr, err := x.Eval(fr, in.Addr)
-		if err != nil {
-			continue
-		}
-		ws = append(ws, LockWait{T: t.num, Mutex: addr, Handle: x.Handle(t.num)})
 	}
 	return ws
+}
+
+// PendingLock returns the mutex cell whose acquisition is thread n's next
+// step (a lock instruction, or a phase of a step-wise wait, signal or
+// broadcast), and false if its next step is none.
+func (x *Execution) PendingLock(n int32) (int64, bool) {
+	t := x.threads[n]
+	if t == nil || t.status != Runnable || len(t.frames) == 0 {
+		return 0, false
+	}
+	fr := &t.frames[len(t.frames)-1]
+	in := &fr.fn.Body[fr.pc]
+	switch in.Op {
+	case ir.ILock:
+		addr, err := x.Eval(fr, in.Addr)
+		return addr, err == nil
+	case ir.IWait, ir.ISignal, ir.IBroadcast:
+		if x.prog.CondSteps == nil {
+			return t.waitMutex, in.Op == ir.IWait && t.signaled
+		}
+		switch {
+		case t.condPhase == condCheck: // sigLock too
+			return x.condLockAddr(), true
+		case in.Op != ir.IWait:
+		case t.condPhase == condWake:
+			return x.condGate(t.num), true
+		case t.condPhase == condRelock:
+			return t.waitMutex, true
+		}
+	}
+	return 0, false
 }
 
 func (x *Execution) blockedOn(t *Thread) string {
@@ -670,8 +696,12 @@ func (x *Execution) blockedOn(t *Thread) string {
 		where = fmt.Sprintf(" (line %d)", in.Pos.Line)
 	}
 	switch {
-	case t.status == WaitingCond:
+	case t.status == WaitingCond || x.prog.CondSteps != nil && in.Op == ir.IWait && t.condPhase == condWake:
 		return "waits on condition " + x.names.LocName(t.waitCond) + where
+	case x.prog.CondSteps != nil && in.Op == ir.IWait && t.condPhase == condRelock:
+		return "waits to re-lock " + x.names.LocName(t.waitMutex) + where
+	case x.prog.CondSteps != nil && (in.Op == ir.IWait || in.Op == ir.ISignal || in.Op == ir.IBroadcast):
+		return "waits for the condition-variable lock" + where
 	case in.Op == ir.IWait:
 		return "waits to re-lock " + x.names.LocName(t.waitMutex) + where
 	case in.Op == ir.ILock:
@@ -1351,6 +1381,12 @@ func (x *Execution) exec(t *Thread) {
 		}
 		x.unlock(t, addr, c, pos, in.Msg)
 	case ir.IWait:
+		if x.prog.CondSteps != nil {
+			if !x.condStep(t, fr, in, addr, c, pos) {
+				return
+			}
+			break
+		}
 		if t.signaled {
 			// Re-acquire the mutex after being woken; the wait completes.
 			mc, err := x.cell(t.waitMutex)
@@ -1383,6 +1419,12 @@ func (x *Execution) exec(t *Thread) {
 		x.noteAt(t, pos, "waits on "+loc())
 		return // pc stays at the wait until re-locked
 	case ir.ISignal, ir.IBroadcast:
+		if x.prog.CondSteps != nil {
+			if !x.condStep(t, fr, in, addr, c, pos) {
+				return
+			}
+			break
+		}
 		ws := x.waiters[addr]
 		kind := seg.KSignal
 		if in.Op == ir.IBroadcast {

@@ -321,7 +321,24 @@ type Program struct {
 	// taken (C's __thread): every thread starts with its own copy holding
 	// Init, read and written by ITLSLoad and ITLSStore.
 	TLS []*TLSVar
+	// CondSteps, when set, makes the interpreter run every wait, signal
+	// and broadcast as several steps on shared memory (see CondSteps).
+	CondSteps *CondSteps
 }
+
+// CondSteps says where the hidden storage of step-wise condition variables
+// lives (Program.CondSteps; interp.CondSteps adds it): Lock and Gates are
+// indices into Program.Globals of a mutex that serialises the operations
+// on waiter sets and of an array of CondGates gates, one per thread number.
+type CondSteps struct{ Lock, Gates int }
+
+// CondGates is the number of gates of CondSteps: threads numbered from
+// CondGates on cannot wait on a step-wise condition variable.
+const CondGates = 63
+
+// CondClosed is the value of a closed gate of CondSteps (neither free nor a
+// thread's handle nor DestroyedMutex).
+const CondClosed int64 = -2
 
 // TLSVar is a scalar thread-local variable (Program.TLS).
 type TLSVar struct {

@@ -853,19 +853,8 @@ func (e *ncExplorer) pendingLocks(r *ncRun, path []*ncNode) {
 		if th.Status() != interp.Runnable || len(th.Frames()) == 0 || x.IsEnabled(th) {
 			continue
 		}
-		fr := &th.Frames()[len(th.Frames())-1]
-		in := &fr.Fn().Body[fr.PC()]
-		var m int64
-		switch {
-		case in.Op == ir.ILock:
-			a, err := x.Eval(fr, in.Addr)
-			if err != nil {
-				continue
-			}
-			m = a
-		case in.Op == ir.IWait && th.Signaled():
-			m = th.WaitMutex()
-		default:
+		m, ok := x.PendingLock(n)
+		if !ok {
 			continue
 		}
 		for i := len(path) - 1; i >= 0; i-- {

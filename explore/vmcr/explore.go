@@ -885,11 +885,13 @@ func (p *part) finished(tr *Trace, c int, fr []*front, cut []bool) bool {
 func (p *part) isParked(c int) bool { _, ok := p.parked[int32(c)]; return ok }
 
 // holdable reports whether some write of good (lock acquisitions of mutex
-// loc) is not released by its thread within the extents ext.
+// loc, or its initial value when that is not free: a closed gate of a
+// step-wise condition variable) is not released by its thread within the
+// extents ext.
 func (e *explorer) holdable(tr *Trace, ext []int, good []Ref, loc int64) bool {
 	for _, g := range good {
 		if g.T < 0 {
-			continue
+			return true
 		}
 		released := false
 		steps := tr.Threads[g.T].Steps

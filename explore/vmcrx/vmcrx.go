@@ -48,8 +48,6 @@ func vmcrUnsupported(prog *ir.Program) string {
 		}
 		for i := range f.Body {
 			switch f.Body[i].Op {
-			case ir.IWait, ir.ISignal, ir.IBroadcast:
-				return fmt.Sprintf("vmcr does not support condition variables yet (%s at %s)", f.Body[i].Op, f.Body[i].Pos)
 			case ir.IFree:
 				return fmt.Sprintf("vmcr does not support free (at %s)", f.Body[i].Pos)
 			}
@@ -802,6 +800,10 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 		}
 		t.Reprogram(p)
 	}
+	if interp.HasConds(t.Prog) {
+		// Condition variables as steps on memory (sc: Check made sure).
+		t.Reprogram(interp.CondSteps(t.Prog))
+	}
 	prog, names, opts, model := t.Prog, t.Names, t.Opts, t.Model
 	r := &vmcrRunner{prog: prog, names: names, trylock: map[ir.Pos]bool{}, cfg: t.Config()}
 	r.cfg.ContinueAfterViolation = true
@@ -1060,16 +1062,7 @@ func pidOf(pid []int32, t int32) int32 {
 // end of the run, with the lock's address.
 func pendingLocks(x *interp.Execution, f func(n int32, addr int64)) {
 	for _, n := range x.Threads() {
-		th := x.Thread(n)
-		if th.Status() != interp.Runnable || len(th.Frames()) == 0 {
-			continue
-		}
-		fr := &th.Frames()[len(th.Frames())-1]
-		in := &fr.Fn().Body[fr.PC()]
-		if in.Op != ir.ILock {
-			continue
-		}
-		if addr, err := x.Eval(fr, in.Addr); err == nil {
+		if addr, ok := x.PendingLock(n); ok {
 			f(n, addr)
 		}
 	}
@@ -1126,6 +1119,9 @@ func (e Explorer) Check(t *explore.Task) error {
 	}
 	if why := sectionsUnsupported(t); why != "" {
 		return explore.Unsupportedf(e, true, "%s", why)
+	}
+	if interp.HasConds(t.Prog) && memmodel.ExecOf(t.Model) != memmodel.Interleaving {
+		return explore.Unsupportedf(e, true, "vmcr explores condition variables under sc only")
 	}
 	return nil
 }
