@@ -29,8 +29,9 @@ import (
 //     none ever does; acquiring leaves the gate closed again); lock m.
 //   - signal(c): lock L; read c (none: the signal is lost); choose one
 //     waiter w of the set (ChooseWaiter, an index into the waiters in
-//     thread-number order); write c without w; open G[w] (writes 0);
-//     unlock L. broadcast clears c and opens every waiter's gate.
+//     thread-number order); remove w from c (an RMW: under L it reads
+//     what the read did); open G[w] (writes 0); unlock L. broadcast
+//     clears c and opens every waiter's gate.
 //
 // The steps that only touch L, the gates and the waiter sets make no
 // happens-before edges for the race detector and no counterexample notes.
@@ -151,17 +152,20 @@ func (x *Execution) condStep(t *Thread, fr *Frame, in *ir.Instr, addr int64, c *
 			w &= w - 1 // drop the lowest waiter
 		}
 		t.condWho = int32(bits.TrailingZeros64(w))
-		t.condVal = v &^ (1 << t.condWho)
-		if x.collecting {
+			if x.collecting {
 			x.noteAt(t, pos, fmt.Sprintf("signal %s wakes t%s", loc(), x.threads[t.condWho].name))
 		}
 	case sigWrite:
-		v := t.condVal
-		if in.Op == ir.IBroadcast {
-			v = 0
+		// An RMW, not a store: under tso and pso it goes to memory at
+		// once. Under L the set is the one read in sigRead.
+		op := &RMWOp{Kind: ir.RMWXchg}
+		if in.Op == ir.ISignal {
+			op = &RMWOp{Kind: ir.RMWAnd, A: ^(int64(1) << t.condWho)}
 		}
-		*c = v
-		x.event(t, seg.Event{Kind: seg.KWrite, Loc: addr, WVal: v, Order: ir.OrderSC, Pos: pos})
+		old := *c
+		_, *c = op.WriteFor(old)
+		x.event(t, seg.Event{Kind: seg.KRMW, Loc: addr, RVal: old, WVal: *c, Order: ir.OrderSC, RF: x.lastWrite(addr), Pos: pos})
+		x.noteRMW(t, op)
 	case sigOpen:
 		w := t.condWho
 		if in.Op == ir.IBroadcast {

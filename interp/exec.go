@@ -203,7 +203,7 @@ type Thread struct {
 	waitCond   int64
 	condPhase  uint8 // the next phase of a step-wise wait, signal or broadcast (condsteps.go)
 	condWho    int32 // the waiter a step-wise signal wakes
-	condVal    int64 // a step-wise signal's new waiter set; a broadcast's waiters still to wake
+	condVal    int64 // the waiters a step-wise broadcast has still to wake
 	spawnCount int
 	allocCount int
 	result     int64

@@ -128,8 +128,6 @@ func TestUnsupportedTyped(t *testing.T) {
 		{"mcr", "ra", false, "mcr supports the sc, tso, pso models"},
 		{"coverability", "tso", false, "sc memory model only"},
 		{"reference", "rc11", false, "supports the sc, tso, pso models"},
-		{"vmcr", "tso", true, "condition variables"},
-		{"vmcr", "pso", true, "condition variables"},
 		{"vmcr", "ra", false, "vmcr supports the sc, tso and pso models only"},
 	}
 	for _, tc := range tests {

@@ -7,7 +7,7 @@ import (
 )
 
 // condProgram generates a CIR program whose outcomes turn on condition
-// variables: 1–3 waiters and 1–2 signallers (four threads at most) on one or two condition
+// variables: 1–3 waiters and 1–2 signallers (maxThreads threads at most, main included) on one or two condition
 // variables guarded by m. A waiter waits for a token in a while loop (or,
 // in one of three, in a bare if: a lost or stolen wake-up then lets it go
 // without one), appends its id to joined before each wait, takes the
@@ -15,12 +15,13 @@ import (
 // waits to the order of the wake-ups; a signaller (main is the last) adds a token and signals or
 // broadcasts, inside the critical section or after it. main joins the
 // other threads (a waiter never woken is a deadlock) and may assert over woke.
-func condProgram(rng *rand.Rand) string {
+func condProgram(rng *rand.Rand, maxThreads int) string {
 	var b strings.Builder
 	conds := 1 + rng.IntN(2)
 	waiters, signallers := 1+rng.IntN(3), 1+rng.IntN(2)
-	if waiters == 3 {
-		signallers = 1 // main signals: four threads at most
+	if waiters+signallers > maxThreads {
+		signallers = 1 // main signals
+		waiters = min(waiters, maxThreads-1)
 	}
 	b.WriteString("global m: mutex;\nglobal tok: int;\nglobal woke: int;\nglobal joined: int;\nglobal last: int;\n")
 	for c := 0; c < conds; c++ {

@@ -92,7 +92,9 @@ func vmcrCompareWith(prog *ir.Program, model string, cand ncmc.Options) explorer
 		// fewer runs than the plain reference explorer, which the steps
 		// of the conditions' hidden lock and gates put over its budget.
 		so := p.Oracle
-		so.Explorer = "dpor"
+		if model == "" || model == "sc" {
+			so.Explorer = "dpor"
+		}
 		steps, err := ncmc.Verify(ctx, interp.CondSteps(prog), so)
 		if err != nil {
 			return explorertest.Run{Diffs: []string{"reference error (step-wise conditions): " + err.Error()}}
@@ -174,6 +176,9 @@ func TestVMCRDifferentialConds(t *testing.T) {
 	n := explorertest.Size(uint64(*vmcrCN), 100, 50, 1000)
 	t.Run("plain", func(t *testing.T) { vmcrDiffGen(t, "sc", n, condConfig) })
 	t.Run("shapes", func(t *testing.T) { vmcrDiffGen(t, "sc", n, condShapes) })
+	for _, m := range []string{"tso", "pso"} {
+		t.Run("shapes-"+m, func(t *testing.T) { vmcrDiffGen(t, m, max(n/2, 1), condShapesSB) })
+	}
 	t.Run("failures", func(t *testing.T) {
 		vmcrDiffGen(t, "sc", max(n*3/10, 1), func(seed uint64) progen.Config {
 			cfg := failConfig(seed)
@@ -184,8 +189,10 @@ func TestVMCRDifferentialConds(t *testing.T) {
 }
 
 // condShapes selects condProgram (waiters, signallers and tokens) instead
-// of progen.
-func condShapes(uint64) progen.Config { return progen.Config{Conds: -1} }
+// of progen; condShapesSB its small programs (the reference explorer
+// interleaves flushes too).
+func condShapes(uint64) progen.Config   { return progen.Config{Conds: -4} }
+func condShapesSB(uint64) progen.Config { return progen.Config{Conds: -3} }
 
 // condConfig: the default mix with condition variables.
 func condConfig(seed uint64) progen.Config {
@@ -242,7 +249,7 @@ func vmcrDiffRun(t *testing.T, model string, n uint64, cfg func(seed uint64) pro
 			var src string
 			switch {
 			case cfg != nil && cfg(seed).Conds < 0:
-				src = condProgram(rng) // condShapes
+				src = condProgram(rng, -cfg(seed).Conds) // condShapes
 			case cfg != nil:
 				src = progen.Generate(rng, cfg(seed))
 			case model == "sc":

@@ -23,7 +23,9 @@ func TestVMCRDefaultUnderSB(t *testing.T) {
 		{"../../examples/sb.cir", "sc", "vmcr", ncmc.Verified, ""},
 		{"../../examples/mp.cir", "tso", "vmcr", ncmc.Verified, ""},
 		{"../../examples/mp.cir", "pso", "vmcr", ncmc.Violation, ""},
-		{"../../examples/prodcons-condvar.cir", "tso", "", ncmc.Verified, "vmcr does not support condition variables"},
+		{"../../examples/prodcons-condvar.cir", "tso", "vmcr", ncmc.Verified, ""},
+		{"../../examples/prodcons-condvar.cir", "pso", "vmcr", ncmc.Verified, ""},
+		{"../../examples/hashtable.cir", "tso", "", ncmc.Verified, "vmcr does not support linearizable methods"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file+"/"+tc.model, func(t *testing.T) {

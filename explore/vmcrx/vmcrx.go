@@ -801,7 +801,7 @@ func exploreVMCR(ctx context.Context, t *explore.Task) error {
 		t.Reprogram(p)
 	}
 	if interp.HasConds(t.Prog) {
-		// Condition variables as steps on memory (sc: Check made sure).
+		// Condition variables as steps on memory.
 		t.Reprogram(interp.CondSteps(t.Prog))
 	}
 	prog, names, opts, model := t.Prog, t.Names, t.Opts, t.Model
@@ -1119,9 +1119,6 @@ func (e Explorer) Check(t *explore.Task) error {
 	}
 	if why := sectionsUnsupported(t); why != "" {
 		return explore.Unsupportedf(e, true, "%s", why)
-	}
-	if interp.HasConds(t.Prog) && memmodel.ExecOf(t.Model) != memmodel.Interleaving {
-		return explore.Unsupportedf(e, true, "vmcr explores condition variables under sc only")
 	}
 	return nil
 }
