@@ -22,7 +22,7 @@ import (
 // in this file; what an explorer supports is its Check (explorers.go).
 
 // autoDoc describes the auto plan for help texts.
-const autoDoc = "vmcr under sc, tso and pso (mcr where vmcr does not apply or its witness search gives up); the stateful explorer, with a note, for programs neither vmcr nor mcr supports (linearizable methods, free) and for --races; graph exploration under ra/rc11 (trust, or graph for programs with condition variables, trylock, atomic blocks or nondeterminism); ncmc with --spec; under sc, when main spawns threads in a loop, the bounded exploration for 10s (or a third of --timeout) and, when it hits a bound, then the coverability explorer for the time left (60s without --timeout); under sc, tso and pso, when the exploration stopped at the default loop bound, the stateful explorer without that bound (its state cache ends finite-state loops) for the time left (30s without --timeout)"
+const autoDoc = "vmcr under sc, tso and pso (mcr where vmcr does not apply or its witness search gives up); the stateful explorer, with a note, for programs neither vmcr nor mcr supports (free, for one) and for --races; graph exploration under ra/rc11 (trust, or graph for programs with condition variables, trylock, atomic blocks or nondeterminism); ncmc with --spec; under sc, when main spawns threads in a loop, the bounded exploration for 10s (or a third of --timeout) and, when it hits a bound, then the coverability explorer for the time left (60s without --timeout); under sc, tso and pso, when the exploration stopped at the default loop bound, the stateful explorer without that bound (its state cache ends finite-state loops) for the time left (30s without --timeout)"
 
 // stage is one exploration of a plan.
 type stage struct {
