@@ -141,12 +141,13 @@ type oraclePart struct {
 	gen      func(rng *rand.Rand, seed uint64) string
 }
 
-// oracleParts splits n programs: 70% sc (progen's default mix), 10% each
-// tso and pso (store-buffer shapes, as TestVMCRDifferentialSB), 10%
-// programs dense in failures (failure searches, as
-// TestVMCRDifferentialFailures), half under sc, half under tso.
+// oracleParts splits n programs: 65% sc (progen's default mix), 5% sc
+// with condition variables (as TestVMCRDifferentialConds), 10% each tso
+// and pso (store-buffer shapes, as TestVMCRDifferentialSB), 10% programs
+// dense in failures (failure searches, as TestVMCRDifferentialFailures),
+// half under sc, half under tso.
 func oracleParts(n uint64) []oraclePart {
-	sc := n * 7 / 10
+	sc, cv := n*65/100, n*5/100
 	sb := func(rng *rand.Rand, seed uint64) string {
 		if seed%3 != 0 {
 			return explorertest.SBProgram(rng)
@@ -155,10 +156,17 @@ func oracleParts(n uint64) []oraclePart {
 	}
 	def := func(rng *rand.Rand, _ uint64) string { return progen.Generate(rng, progen.Default()) }
 	fail := func(rng *rand.Rand, seed uint64) string { return progen.Generate(rng, failConfig(seed)) }
+	cond := func(rng *rand.Rand, seed uint64) string {
+		if seed%2 == 0 {
+			return progen.Generate(rng, condConfig(seed))
+		}
+		return condProgram(rng, 4)
+	}
 	tso, pso := n/10, n/10
-	f := n - sc - tso - pso
+	f := n - sc - cv - tso - pso
 	return []oraclePart{
 		{"sc", "sc", 1, 1 + sc/2, def}, {"sc", "sc", 1 + sc/2, 1 + sc, def},
+		{"cond", "sc", 1, 1 + cv, cond},
 		{"tso", "tso", 1, 1 + tso, sb}, {"pso", "pso", 1, 1 + pso, sb},
 		{"fail-sc", "sc", 1, 1 + f/2, fail}, {"fail-tso", "tso", 1, 1 + f - f/2, fail},
 	}
@@ -242,7 +250,7 @@ func TestVMCROracle(t *testing.T) {
 func TestVMCROracleCatches(t *testing.T) {
 	z3 := vmcrz3.New(vmcrz3.Options{DisableFastPath: true})
 	defer z3.Close()
-	sb := oracleParts(100)[2] // tso
+	sb := oracleParts(100)[3] // tso
 	sc := oracleParts(100)[0]
 	sc.to, sb.to = sc.from+15, sb.from+10
 	cases := []struct {
