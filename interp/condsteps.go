@@ -33,8 +33,9 @@ import (
 //     what the read did); open G[w] (writes 0); unlock L. broadcast
 //     clears c and opens every waiter's gate.
 //
-// The steps that only touch L, the gates and the waiter sets make no
-// happens-before edges for the race detector and no counterexample notes.
+// The steps on L and the gates make no counterexample notes, and none of
+// the steps makes happens-before edges for the race detector but the
+// unlock and the lock of m, as before.
 // An execution of the step-wise semantics equals one of the default one
 // with the same reads and outcome: L is never held while a thread blocks,
 // the waiter set changes only under L, and a signal between a waiter's
@@ -101,7 +102,7 @@ func (x *Execution) condGate(n int32) int64 {
 
 // condEnabled reports whether t, at the step-wise wait, signal or
 // broadcast in, can take its next phase.
-func (x *Execution) condEnabled(t *Thread, fr *Frame, in *ir.Instr) bool {
+func (x *Execution) condEnabled(t *Thread, in *ir.Instr) bool {
 	free := func(addr int64) bool {
 		v, ok := x.peek(addr)
 		return !ok || v == 0
@@ -152,7 +153,7 @@ func (x *Execution) condStep(t *Thread, fr *Frame, in *ir.Instr, addr int64, c *
 			w &= w - 1 // drop the lowest waiter
 		}
 		t.condWho = int32(bits.TrailingZeros64(w))
-			if x.collecting {
+		if x.collecting {
 			x.noteAt(t, pos, fmt.Sprintf("signal %s wakes t%s", loc(), x.threads[t.condWho].name))
 		}
 	case sigWrite:
@@ -171,12 +172,11 @@ func (x *Execution) condStep(t *Thread, fr *Frame, in *ir.Instr, addr int64, c *
 		if in.Op == ir.IBroadcast {
 			w = int32(bits.TrailingZeros64(uint64(t.condVal)))
 			t.condVal &^= 1 << w
-			if t.condVal != 0 {
-				x.condRelease(t, x.condGate(w), pos)
-				return false // the next waiter's gate
-			}
 		}
 		x.condRelease(t, x.condGate(w), pos)
+		if t.condVal != 0 {
+			return false // a broadcast: the next waiter's gate
+		}
 	case sigLeave:
 		x.condRelease(t, x.condLockAddr(), pos)
 		t.condPhase, t.condWho, t.condVal = 0, 0, 0

@@ -472,7 +472,7 @@ func (x *Execution) enabled(t *Thread) bool {
 		return !ok || v == 0 || v == DestroyedMutex // the step reports the error
 	case ir.IWait, ir.ISignal, ir.IBroadcast:
 		if x.prog.CondSteps != nil {
-			return x.condEnabled(t, fr, in)
+			return x.condEnabled(t, in)
 		}
 		if in.Op == ir.IWait && t.signaled {
 			v, ok := x.peek(t.waitMutex)
@@ -698,11 +698,9 @@ func (x *Execution) blockedOn(t *Thread) string {
 	switch {
 	case t.status == WaitingCond || x.prog.CondSteps != nil && in.Op == ir.IWait && t.condPhase == condWake:
 		return "waits on condition " + x.names.LocName(t.waitCond) + where
-	case x.prog.CondSteps != nil && in.Op == ir.IWait && t.condPhase == condRelock:
-		return "waits to re-lock " + x.names.LocName(t.waitMutex) + where
-	case x.prog.CondSteps != nil && (in.Op == ir.IWait || in.Op == ir.ISignal || in.Op == ir.IBroadcast):
+	case x.prog.CondSteps != nil && (in.Op == ir.ISignal || in.Op == ir.IBroadcast || in.Op == ir.IWait && t.condPhase == condCheck):
 		return "waits for the condition-variable lock" + where
-	case in.Op == ir.IWait:
+	case in.Op == ir.IWait: // (step-wise: its last phase)
 		return "waits to re-lock " + x.names.LocName(t.waitMutex) + where
 	case in.Op == ir.ILock:
 		addr, _ := x.Eval(fr, in.Addr)
