@@ -1102,7 +1102,7 @@ func (Explorer) Name() string { return "vmcr" }
 
 // Doc describes the explorer for help texts.
 func (Explorer) Doc() string {
-	return "sc, tso, pso: value-annotated maximal causality reduction (one frontier read per node, value groups, negative annotations; store buffers as commit threads; atomic sections as a hidden mutex under sc; docs/vmcr.md); condition variables, and atomic sections under tso and pso, go to the stateful explorer"
+	return "sc, tso, pso: value-annotated maximal causality reduction (one frontier read per node, value groups, negative annotations; store buffers as commit threads; atomic sections as a hidden mutex under sc; condition variables as steps on memory; docs/vmcr.md); what it does not model (atomic sections under tso and pso, linearizable methods, free) goes to mcr or the stateful explorer"
 }
 
 // Check rejects data-race detection, models other than sc, tso and pso,
