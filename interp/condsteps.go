@@ -163,10 +163,7 @@ func (x *Execution) condStep(t *Thread, fr *Frame, in *ir.Instr, addr int64, c *
 		if in.Op == ir.ISignal {
 			op = &RMWOp{Kind: ir.RMWAnd, A: ^(int64(1) << t.condWho)}
 		}
-		old := *c
-		_, *c = op.WriteFor(old)
-		x.event(t, seg.Event{Kind: seg.KRMW, Loc: addr, RVal: old, WVal: *c, Order: ir.OrderSC, RF: x.lastWrite(addr), Pos: pos})
-		x.noteRMW(t, op)
+		x.condRMW(t, addr, c, op, pos)
 	case sigOpen:
 		w := t.condWho
 		if in.Op == ir.IBroadcast {
@@ -212,35 +209,36 @@ func (x *Execution) condWait(t *Thread, fr *Frame, in *ir.Instr, addr int64, c *
 		t.waitMutex, t.waitCond = maddr, addr
 		x.condAcquire(t, x.condLockAddr(), pos)
 	case condJoin:
-		old := *c
-		bit := int64(1) << t.num
-		*c = old | bit
-		x.event(t, seg.Event{Kind: seg.KRMW, Loc: addr, RVal: old, WVal: *c, Order: ir.OrderSC, RF: x.lastWrite(addr), Pos: pos})
-		x.noteRMW(t, &RMWOp{Kind: ir.RMWOr, A: bit})
+		x.condRMW(t, addr, c, &RMWOp{Kind: ir.RMWOr, A: int64(1) << t.num}, pos)
 	case condLeave:
 		x.condRelease(t, x.condLockAddr(), pos)
-	case condUnlock:
+	case condUnlock, condRelock:
 		mc, err := x.cell(t.waitMutex)
 		if err != nil {
 			x.RuntimeError(t, pos, err)
 			return false
 		}
-		x.unlock(t, t.waitMutex, mc, pos, "")
-		x.noteAt(t, pos, "waits on "+x.names.LocName(addr))
-	case condWake:
-		x.condAcquire(t, x.condGate(t.num), pos)
-	case condRelock:
-		mc, err := x.cell(t.waitMutex)
-		if err != nil {
-			x.RuntimeError(t, pos, err)
-			return false
+		if t.condPhase == condUnlock {
+			x.unlock(t, t.waitMutex, mc, pos, "")
+			x.noteAt(t, pos, "waits on "+x.names.LocName(addr))
+			break
 		}
 		x.lock(t, t.waitMutex, mc, pos, "")
 		t.condPhase = 0
 		return true
+	case condWake:
+		x.condAcquire(t, x.condGate(t.num), pos)
 	}
 	t.condPhase++
 	return false
+}
+
+// condRMW applies op to the waiter set at addr (cell c) as an RMW step.
+func (x *Execution) condRMW(t *Thread, addr int64, c *int64, op *RMWOp, pos ir.Pos) {
+	old := *c
+	_, *c = op.WriteFor(old)
+	x.event(t, seg.Event{Kind: seg.KRMW, Loc: addr, RVal: old, WVal: *c, Order: ir.OrderSC, RF: x.lastWrite(addr), Pos: pos})
+	x.noteRMW(t, op)
 }
 
 // condAcquire takes the hidden mutex cell at addr (L or a gate): no race
