@@ -196,12 +196,14 @@ func TestVMCRDifferentialSections(t *testing.T) {
 	})
 }
 
-// TestVMCRDifferentialConds: generated sc programs with condition
-// variables (vmcr runs them step-wise, interp.CondSteps): 100 from progen,
-// 100 of condProgram's shapes and 30 from progen dense in assertions (50,
-// 50 and 15 with -short; 1000, 1000 and 300 with -long): outcomes and verdict against the reference explorer on the
-// program as written, one complete execution per class of the reference
-// explorer on the step-wise program.
+// TestVMCRDifferentialConds: generated programs with condition variables
+// (vmcr runs them step-wise, interp.CondSteps): 100 from progen and 100 of
+// condProgram's waiters and signallers under sc, 50 small ones of
+// condProgram under tso and 50 under pso, 30 from progen dense in
+// assertions (half as many with -short, ten times as many with -long).
+// Outcomes and verdict are compared with the reference explorer on the
+// program as written, the complete executions with the classes of the
+// step-wise program (vmcrCompareWith).
 func TestVMCRDifferentialConds(t *testing.T) {
 	n := explorertest.Size(uint64(*vmcrCN), 100, 50, 1000)
 	t.Run("plain", func(t *testing.T) { vmcrDiffGen(t, "sc", n, condConfig) })
@@ -219,7 +221,8 @@ func TestVMCRDifferentialConds(t *testing.T) {
 }
 
 // condShapes selects condProgram (waiters, signallers and tokens) instead
-// of progen; condShapesSB its small programs (the reference explorer
+// of progen (vmcrDiffRun reads Conds = -k as condProgram with at most k
+// threads); condShapesSB its small programs (the reference explorer
 // interleaves flushes too).
 func condShapes(uint64) progen.Config   { return progen.Config{Conds: -4} }
 func condShapesSB(uint64) progen.Config { return progen.Config{Conds: -3} }
