@@ -41,7 +41,8 @@ func vmcrFingerprint(r *ncmc.Result, stopped bool) string {
 // with any number of workers, every run (leaves reach the collector in the
 // order of the sequential search), with and without --keep-going and with
 // an execution bound that cuts the search; under sc and tso (store-buffer
-// programs: flushes are steps of their own threads).
+// programs: flushes are steps of their own threads), and with condition
+// variables.
 func TestVMCRWorkersDeterministic(t *testing.T) {
 	type prog struct {
 		name  string
@@ -84,6 +85,20 @@ func TestVMCRWorkersDeterministic(t *testing.T) {
 		}
 		progs = append(progs, prog{fmt.Sprintf("cas seed %d", seed), p, m})
 	}
+	// Waiters and signallers: condition variables run step-wise.
+	for i := range n / 4 {
+		seed := 9200 + i
+		src := condProgram(rand.New(rand.NewPCG(seed, 0x636f6e)), 4)
+		p, err := frontend.ParseCIR(fmt.Sprintf("cond%d.cir", seed), []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := "sc"
+		if i%2 == 1 {
+			m = "pso"
+		}
+		progs = append(progs, prog{fmt.Sprintf("cond seed %d", seed), p, m})
+	}
 	tested := 0
 	for _, pr := range progs {
 		for _, o := range []ncmc.Options{
@@ -113,6 +128,7 @@ func TestVMCRWorkersDeterministic(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("%d programs, %d settings ran vmcr", len(progs), tested)
 	if tested < len(progs) {
 		t.Errorf("only %d settings ran vmcr", tested)
 	}
