@@ -70,35 +70,27 @@ func TestVMCRWorkersDeterministic(t *testing.T) {
 		}
 		progs = append(progs, prog{fmt.Sprintf("sb seed %d", seed), p, "tso"})
 	}
+	// gen adds n/4 programs of kind made from seeds base, base+1, ...:
+	// every other one under sc, the others under model.
+	gen := func(kind string, base, key uint64, model string, text func(rng *rand.Rand) string) {
+		for i := range n / 4 {
+			seed := base + i
+			p, err := frontend.ParseCIR(fmt.Sprintf("%s%d.cir", kind, seed), []byte(text(rand.New(rand.NewPCG(seed, key)))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := "sc"
+			if i%2 == 1 {
+				m = model
+			}
+			progs = append(progs, prog{fmt.Sprintf("%s seed %d", kind, seed), p, m})
+		}
+	}
 	// Indexer-shaped CAS tables: blocked reads withhold backtrack marks
 	// (docs/vmcr.md), which subtrees on other goroutines set.
-	for i := range n / 4 {
-		seed := 9100 + i
-		src := casTable(rand.New(rand.NewPCG(seed, 0x636173)), true)
-		p, err := frontend.ParseCIR(fmt.Sprintf("cas%d.cir", seed), []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := "sc"
-		if i%2 == 1 {
-			m = "tso"
-		}
-		progs = append(progs, prog{fmt.Sprintf("cas seed %d", seed), p, m})
-	}
+	gen("cas", 9100, 0x636173, "tso", func(rng *rand.Rand) string { return casTable(rng, true) })
 	// Waiters and signallers: condition variables run step-wise.
-	for i := range n / 4 {
-		seed := 9200 + i
-		src := condProgram(rand.New(rand.NewPCG(seed, 0x636f6e)), 4)
-		p, err := frontend.ParseCIR(fmt.Sprintf("cond%d.cir", seed), []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := "sc"
-		if i%2 == 1 {
-			m = "pso"
-		}
-		progs = append(progs, prog{fmt.Sprintf("cond seed %d", seed), p, m})
-	}
+	gen("cond", 9200, 0x636f6e, "pso", func(rng *rand.Rand) string { return condProgram(rng, 4) })
 	tested := 0
 	for _, pr := range progs {
 		for _, o := range []ncmc.Options{
