@@ -100,25 +100,34 @@ func (x *Execution) condGate(n int32) int64 {
 	return ir.MakePtr(x.prog.CondSteps.Gates+1, int(n))
 }
 
-// condEnabled reports whether t, at the step-wise wait, signal or
-// broadcast in, can take its next phase.
-func (x *Execution) condEnabled(t *Thread, in *ir.Instr) bool {
-	free := func(addr int64) bool {
-		v, ok := x.peek(addr)
-		return !ok || v == 0
-	}
+// condPending returns the mutex cell (L, a gate, or the wait's mutex)
+// whose acquisition is the next phase of t's step-wise wait, signal or
+// broadcast in, and false if that phase acquires none.
+func (x *Execution) condPending(t *Thread, in *ir.Instr) (int64, bool) {
 	if in.Op != ir.IWait {
-		return t.condPhase != sigLock || free(x.condLockAddr())
+		return x.condLockAddr(), t.condPhase == sigLock
 	}
 	switch t.condPhase {
 	case condCheck:
-		return free(x.condLockAddr())
+		return x.condLockAddr(), true
 	case condWake:
-		return free(x.condGate(t.num))
+		return x.condGate(t.num), true
 	case condRelock:
-		return free(t.waitMutex)
+		return t.waitMutex, true
 	}
-	return true
+	return 0, false
+}
+
+// condEnabled reports whether t, at the step-wise wait, signal or
+// broadcast in, can take its next phase: the mutex it acquires, if any,
+// is free.
+func (x *Execution) condEnabled(t *Thread, in *ir.Instr) bool {
+	addr, ok := x.condPending(t, in)
+	if !ok {
+		return true
+	}
+	v, known := x.peek(addr)
+	return !known || v == 0
 }
 
 // condStep runs the next phase of t's step-wise wait, signal or broadcast
@@ -245,16 +254,12 @@ func (x *Execution) condRMW(t *Thread, addr int64, c *int64, op *RMWOp, pos ir.P
 // detector edge, no note.
 func (x *Execution) condAcquire(t *Thread, addr int64, pos ir.Pos) {
 	c, _ := x.cell(addr)
-	rf := x.lastWrite(addr)
-	old := *c
-	*c = x.Handle(t.num)
-	x.event(t, seg.Event{Kind: seg.KLock, Loc: addr, RVal: old, WVal: *c, Order: ir.OrderAcq, RF: rf, Pos: pos})
+	x.acquire(t, addr, c, pos)
 }
 
 // condRelease writes 0 to the hidden mutex cell at addr (unlocks L, opens
 // a gate).
 func (x *Execution) condRelease(t *Thread, addr int64, pos ir.Pos) {
 	c, _ := x.cell(addr)
-	*c = 0
-	x.event(t, seg.Event{Kind: seg.KUnlock, Loc: addr, WVal: 0, Order: ir.OrderRel, Pos: pos})
+	x.release(t, addr, c, pos)
 }

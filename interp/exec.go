@@ -675,15 +675,7 @@ func (x *Execution) PendingLock(n int32) (int64, bool) {
 		if x.prog.CondSteps == nil {
 			return t.waitMutex, in.Op == ir.IWait && t.signaled
 		}
-		switch {
-		case t.condPhase == condCheck: // sigLock too
-			return x.condLockAddr(), true
-		case in.Op != ir.IWait:
-		case t.condPhase == condWake:
-			return x.condGate(t.num), true
-		case t.condPhase == condRelock:
-			return t.waitMutex, true
-		}
+		return x.condPending(t, in)
 	}
 	return 0, false
 }
@@ -1530,10 +1522,7 @@ func LocalType(fr *Frame, i int) *ir.Type {
 // note is msg (an ILock's Msg: "" says "locks <mutex>", ir.MsgQuiet says
 // nothing).
 func (x *Execution) lock(t *Thread, addr int64, c *int64, pos ir.Pos, msg string) {
-	rf := x.lastWrite(addr)
-	old := *c
-	*c = x.Handle(t.num)
-	x.event(t, seg.Event{Kind: seg.KLock, Loc: addr, RVal: old, WVal: *c, Order: ir.OrderAcq, RF: rf, Pos: pos})
+	x.acquire(t, addr, c, pos)
 	x.raceLock(t, addr)
 	if x.collecting {
 		x.lockNote(t, pos, msg, "locks ", addr)
@@ -1542,12 +1531,26 @@ func (x *Execution) lock(t *Thread, addr int64, c *int64, pos ir.Pos, msg string
 
 // unlock releases the mutex at addr (msg as for lock).
 func (x *Execution) unlock(t *Thread, addr int64, c *int64, pos ir.Pos, msg string) {
-	*c = 0
-	x.event(t, seg.Event{Kind: seg.KUnlock, Loc: addr, WVal: 0, Order: ir.OrderRel, Pos: pos})
+	x.release(t, addr, c, pos)
 	x.raceUnlock(t, addr)
 	if x.collecting {
 		x.lockNote(t, pos, msg, "unlocks ", addr)
 	}
+}
+
+// acquire takes the mutex at addr (cell c) for t: the lock event only
+// (lock adds the race detector's edge and the note).
+func (x *Execution) acquire(t *Thread, addr int64, c *int64, pos ir.Pos) {
+	rf := x.lastWrite(addr)
+	old := *c
+	*c = x.Handle(t.num)
+	x.event(t, seg.Event{Kind: seg.KLock, Loc: addr, RVal: old, WVal: *c, Order: ir.OrderAcq, RF: rf, Pos: pos})
+}
+
+// release frees the mutex at addr (cell c): the unlock event only.
+func (x *Execution) release(t *Thread, addr int64, c *int64, pos ir.Pos) {
+	*c = 0
+	x.event(t, seg.Event{Kind: seg.KUnlock, Loc: addr, WVal: 0, Order: ir.OrderRel, Pos: pos})
 }
 
 // lockNote notes a lock or unlock: msg if set (none for ir.MsgQuiet),

@@ -224,20 +224,20 @@ func runPlan(ctx context.Context, prog *ir.Program, opts Options, stages []stage
 		}
 		o := opts
 		sctx := ctx
+		var d time.Duration // the stage's own time bound (0: none)
 		if s.share > 0 {
-			d := max(s.share, opts.Timeout/3)
+			d = max(s.share, opts.Timeout/3)
 			if opts.Timeout > 0 {
 				d = min(d, opts.Timeout)
 			}
+		} else if s.timeout > 0 && o.Timeout == 0 {
+			d = s.timeout
+		}
+		if d > 0 {
 			var cancel context.CancelFunc
 			sctx, cancel = context.WithTimeout(ctx, d)
 			defer cancel()
 			o.Timeout = d
-		} else if s.timeout > 0 && o.Timeout == 0 {
-			var cancel context.CancelFunc
-			sctx, cancel = context.WithTimeout(ctx, s.timeout)
-			defer cancel()
-			o.Timeout = s.timeout
 		}
 		if s.adjust != nil {
 			s.adjust(&o)

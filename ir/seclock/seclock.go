@@ -182,9 +182,7 @@ func (l *lowerer) private(f *ir.Func, a *ir.Expr) bool {
 	if f == nil {
 		return false
 	}
-	for a != nil && (a.Kind == ir.EIndex || a.Kind == ir.EField) {
-		a = a.A
-	}
+	a = base(a)
 	if a == nil || a.Kind != ir.ELocal {
 		return false
 	}
@@ -273,28 +271,29 @@ func privateLocals(f *ir.Func) map[int]bool {
 // g.f, g[i], or a local of f that only ever holds one such address), or
 // false when a is not known to address one global.
 func (l *lowerer) global(f *ir.Func, a *ir.Expr) (int, bool) {
-	for a != nil {
-		switch a.Kind {
-		case ir.EGlobalAddr:
-			return a.Global, true
-		case ir.EIndex, ir.EField:
-			a = a.A
-		case ir.ELocal:
-			if f == nil {
-				return 0, false
-			}
-			cs, ok := l.consts[f]
-			if !ok {
-				cs = constLocals(f)
-				l.consts[f] = cs
-			}
-			g, ok := cs[a.Local]
-			return g, ok
-		default:
-			return 0, false
+	switch a = base(a); {
+	case a == nil:
+	case a.Kind == ir.EGlobalAddr:
+		return a.Global, true
+	case a.Kind == ir.ELocal && f != nil:
+		cs, ok := l.consts[f]
+		if !ok {
+			cs = constLocals(f)
+			l.consts[f] = cs
 		}
+		g, ok := cs[a.Local]
+		return g, ok
 	}
 	return 0, false
+}
+
+// base returns the address a indexes or selects a field of, through any
+// number of them (a itself if it does neither).
+func base(a *ir.Expr) *ir.Expr {
+	for a != nil && (a.Kind == ir.EIndex || a.Kind == ir.EField) {
+		a = a.A
+	}
+	return a
 }
 
 // constLocals returns the locals of f (not parameters) that only ever
@@ -311,11 +310,7 @@ func constLocals(f *ir.Func) map[int]int {
 			}
 			g, ok := 0, false
 			if in.Op == ir.IAssign && d == in.Dst {
-				a := in.A
-				for a != nil && (a.Kind == ir.EIndex || a.Kind == ir.EField) {
-					a = a.A
-				}
-				if a != nil && a.Kind == ir.EGlobalAddr {
+				if a := base(in.A); a != nil && a.Kind == ir.EGlobalAddr {
 					g, ok = a.Global, true
 				}
 			}
