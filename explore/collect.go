@@ -44,10 +44,15 @@ type Collector struct {
 	valKeys  map[string]struct{}
 	rcKeys   map[string]struct{}
 
-	violation  string
-	violKind   string
-	internal   string // the first interpreter error (never a violation)
-	boundHit   string
+	violation string
+	violKind  string
+	internal  string // the first interpreter error (never a violation)
+	boundHit  string
+	// loopHits holds the positions of the loop heads whose bound some
+	// execution hit; otherBound is set when an execution hit any other
+	// bound (Result.LoopBounds, Result.OtherBounds).
+	loopHits   map[string]struct{}
+	otherBound bool
 	firstGraph *seg.Graph
 	lastReport time.Time
 	finals     interp.FinalStates // final states, formatted once each
@@ -69,7 +74,7 @@ func (c *Collector) DropCompleteStates() { c.noStates = true }
 func NewCollector(prog *ir.Program, names *interp.Names, opts Options) *Collector {
 	return &Collector{prog: prog, names: names, opts: opts, start: time.Now(),
 		outcomes: map[string]*Outcome{}, rvKeys: map[string]struct{}{}, rfKeys: map[string]struct{}{}, segKeys: map[string]struct{}{}, valKeys: map[string]struct{}{},
-		rcKeys: map[string]struct{}{}}
+		rcKeys: map[string]struct{}{}, loopHits: map[string]struct{}{}}
 }
 
 // Add records a finished execution; it reports whether it was a violation.
@@ -85,10 +90,15 @@ type Summary struct {
 	msg, kind          string // the violation, if any
 	internal, boundHit string
 	blocked, complete  bool
-	state              string // the outcome's state (violations and complete executions)
-	rv, val, rf, seg   string // class keys (with Options.Classes)
-	rc                 string // read values and choices (with Options.Classes)
-	hasSeg             bool
+	// loops lists the positions of the loop heads whose bound the
+	// execution hit (sorted, joined by loopSep); otherBound is set when
+	// it hit another bound too (interp.Execution.LoopBoundHits).
+	loops            string
+	otherBound       bool
+	state            string // the outcome's state (violations and complete executions)
+	rv, val, rf, seg string // class keys (with Options.Classes)
+	rc               string // read values and choices (with Options.Classes)
+	hasSeg           bool
 }
 
 // Violation is the violation of the execution, "" if none.
@@ -107,8 +117,8 @@ func (s *Summary) PlainComplete() bool {
 // SummaryKey is what a Summary tells the collector apart from its steps
 // (FoldKey).
 type SummaryKey struct {
-	msg, kind, internal, boundHit, state string
-	blocked, complete                    bool
+	msg, kind, internal, boundHit, state, loops string
+	blocked, complete, otherBound               bool
 }
 
 // FoldKey returns the key of s, and false if s has class keys (Options.Classes)
@@ -123,7 +133,8 @@ func (s *Summary) FoldKey() (SummaryKey, bool) {
 	if s.rv != "" || s.rc != "" || s.hasSeg {
 		return SummaryKey{}, false
 	}
-	return SummaryKey{msg: s.msg, kind: s.kind, internal: s.internal, boundHit: s.boundHit, state: s.state, blocked: s.blocked, complete: s.complete}, true
+	return SummaryKey{msg: s.msg, kind: s.kind, internal: s.internal, boundHit: s.boundHit, state: s.state, loops: s.loops,
+		blocked: s.blocked, complete: s.complete, otherBound: s.otherBound}, true
 }
 
 // Fold adds b to s when both have the same key (FoldKey), so that adding
@@ -155,6 +166,10 @@ func (c *Collector) HasFirstGraph() bool { return c.firstGraph != nil }
 func (c *Collector) Summarize(x *interp.Execution) *Summary {
 	s := &Summary{steps: int64(x.Steps()), internal: x.Internal(), boundHit: x.BoundHit(),
 		blocked: x.Blocked(), complete: x.Complete()}
+	if s.boundHit != "" {
+		loops, other := x.LoopBoundHits()
+		s.loops, s.otherBound = loopsKey(loops), other
+	}
 	s.msg, s.kind, _ = x.Violation()
 	switch {
 	case s.msg != "":
@@ -203,6 +218,12 @@ func (c *Collector) AddSummary(s *Summary, g *seg.Graph) bool {
 		if c.boundHit == "" {
 			c.boundHit = s.boundHit
 		}
+		c.otherBound = c.otherBound || s.otherBound || s.loops == ""
+		if s.loops != "" {
+			for _, l := range strings.Split(s.loops, loopSep) {
+				c.loopHits[l] = struct{}{}
+			}
+		}
 	case s.blocked:
 		c.Stats.Blocked++
 	case s.complete:
@@ -233,6 +254,20 @@ func (c *Collector) BoundHit(reason string) {
 	if c.boundHit == "" {
 		c.boundHit = reason
 	}
+	c.otherBound = true
+}
+
+// loopSep separates the positions of Summary.loops.
+const loopSep = "\x00"
+
+// loopsKey joins the positions of loop heads, sorted.
+func loopsKey(loops []ir.Pos) string {
+	s := make([]string, len(loops))
+	for i, p := range loops {
+		s[i] = p.String()
+	}
+	sort.Strings(s)
+	return strings.Join(s, loopSep)
 }
 
 func (c *Collector) addOutcome(st, violation string) {
@@ -290,6 +325,11 @@ func (c *Collector) Result(explorer, stopped, stopKind string) *Result {
 		r.Verdict, r.Reason, r.Kind = Unknown, stopped, stopKind
 	case c.boundHit != "":
 		r.Verdict, r.Reason = Unknown, "bound hit: "+c.boundHit
+		r.OtherBounds = c.otherBound
+		for l := range c.loopHits {
+			r.LoopBounds = append(r.LoopBounds, l)
+		}
+		sort.Strings(r.LoopBounds)
 		r.Kind = "unroll"
 		if strings.HasPrefix(c.boundHit, "step") {
 			r.Kind = "steps"

@@ -244,6 +244,14 @@ type Result struct {
 	// counted).
 	OutcomesPartial bool     `json:"outcomes_partial,omitempty"`
 	Classes         *Classes `json:"classes,omitempty"`
+	// LoopBounds lists the positions (file:line:col) of the loop heads
+	// whose unroll bound some execution hit, when the verdict is Unknown
+	// for a bound; OtherBounds is set when some execution hit another
+	// bound (steps, threads, allocation size, time) or one the explorer
+	// counted itself. ncmc's plan uses them to decide whether the loops
+	// cut at the bound can matter (package beyond).
+	LoopBounds  []string `json:"-"`
+	OtherBounds bool     `json:"-"`
 	// Counterexample tells the violating execution step by step.
 	Counterexample []interp.TraceStep `json:"counterexample,omitempty"`
 	// ViolationPos is where the violation happened (assertion or error site).

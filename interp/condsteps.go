@@ -211,7 +211,7 @@ func (x *Execution) condWait(t *Thread, fr *Frame, in *ir.Instr, addr int64, c *
 			return false
 		}
 		if t.num >= ir.CondGates {
-			x.boundHit = fmt.Sprintf("thread t%s waits on a condition variable: only threads numbered below %d can (step-wise condition variables)", t.name, ir.CondGates)
+			x.setBound(fmt.Sprintf("thread t%s waits on a condition variable: only threads numbered below %d can (step-wise condition variables)", t.name, ir.CondGates))
 			x.finished = true
 			return false
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -255,12 +256,17 @@ type Execution struct {
 	nextSec int
 
 	// Outcome of the run so far.
-	violation  string // non-empty: assertion failure / runtime error / deadlock
-	violState  string // FinalState at the first violation
-	violTrace  int    // len(Trace) at the first violation
-	violKind   string // "assertion", "runtime-error", "deadlock", or a memory-safety kind (KindUseAfterFree, ...)
-	violPos    ir.Pos
-	boundHit   string
+	violation string // non-empty: assertion failure / runtime error / deadlock
+	violState string // FinalState at the first violation
+	violTrace int    // len(Trace) at the first violation
+	violKind  string // "assertion", "runtime-error", "deadlock", or a memory-safety kind (KindUseAfterFree, ...)
+	violPos   ir.Pos
+	boundHit  string
+	// loopHits lists the loop heads (by position) whose unroll bound
+	// stopped a thread; otherBound is set when any other bound (steps,
+	// threads, allocation size, time) stopped a thread or the run.
+	loopHits   []ir.Pos
+	otherBound bool
 	internal   string // non-empty: the interpreter's own error (Internal)
 	finished   bool
 	collecting bool     // record Trace
@@ -421,6 +427,18 @@ func (c *Config) maxThreads() int {
 
 // BoundHit returns the bound that stopped some thread, empty if none.
 func (x *Execution) BoundHit() string { return x.boundHit }
+
+// setBound records a bound other than a loop's unroll bound.
+func (x *Execution) setBound(reason string) {
+	x.boundHit, x.otherBound = reason, true
+}
+
+// LoopBoundHits returns the positions of the loop heads whose unroll
+// bound stopped a thread of x, and whether any other bound (steps,
+// threads, allocation size, time) stopped a thread or the run too.
+func (x *Execution) LoopBoundHits() (loops []ir.Pos, other bool) {
+	return x.loopHits, x.otherBound
+}
 
 // Steps is the number of visible steps taken.
 func (x *Execution) Steps() int { return x.steps }
@@ -739,12 +757,12 @@ func (x *Execution) Step(a Action) {
 		x.rx.end(a.T, len(x.Log)-1)
 	}
 	if x.cfg.MaxSteps > 0 && x.steps >= x.cfg.MaxSteps && !x.finished {
-		x.boundHit = fmt.Sprintf("step bound %d hit", x.cfg.MaxSteps)
+		x.setBound(fmt.Sprintf("step bound %d hit", x.cfg.MaxSteps))
 		x.finished = true
 		return
 	}
 	if x.steps&1023 == 0 && !x.cfg.Deadline.IsZero() && !x.finished && time.Now().After(x.cfg.Deadline) {
-		x.boundHit = "time bound hit during an execution"
+		x.setBound("time bound hit during an execution")
 		x.finished = true
 		x.noteSizes()
 		return
@@ -1447,7 +1465,7 @@ func (x *Execution) exec(t *Thread) {
 			return
 		}
 		if max := x.cfg.maxThreads(); len(x.live) >= max {
-			x.boundHit = fmt.Sprintf("thread bound %d hit (--max-threads)", max)
+			x.setBound(fmt.Sprintf("thread bound %d hit (--max-threads)", max))
 			x.finished = true
 			return
 		}
@@ -1704,7 +1722,7 @@ func (x *Execution) advance(t *Thread) {
 				}
 				if n < 1 || n > int64(1<<16/max(size, 1)) {
 					t.status = BoundHit
-					x.boundHit = fmt.Sprintf("allocation of %d elements at %s (ncmc allocates 1 to %d)", n, in.Pos, 1<<16/max(size, 1))
+					x.setBound(fmt.Sprintf("allocation of %d elements at %s (ncmc allocates 1 to %d)", n, in.Pos, 1<<16/max(size, 1)))
 					x.noteAt(t, in.Pos, x.boundHit)
 					x.releaseAtomic(t)
 					return
@@ -1761,6 +1779,10 @@ func (x *Execution) advance(t *Thread) {
 			if fr.locals[in.Dst] > int64(bound) {
 				t.status = BoundHit
 				x.boundHit = fmt.Sprintf("loop unroll bound %d hit at %s", bound, in.Pos)
+				if !slices.Contains(x.loopHits, in.Pos) {
+					// a fresh array: a clone may share the old one
+					x.loopHits = append(x.loopHits[:len(x.loopHits):len(x.loopHits)], in.Pos)
+				}
 				x.noteAt(t, in.Pos, x.boundHit)
 				x.releaseAtomic(t)
 				return
@@ -1829,7 +1851,7 @@ func (x *Execution) threadBoundHit(t *Thread) {
 	if fr := &t.frames[len(t.frames)-1]; fr.pc < len(fr.fn.Body) {
 		pos = fr.fn.Body[fr.pc].Pos
 	}
-	x.boundHit = fmt.Sprintf("step bound %d of thread t%s hit at %s (a spin loop or a long-running loop?)", x.cfg.MaxThreadSteps, t.name, pos)
+	x.setBound(fmt.Sprintf("step bound %d of thread t%s hit at %s (a spin loop or a long-running loop?)", x.cfg.MaxThreadSteps, t.name, pos))
 	x.noteAt(t, pos, x.boundHit)
 	x.releaseAtomic(t)
 }

@@ -103,6 +103,7 @@ func (r *SeqRunner) Call(f *ir.Func, args []int64) SeqResult {
 	}
 	// Reset the thread and the per-call state of the execution.
 	x.finished, x.violation, x.violKind, x.violPos, x.boundHit = false, "", "", ir.Pos{}, ""
+	x.loopHits, x.otherBound = nil, false
 	x.atomicT = -1
 	x.waiters = map[int64][]int32{}
 	x.G = seg.New()

@@ -371,3 +371,82 @@ type Instr struct {
 	Bound     int     // ILoopHead: 0 means the global unroll bound
 	Slot      int     // ITLSLoad, ITLSStore: index into Program.TLS
 }
+
+// MayFail reports whether evaluating e (nil: nothing) may raise a runtime
+// error: a division or remainder, a shift or a floating-point operator
+// (any of them), an index unless it is a constant in range, a field of a
+// record unless nonNull says its address is never null (nonNull may be
+// nil: every field may fail).
+func (e *Expr) MayFail(nonNull func(rec *Expr) bool) bool {
+	for e != nil {
+		switch e.Kind {
+		case EIndex:
+			if b := e.B; b == nil || b.Kind != EConst || b.Val < 0 || b.Val >= int64(e.Len) {
+				return true
+			}
+			e = e.A
+		case EField:
+			if nonNull == nil || !nonNull(e.A) {
+				return true
+			}
+			e = e.A
+		case EUnary, EBinary:
+			switch {
+			case e.Op == OpDiv, e.Op == OpMod, e.Op == OpShl, e.Op == OpShr, e.Op >= OpFNeg:
+				return true
+			}
+			if e.B.MayFail(nonNull) {
+				return true
+			}
+			e = e.A
+		case ECast:
+			e = e.A
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// AddrBase returns the address a indexes or selects a field of, through any
+// number of them (a itself if it does neither).
+func AddrBase(a *Expr) *Expr {
+	for a != nil && (a.Kind == EIndex || a.Kind == EField) {
+		a = a.A
+	}
+	return a
+}
+
+// GlobalLocals returns the locals of f (not parameters) that only ever
+// hold the address of (a cell of) one global: every instruction that
+// writes them assigns an address of that global.
+func (f *Func) GlobalLocals() map[int]int {
+	cs := map[int]int{}
+	bad := map[int]bool{}
+	for i := range f.Body {
+		in := &f.Body[i]
+		for _, d := range []int{in.Dst, in.Dst2} {
+			if d < 0 || bad[d] || d == in.Dst2 && in.Op != ICAS {
+				continue
+			}
+			g, ok := 0, false
+			if in.Op == IAssign && d == in.Dst {
+				if a := AddrBase(in.A); a != nil && a.Kind == EGlobalAddr {
+					g, ok = a.Global, true
+				}
+			}
+			if old, seen := cs[d]; !ok || seen && old != g {
+				bad[d] = true
+				delete(cs, d)
+				continue
+			}
+			cs[d] = g
+		}
+	}
+	for d := range cs {
+		if d < f.NumParams {
+			delete(cs, d)
+		}
+	}
+	return cs
+}

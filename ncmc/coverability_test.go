@@ -342,7 +342,7 @@ fn main() {
 		t.Errorf("safe: got %s by %s (%s), note %q; want verified by coverability", res.Verdict, res.Explorer, res.Reason, res.Note)
 	}
 	counter := `global x: int;
-fn w() { x = x + 1; }
+fn w() { x = x + 1; assert(x != -1, "wrapped"); }
 fn main() {
     while (true) { spawn w(); }
 }
@@ -355,7 +355,7 @@ fn main() {
 		t.Errorf("counter: got %s by %s (%s), note %q; want unknown by the bounded explorer with a note", res.Verdict, res.Explorer, res.Reason, res.Note)
 	}
 	// A program without a spawning loop is not handed over.
-	res, err = Verify(context.Background(), kmParse(t, "global x: int;\nfn main() { while (true) { x = x + 1; } }\n"), Options{Unroll: 2})
+	res, err = Verify(context.Background(), kmParse(t, "global x: int;\nfn main() { while (true) { x = x + 1; assert(x != -1, \"wrapped\"); } }\n"), Options{Unroll: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

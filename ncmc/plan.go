@@ -215,7 +215,7 @@ func unboundedStage() stage {
 }
 
 // runPlan runs the stages of a plan.
-func runPlan(ctx context.Context, prog *ir.Program, opts Options, stages []stage) (*Result, error) {
+func runPlan(ctx context.Context, prog *ir.Program, opts Options, model *memmodel.Model, stages []stage) (*Result, error) {
 	start := time.Now()
 	var res *Result
 	for i, s := range stages {
@@ -251,6 +251,16 @@ func runPlan(ctx context.Context, prog *ir.Program, opts Options, stages []stage
 		} else {
 			res = s.merge(res, r, start)
 		}
+	}
+	// Last, as the later stages explore further (without the loop bound
+	// under sc, tso and pso: all outcomes, and violations that need many
+	// iterations): whether what lies beyond the bounds can fail at all.
+	v, why := beyondBounds(prog, opts, model, res, start)
+	if v != nil {
+		return v, nil
+	}
+	if why != "" {
+		res.Note = joinNotes(res.Note, "a violation beyond the loop bound is not ruled out: "+why)
 	}
 	return res, nil
 }

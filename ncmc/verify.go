@@ -99,7 +99,7 @@ func Verify(ctx context.Context, prog *ir.Program, opts Options) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	return runPlan(ctx, prog, opts, stages)
+	return runPlan(ctx, prog, opts, model, stages)
 }
 
 // joinNotes joins the non-empty notes of a result with "; ".

@@ -24,7 +24,9 @@ func TestVerifyExitCodes(t *testing.T) {
 	loop := filepath.Join(dir, "loop.cir")
 	os.WriteFile(loop, []byte("global x: int;\nfn main() {\n  while (x < 100) { x = x + 1; }\n}\n"), 0o644)
 	counter := filepath.Join(dir, "counter.cir")
-	os.WriteFile(counter, []byte("global x: int;\nfn main() {\n  while (x >= 0) { x = x + 1; }\n}\n"), 0o644)
+	os.WriteFile(counter, []byte("global x: int;\nfn main() {\n  while (x >= 0) { x = x + 1; assert(x != -5); }\n}\n"), 0o644)
+	endless := filepath.Join(dir, "endless.cir")
+	os.WriteFile(endless, []byte("atomic global x: int;\nfn main() {\n  while (true) { x = x + 1; }\n}\n"), 0o644)
 	tests := []struct {
 		name    string
 		args    []string
@@ -46,6 +48,10 @@ func TestVerifyExitCodes(t *testing.T) {
 		// answer stands; a loop of 100 iterations is verified by it.
 		{"unroll bound", []string{"verify", "--unroll", "3", "--max-steps", "300", counter}, 3, []string{"UNKNOWN", "unroll bound 3", "without the default loop bound was tried too"}, nil, true},
 		{"unroll bound, then unbounded", []string{"verify", "--unroll", "3", loop}, 0, []string{"VERIFIED", "hit the loop bound", "x=100"}, nil, true},
+		// Nothing beyond the bound can fail (docs/beyond.md); the assertion
+		// in counter's loop is why it stays unknown.
+		{"unroll bound, nothing beyond can fail", []string{"verify", "--model", "rc11", "--unroll", "3", endless}, 0, []string{"VERIFIED", "no violation can lie beyond it", "endless.cir:3:3"}, nil, true},
+		{"unroll bound, assertion beyond", []string{"verify", "--unroll", "3", "--max-steps", "300", counter}, 3, []string{"UNKNOWN", "not ruled out: an assertion beyond the loop bound at"}, nil, true},
 		{"execution bound", []string{"verify", "--explorer", "reference", "--max-executions", "2", "../../examples/peterson.cir"}, 3, []string{"UNKNOWN", "execution bound 2"}, nil, true},
 		{"tso violation", []string{"verify", "--model", "tso", "../../examples/sb.cir"}, 1, []string{"VIOLATION"}, nil, true},
 		{"help", []string{"verify", "--help"}, 0, []string{"--unroll", "--max-executions", "--timeout", "--json", "--dot", "--explorer"}, nil, true},

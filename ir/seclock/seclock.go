@@ -163,7 +163,7 @@ type lowerer struct {
 	touched map[int]bool
 	all     bool
 	privs   map[*ir.Func]map[int]bool // privateLocals of each function
-	consts  map[*ir.Func]map[int]int  // constLocals of each function
+	consts  map[*ir.Func]map[int]int  // GlobalLocals of each function
 	sites   map[*ir.Func][]site       // the calls of each function
 }
 
@@ -182,7 +182,7 @@ func (l *lowerer) private(f *ir.Func, a *ir.Expr) bool {
 	if f == nil {
 		return false
 	}
-	a = base(a)
+	a = ir.AddrBase(a)
 	if a == nil || a.Kind != ir.ELocal {
 		return false
 	}
@@ -271,63 +271,20 @@ func privateLocals(f *ir.Func) map[int]bool {
 // g.f, g[i], or a local of f that only ever holds one such address), or
 // false when a is not known to address one global.
 func (l *lowerer) global(f *ir.Func, a *ir.Expr) (int, bool) {
-	switch a = base(a); {
+	switch a = ir.AddrBase(a); {
 	case a == nil:
 	case a.Kind == ir.EGlobalAddr:
 		return a.Global, true
 	case a.Kind == ir.ELocal && f != nil:
 		cs, ok := l.consts[f]
 		if !ok {
-			cs = constLocals(f)
+			cs = f.GlobalLocals()
 			l.consts[f] = cs
 		}
 		g, ok := cs[a.Local]
 		return g, ok
 	}
 	return 0, false
-}
-
-// base returns the address a indexes or selects a field of, through any
-// number of them (a itself if it does neither).
-func base(a *ir.Expr) *ir.Expr {
-	for a != nil && (a.Kind == ir.EIndex || a.Kind == ir.EField) {
-		a = a.A
-	}
-	return a
-}
-
-// constLocals returns the locals of f (not parameters) that only ever
-// hold the address of (a cell of) one global: every instruction that
-// writes them assigns an address of that global.
-func constLocals(f *ir.Func) map[int]int {
-	cs := map[int]int{}
-	bad := map[int]bool{}
-	for i := range f.Body {
-		in := &f.Body[i]
-		for _, d := range []int{in.Dst, in.Dst2} {
-			if d < 0 || bad[d] || d == in.Dst2 && in.Op != ir.ICAS {
-				continue
-			}
-			g, ok := 0, false
-			if in.Op == ir.IAssign && d == in.Dst {
-				if a := base(in.A); a != nil && a.Kind == ir.EGlobalAddr {
-					g, ok = a.Global, true
-				}
-			}
-			if old, seen := cs[d]; !ok || seen && old != g {
-				bad[d] = true
-				delete(cs, d)
-				continue
-			}
-			cs[d] = g
-		}
-	}
-	for d := range cs {
-		if d < f.NumParams {
-			delete(cs, d)
-		}
-	}
-	return cs
 }
 
 func isAccess(op ir.Op) bool {
@@ -426,37 +383,12 @@ func (l *lowerer) mayFail(f *ir.Func, in *ir.Instr) bool {
 // (division or remainder, a shift, an index, a field of a pointer, a
 // floating-point operator).
 func (l *lowerer) exprMayFail(f *ir.Func, e *ir.Expr) bool {
-	for e != nil {
-		switch e.Kind {
-		case ir.EIndex:
-			// out of bounds unless a constant index in range
-			if b := e.B; b == nil || b.Kind != ir.EConst || b.Val < 0 || b.Val >= int64(e.Len) {
-				return true
-			}
-			e = e.A
-		case ir.EField:
-			// null unless the record is a global's or a private local's
-			// (or in one)
-			if _, ok := l.global(f, e.A); !ok && !l.private(f, e.A) {
-				return true
-			}
-			e = e.A
-		case ir.EUnary, ir.EBinary:
-			switch {
-			case e.Op == ir.OpDiv, e.Op == ir.OpMod, e.Op == ir.OpShl, e.Op == ir.OpShr, e.Op >= ir.OpFNeg:
-				return true
-			}
-			if l.exprMayFail(f, e.B) {
-				return true
-			}
-			e = e.A
-		case ir.ECast:
-			e = e.A
-		default:
-			return false
-		}
-	}
-	return false
+	// a field is null unless the record is a global's or a private
+	// local's (or in one)
+	return e.MayFail(func(rec *ir.Expr) bool {
+		_, ok := l.global(f, rec)
+		return ok || l.private(f, rec)
+	})
 }
 
 // footprint sets touched and all: the cells of the accesses inside
