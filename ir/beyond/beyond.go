@@ -103,7 +103,7 @@ func Check(p *ir.Program, hits []string, races bool) (ok bool, why string) {
 		for i := range f.Body {
 			if in := &f.Body[i]; a.beyond[fi][i] && writesMem(in.Op) {
 				writes = append(writes, a.loc(fi, in.Addr))
-				wat = append(wat, at(in, f))
+				wat = append(wat, in.Op.String()+" "+at(in, f))
 			}
 		}
 	}
