@@ -25,6 +25,17 @@ func TestVerifyExitCodes(t *testing.T) {
 	os.WriteFile(loop, []byte("global x: int;\nfn main() {\n  while (x < 100) { x = x + 1; }\n}\n"), 0o644)
 	counter := filepath.Join(dir, "counter.cir")
 	os.WriteFile(counter, []byte("global x: int;\nfn main() {\n  while (x >= 0) { x = x + 1; assert(x != -5); }\n}\n"), 0o644)
+	// t's local x dies when t returns, after a loop the bound cuts; u
+	// reads it through p: a use after return that needs 5 iterations
+	uar := filepath.Join(dir, "uar.c")
+	os.WriteFile(uar, []byte(`#include <pthread.h>
+#include <stdatomic.h>
+int *_Atomic p;
+atomic_int go;
+void *t(void *a) { int x = 1; p = &x; while (atomic_fetch_add(&go, 1) < 5) ; return 0; }
+void *u(void *a) { int *q = p; if (q) { int v = *q; } return 0; }
+int main() { pthread_t a, b; pthread_create(&a, 0, t, 0); pthread_create(&b, 0, u, 0); return 0; }
+`), 0o644)
 	endless := filepath.Join(dir, "endless.cir")
 	os.WriteFile(endless, []byte("atomic global x: int;\nfn main() {\n  while (true) { x = x + 1; }\n}\n"), 0o644)
 	tests := []struct {
@@ -51,6 +62,8 @@ func TestVerifyExitCodes(t *testing.T) {
 		// Nothing beyond the bound can fail (docs/beyond.md); the assertion
 		// in counter's loop is why it stays unknown.
 		{"unroll bound, nothing beyond can fail", []string{"verify", "--model", "rc11", "--unroll", "3", endless}, 0, []string{"VERIFIED", "no violation can lie beyond it", "endless.cir:3:3"}, nil, true},
+		{"unroll bound, use after return beyond", []string{"verify", "--model", "rc11", "--unroll", "2", uar}, 3, []string{"UNKNOWN", "which ends the life of its locals in memory"}, nil, true},
+		{"use after return within a larger bound", []string{"verify", "--model", "rc11", "--unroll", "8", uar}, 1, []string{"VIOLATION (use after return"}, nil, true},
 		{"unroll bound, assertion beyond", []string{"verify", "--unroll", "3", "--max-steps", "300", counter}, 3, []string{"UNKNOWN", "not ruled out: an assertion beyond the loop bound at"}, nil, true},
 		{"execution bound", []string{"verify", "--explorer", "reference", "--max-executions", "2", "../../examples/peterson.cir"}, 3, []string{"UNKNOWN", "execution bound 2"}, nil, true},
 		{"tso violation", []string{"verify", "--model", "tso", "../../examples/sb.cir"}, 1, []string{"VIOLATION"}, nil, true},

@@ -24,7 +24,9 @@
 //  2. no instruction that is not beyond reads memory that an instruction
 //     beyond writes: accesses that name a global (g, g.f, g[i]) touch that
 //     global, every other access may touch any global whose address is
-//     taken and any allocated block;
+//     taken and any allocated block; a return beyond from a function with
+//     locals in memory counts as a write of them all (they die, and a
+//     later access to them is a use after return);
 //  3. the program has no locks, condition variables or joins, so no
 //     deadlock (which depends on a whole execution, not on a prefix of it)
 //     can arise.
@@ -101,9 +103,17 @@ func Check(p *ir.Program, hits []string, races bool) (ok bool, why string) {
 	var wat []string
 	for fi, f := range a.fs {
 		for i := range f.Body {
-			if in := &f.Body[i]; a.beyond[fi][i] && writesMem(in.Op) {
+			in := &f.Body[i]
+			switch {
+			case !a.beyond[fi][i]:
+			case writesMem(in.Op):
 				writes = append(writes, a.loc(fi, in.Addr))
 				wat = append(wat, in.Op.String()+" "+at(in, f))
+			case in.Op == ir.IReturn && stackMemory(f):
+				// the locals in memory of the frame die: a later
+				// access to them through a pointer is a violation
+				writes = append(writes, loc{-1})
+				wat = append(wat, "return "+at(in, f)+", which ends the life of its locals in memory,")
 			}
 		}
 	}
@@ -511,6 +521,17 @@ func (a *analysis) conflict(x, y loc) bool {
 		return a.escaped[y.g]
 	}
 	return true
+}
+
+// stackMemory reports whether f allocates locals in memory that die when
+// it returns (ir.AllocStack, ir.AllocUninit).
+func stackMemory(f *ir.Func) bool {
+	for i := range f.Body {
+		if in := &f.Body[i]; in.Op == ir.IAlloc && (in.Alloc == ir.AllocStack || in.Alloc == ir.AllocUninit) {
+			return true
+		}
+	}
+	return false
 }
 
 func accesses(op ir.Op) bool {
