@@ -19,8 +19,9 @@
 //     free, an uninitialised cell), no access to a global that may take
 //     part in a data race (when races are violations: a global accessed
 //     non-atomically somewhere, or one whose address is taken), no free,
-//     no allocation of a variable count, no call of a recursive function
-//     (a too-deep stack is an error);
+//     no allocation of a variable count, no nondeterministic choice but
+//     from a constant range (an empty or huge one is an error), no call of
+//     a recursive function (a too-deep stack is an error);
 //  2. no instruction that is not beyond reads memory that an instruction
 //     beyond writes: accesses that name a global (g, g.f, g[i]) touch that
 //     global, every other access may touch any global whose address is
@@ -406,6 +407,12 @@ func (a *analysis) fails(fi, i int) string {
 		return "a failure (" + in.Msg + ")"
 	case ir.IFree:
 		return "a free"
+	case ir.INondet:
+		// an empty range, or one too large to enumerate, is an error
+		if in.A == nil || in.B == nil || in.A.Kind != ir.EConst || in.B.Kind != ir.EConst ||
+			in.B.Val < in.A.Val || in.B.Val-in.A.Val >= 1<<20 {
+			return "a nondeterministic choice of a range that is not a constant one"
+		}
 	case ir.IAlloc:
 		if in.A != nil {
 			return "an allocation of a variable count"

@@ -82,6 +82,14 @@ fn main() { spawn t(); }
 fn t() { while (true) { lock(m); unlock(m); } }
 fn main() { spawn t(); }
 `, "", false, "locks, condition variables or joins"},
+		{"nondet-range", `atomic global y: int = 5;
+fn t() { while (true) { let v = nondet(0, y); } }
+fn main() { spawn t(); }
+`, "", false, "a nondeterministic choice"},
+		{"nondet-constant", `atomic global y: int = 5;
+fn t() { while (true) { let v = nondet(0, 3); y = v; } }
+fn main() { spawn t(); }
+`, "", false, ""},
 		{"division", `atomic global y: int = 5;
 fn t() { let i = 0; while (true) { i = i + 1; y = 10 / i; } }
 fn main() { spawn t(); }
