@@ -69,6 +69,11 @@ const AutoCoverabilityTime = 60 * time.Second
 // tso or pso stopped at that bound and Options.Timeout is 0.
 const AutoUnboundedTime = 30 * time.Second
 
+// AutoCondTime is the share of the stateful explorer, before vmcr, for a
+// program with condition variables under sc, tso and pso (or a third of
+// the timeout if that is longer).
+const AutoCondTime = 10 * time.Second
+
 // NewTask prepares the exploration of prog under opts (explore.NewTask).
 func NewTask(prog *ir.Program, opts Options) (*Task, error) { return explore.NewTask(prog, opts) }
 
