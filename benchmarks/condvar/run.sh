@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Condition-variable programs side by side: ncmc's default (vmcr, condition
-# variables step-wise since the nineteenth session), optionally an older
-# ncmc binary (OLD=path: before, these went to the stateful explorer), and
+# Condition-variable programs side by side: ncmc's default (since the
+# twentieth session the stateful explorer first, vmcr with step-wise
+# condition variables after it when it does not finish in its share),
+# optionally an older ncmc binary (OLD=path: the nineteenth session's ran
+# vmcr, earlier ones the stateful explorer), and
 # Nidhugg's source DPOR (--sc; its --rf refuses condition variables; GenMC
 # 0.10.3 has no pthread_cond_t) where $ANCHORS/bin/nidhuggc exists.
 # Prints a Markdown table: explorer, executions, wall seconds, peak MB.
