@@ -50,6 +50,7 @@
 package beyond
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 
@@ -89,32 +90,62 @@ func Check(p *ir.Program, hits []string, races bool) (ok bool, why string) {
 	a.escapes()
 	a.reach(heads)
 	a.recursion()
+	if why := a.failBeyond(); why != "" {
+		return false, why
+	}
+	if why := a.readBeyond(); why != "" {
+		return false, why
+	}
+	return true, ""
+}
+
+// failBeyond says which instruction beyond may fail (1), "" if none.
+func (a *analysis) failBeyond() string {
 	for fi, f := range a.fs {
 		for i := range f.Body {
-			in := &f.Body[i]
 			if a.beyond[fi][i] {
 				if why := a.fails(fi, i); why != "" {
-					return false, fmt.Sprintf("%s beyond the loop bound %s", why, at(in, f))
+					return fmt.Sprintf("%s beyond the loop bound %s", why, at(&f.Body[i], f))
 				}
 			}
 		}
 	}
-	// 2: what is not beyond never reads what is beyond writes
-	var writes []loc
-	var wat []string
+	return ""
+}
+
+// readBeyond says which instruction that is not beyond may read what one
+// beyond writes (2), "" if none.
+func (a *analysis) readBeyond() string {
+	// what beyond writes: globals by name (g: the first writer), any
+	// escaped global, anything a pointer reaches (top)
+	named := map[int]string{}
+	escaped, top := "", ""
 	for fi, f := range a.fs {
 		for i := range f.Body {
 			in := &f.Body[i]
+			w, what := loc{}, ""
 			switch {
 			case !a.beyond[fi][i]:
+				continue
 			case writesMem(in.Op):
-				writes = append(writes, a.loc(fi, in.Addr))
-				wat = append(wat, in.Op.String()+" "+at(in, f))
+				w, what = a.loc(fi, in.Addr), in.Op.String()+" "+at(in, f)
 			case in.Op == ir.IReturn && stackMemory(f):
 				// the locals in memory of the frame die: a later
 				// access to them through a pointer is a violation
-				writes = append(writes, loc{-1})
-				wat = append(wat, "return "+at(in, f)+", which ends the life of its locals in memory,")
+				w, what = loc{-1}, "return "+at(in, f)+", which ends the life of its locals in memory,"
+			default:
+				continue
+			}
+			switch {
+			case w.g < 0:
+				top = cmp.Or(top, what)
+			case a.escaped[w.g]:
+				escaped = cmp.Or(escaped, what)
+				fallthrough
+			default:
+				if _, ok := named[w.g]; !ok {
+					named[w.g] = what
+				}
 			}
 		}
 	}
@@ -124,15 +155,21 @@ func Check(p *ir.Program, hits []string, races bool) (ok bool, why string) {
 			if a.beyond[fi][i] || !readsMem(in.Op) {
 				continue
 			}
-			r := a.loc(fi, in.Addr)
-			for k, w := range writes {
-				if a.conflict(r, w) {
-					return false, fmt.Sprintf("the %s %s may read what the %s beyond the loop bound writes", in.Op, at(in, f), wat[k])
-				}
+			r, what := a.loc(fi, in.Addr), ""
+			switch {
+			case r.g < 0:
+				what = cmp.Or(top, escaped)
+			case a.escaped[r.g]:
+				what = cmp.Or(named[r.g], top)
+			default:
+				what = named[r.g]
+			}
+			if what != "" {
+				return fmt.Sprintf("the %s %s may read what the %s beyond the loop bound writes", in.Op, at(in, f), what)
 			}
 		}
 	}
-	return true, ""
+	return ""
 }
 
 // analysis holds what Check computes of one program.
@@ -515,19 +552,6 @@ func (a *analysis) assigned(fi int) []map[int]bool {
 	}
 	a.set[fi] = in
 	return in
-}
-
-// conflict reports whether two accesses may touch the same cell.
-func (a *analysis) conflict(x, y loc) bool {
-	switch {
-	case x.g >= 0 && y.g >= 0:
-		return x.g == y.g
-	case x.g >= 0:
-		return a.escaped[x.g]
-	case y.g >= 0:
-		return a.escaped[y.g]
-	}
-	return true
 }
 
 // stackMemory reports whether f allocates locals in memory that die when
