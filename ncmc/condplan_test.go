@@ -34,17 +34,8 @@ func TestCondStages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v.Explorer != "vmcr" || v.Verdict != auto.Verdict || outcomeStates(v) != outcomeStates(auto) {
-			t.Errorf("%s: vmcr %s %s %q; auto %s %q", model, v.Explorer, v.Verdict, outcomeStates(v), auto.Verdict, outcomeStates(auto))
+		if v.Explorer != "vmcr" || v.Verdict != auto.Verdict || outcomeSet(v) != outcomeSet(auto) {
+			t.Errorf("%s: vmcr %s %s %q; auto %s %q", model, v.Explorer, v.Verdict, outcomeSet(v), auto.Verdict, outcomeSet(auto))
 		}
 	}
-}
-
-// outcomeStates lists the distinct outcomes of r (state and violation).
-func outcomeStates(r *Result) string {
-	var s []string
-	for _, o := range r.Outcomes {
-		s = append(s, o.State+" "+o.Violation)
-	}
-	return strings.Join(s, "\n")
 }
