@@ -10,7 +10,8 @@ import (
 )
 
 // Under tso and pso the default plan explores with vmcr; a program vmcr
-// does not support goes to mcr (and on), and the result says why.
+// does not support goes to mcr (and on), and the result says why; one with
+// condition variables goes to the stateful explorer first.
 func TestVMCRDefaultUnderSB(t *testing.T) {
 	tests := []struct {
 		file, model string
@@ -23,8 +24,10 @@ func TestVMCRDefaultUnderSB(t *testing.T) {
 		{"../../examples/sb.cir", "sc", "vmcr", ncmc.Verified, ""},
 		{"../../examples/mp.cir", "tso", "vmcr", ncmc.Verified, ""},
 		{"../../examples/mp.cir", "pso", "vmcr", ncmc.Violation, ""},
-		{"../../examples/prodcons-condvar.cir", "tso", "vmcr", ncmc.Verified, ""},
-		{"../../examples/prodcons-condvar.cir", "pso", "vmcr", ncmc.Verified, ""},
+		// condition variables: the stateful explorer first (its state
+		// cache is much faster on them), vmcr when it does not finish
+		{"../../examples/prodcons-condvar.cir", "tso", "stateful", ncmc.Verified, "condition variables: the stateful explorer first"},
+		{"../../examples/prodcons-condvar.cir", "pso", "stateful", ncmc.Verified, "condition variables: the stateful explorer first"},
 		{"../../examples/hashtable.cir", "tso", "", ncmc.Verified, "vmcr does not support linearizable methods"},
 	}
 	for _, tc := range tests {
