@@ -18,7 +18,8 @@
 //     no memory access through a pointer (an invalid pointer, a use after
 //     free, an uninitialised cell), no access to a global that may take
 //     part in a data race (when races are violations: a global accessed
-//     non-atomically somewhere, or one whose address is taken), no free,
+//     non-atomically somewhere by more than one thread, or one whose
+//     address is taken), no free,
 //     no allocation of a variable count, no nondeterministic choice but
 //     from a constant range (an empty or huge one is an error), no call of
 //     a recursive function (a too-deep stack is an error);
@@ -87,9 +88,9 @@ func Check(p *ir.Program, hits []string, races bool) (ok bool, why string) {
 	if why != "" {
 		return false, why
 	}
+	a.recursion()
 	a.escapes()
 	a.reach(heads)
-	a.recursion()
 	if why := a.failBeyond(); why != "" {
 		return false, why
 	}
@@ -342,6 +343,7 @@ func (a *analysis) escapes() {
 		}
 	}
 	copy(a.racy, a.escaped)
+	plain := make([]bool, n)
 	for fi, f := range a.fs {
 		for i := range f.Body {
 			in := &f.Body[i]
@@ -349,10 +351,107 @@ func (a *analysis) escapes() {
 				continue
 			}
 			if g := a.loc(fi, in.Addr).g; g >= 0 && !in.Order.IsAtomic() && !a.p.Globals[g].Atomic {
-				a.racy[g] = true
+				plain[g] = true
 			}
 		}
 	}
+	own := a.owners()
+	for g := range n {
+		// a global only one thread touches takes part in no race
+		a.racy[g] = a.racy[g] || plain[g] && own[g] < 0
+	}
+}
+
+// owners returns, for each global, the one thread that may touch it by
+// its name (g, g.f, g[i], or a local of GlobalLocals), or -1 when two
+// threads may, or a thread that may run more than once: one whose
+// function is spawned at two places, or by another function than main,
+// or by main at a spawn on a cycle of its control flow (or main is
+// recursive). Main is thread 0, the thread of the k-th spawn of main's
+// function is k. Escaped globals get -1. (It needs a.rec.)
+func (a *analysis) owners() []int {
+	n := len(a.p.Globals)
+	own := make([]int, n)
+	for g := range own {
+		own[g] = -2 // no thread yet
+	}
+	main := a.fidx[a.p.Main]
+	spawned := map[int]int{} // spawns of each function
+	roots := []int{main}     // the function of each thread
+	once := []bool{!a.rec[a.p.Main]}
+	for fi, f := range a.fs {
+		for i := range f.Body {
+			if in := &f.Body[i]; in.Op == ir.ISpawn {
+				roots = append(roots, a.fidx[in.Func])
+				once = append(once, fi == main && !a.rec[a.p.Main] && !onCycle(f, i))
+				spawned[a.fidx[in.Func]]++
+			}
+		}
+	}
+	for k, r := range roots {
+		if k > 0 && spawned[r] > 1 {
+			once[k] = false
+		}
+		for _, fi := range a.calls(r) {
+			for i := range a.fs[fi].Body {
+				in := &a.fs[fi].Body[i]
+				if !accesses(in.Op) {
+					continue
+				}
+				switch g := a.loc(fi, in.Addr).g; {
+				case g < 0:
+				case !once[k] || own[g] != -2 && own[g] != k:
+					own[g] = -1
+				default:
+					own[g] = k
+				}
+			}
+		}
+	}
+	for g := range own {
+		if a.escaped[g] {
+			own[g] = -1
+		}
+	}
+	return own
+}
+
+// calls returns function fi and the functions it may call (not spawn),
+// transitively.
+func (a *analysis) calls(fi int) []int {
+	seen := map[int]bool{fi: true}
+	out := []int{fi}
+	for k := 0; k < len(out); k++ {
+		for i := range a.fs[out[k]].Body {
+			if in := &a.fs[out[k]].Body[i]; in.Op == ir.ICall {
+				if c := a.fidx[in.Func]; !seen[c] {
+					seen[c] = true
+					out = append(out, c)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// onCycle reports whether instruction i of f lies on a cycle of f's
+// control flow (calls and spawns continue at the next instruction).
+func onCycle(f *ir.Func, i int) bool {
+	seen := make([]bool, len(f.Body))
+	work := append([]int(nil), f.Body[i].Next(i)...)
+	for len(work) > 0 {
+		k := work[len(work)-1]
+		work = work[:len(work)-1]
+		if k >= len(f.Body) || seen[k] {
+			continue
+		}
+		if k == i {
+			return true
+		}
+		seen[k] = true
+		work = append(work, f.Body[k].Next(k)...)
+	}
+	return false
 }
 
 // reach marks the instructions reachable from heads in the supergraph.

@@ -54,7 +54,7 @@ fn main() { spawn t(); let i = 0; while (i < 2) { i = i + y; } }
 `, "t", true, "may read what the store"},
 		{"racy", `global y: int;
 fn t() { while (true) { y = 1; } }
-fn main() { spawn t(); }
+fn main() { spawn t(); let a = y; }
 `, "", true, "an access to y"},
 		{"racy-without-races", `global y: int;
 fn t() { while (true) { y = 1; } }
