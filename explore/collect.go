@@ -218,6 +218,8 @@ func (c *Collector) AddSummary(s *Summary, g *seg.Graph) bool {
 		if c.boundHit == "" {
 			c.boundHit = s.boundHit
 		}
+		// (a bound hit without a loop is another bound, also should a
+		// bound site of the interpreter not say so)
 		c.otherBound = c.otherBound || s.otherBound || s.loops == ""
 		if s.loops != "" {
 			for _, l := range strings.Split(s.loops, loopSep) {

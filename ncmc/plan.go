@@ -139,7 +139,13 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 				cur.Stats.Elapsed = cur.Elapsed
 				return cur
 			}}
-		if interp.HasConds(prog) && !(coverability.SpawnsInLoop(prog) && coverabilityApplies(prog)) {
+		// main spawns threads in a loop and the coverability explorer
+		// applies (its stages below)
+		km := coverability.SpawnsInLoop(prog)
+		if km {
+			km, _ = coverability.Applies(prog)
+		}
+		if interp.HasConds(prog) && !km {
 			return condStages(first, retry), nil
 		}
 		if model.Exec != memmodel.Interleaving {
@@ -151,11 +157,9 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 		// to find a violation; without a timeout the coverability
 		// explorer gets AutoCoverabilityTime (its state space can be too
 		// big to finish, e.g. a 32-bit counter).
-		if coverability.SpawnsInLoop(prog) {
-			if ok, _ := coverability.Applies(prog); ok {
-				first.share = AutoSpawnLoopTime
-				mcr.share = AutoSpawnLoopTime // first's fallback
-			}
+		if km {
+			first.share = AutoSpawnLoopTime
+			mcr.share = AutoSpawnLoopTime // first's fallback
 		}
 		return []stage{first, retry, {explorer: coverability.Explorer{}, timeout: AutoCoverabilityTime,
 			when: func(ctx context.Context, prev *Result) bool {
@@ -185,13 +189,6 @@ func plan(prog *ir.Program, opts *Options, model *memmodel.Model) ([]stage, erro
 		return []stage{mcr}, nil
 	}
 	return one(name, note)
-}
-
-// coverabilityApplies reports whether the coverability explorer applies
-// to prog.
-func coverabilityApplies(prog *ir.Program) bool {
-	ok, _ := coverability.Applies(prog)
-	return ok
 }
 
 // condStages is the auto plan under sc, tso and pso for a program with

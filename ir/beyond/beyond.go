@@ -183,7 +183,7 @@ type analysis struct {
 	callers [][]site
 	beyond  [][]bool
 	escaped []bool // a global whose address is taken
-	racy    []bool // a global accessed non-atomically (or escaped)
+	racy    []bool // a global that may take part in a data race (escapes)
 	rec     map[*ir.Func]bool
 	// consts[f] holds f's locals that only ever hold an address of one
 	// global (ir.Func.GlobalLocals); set[f][i] those of them assigned
@@ -496,31 +496,21 @@ func (a *analysis) reach(heads []site) {
 	}
 }
 
-// recursion marks the functions that may call themselves.
+// recursion marks the functions that may call themselves: a call of
+// them stands in a function they call (calls).
 func (a *analysis) recursion() {
 	a.rec = map[*ir.Func]bool{}
-	for _, f := range a.fs {
-		seen := map[*ir.Func]bool{}
-		var calls func(g *ir.Func) bool
-		calls = func(g *ir.Func) bool {
-			for i := range g.Body {
-				in := &g.Body[i]
-				if in.Op != ir.ICall {
-					continue
-				}
-				if in.Func == f {
-					return true
-				}
-				if !seen[in.Func] {
-					seen[in.Func] = true
-					if calls(in.Func) {
-						return true
-					}
-				}
-			}
-			return false
+	for fi, f := range a.fs {
+		reached := map[int]bool{}
+		for _, c := range a.calls(fi) {
+			reached[c] = true
 		}
-		a.rec[f] = calls(f)
+		for _, c := range a.callers[fi] {
+			if reached[c.f] {
+				a.rec[f] = true
+				break
+			}
+		}
 	}
 }
 
